@@ -1,0 +1,168 @@
+// A batch of each of the papers' six morphology classes (P1 Fig. 5), solved in every
+// layout on the default execution space, against one sequential core on Flat.
+//
+//   hinesbatch-paper-classes [--systems N] [--repeat R] [--block-size BS] [--float]
+//
+// Prints, per class and layout: median solve time, G nodes/s (nodes = N x n solved per
+// second) and speed-up over the sequential solve of the same batch.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/hinesbatch.hpp"
+#include "random_systems.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  int systems = 25600;
+  int repeat = 5;
+  int block_size = 128;
+  bool single = false;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class T>
+double time_sequential(const Tree& tree, const test::HostSystems<T>& in, int repeat) {
+  std::vector<double> times;
+  for (int r = 0; r < repeat; ++r) {
+    std::vector<T> d = in.d, x = in.rhs;
+    const auto t0 = Clock::now();
+    hines_solve_serial_batch(tree, in.num_systems, in.u.data(), in.l.data(), d.data(), x.data());
+    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return median(times);
+}
+
+// Times solve() alone: d and rhs are restored from a pristine copy before each run
+// (a solve overwrites them), outside the timed region.
+template <class T, class Layout, class Exec>
+double time_layout(const Exec& exec, const Tree& tree, const test::HostSystems<T>& in,
+                   const Options& o, double* residual) {
+  using Batch = HinesBatch<T, Layout, typename Exec::memory_space>;
+  int bs = o.block_size;
+  if (std::is_same<Layout, layouts::BlockShared>::value) {
+    const long fit = Kokkos::TeamPolicy<Exec>::scratch_size_max(0) / (long(tree.size()) * long(sizeof(T))) - 1;
+    bs = static_cast<int>(std::min<long>(bs, fit));
+    if (bs < 1) return -1;  // a tile does not fit in scratch
+  }
+  Batch batch(in.num_systems, tree.size(), bs), pristine(in.num_systems, tree.size(), bs);
+  pristine.fill(exec, in.u, in.l, in.d, in.rhs);
+  Kokkos::deep_copy(exec, batch.u(), pristine.u());
+  Kokkos::deep_copy(exec, batch.l(), pristine.l());
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  std::vector<double> times;
+  for (int r = 0; r <= o.repeat; ++r) {  // run 0 is a warm-up
+    Kokkos::deep_copy(exec, batch.d(), pristine.d());
+    Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
+    exec.fence();
+    const auto t0 = Clock::now();
+    solve(exec, dtree, batch);
+    exec.fence();
+    if (r > 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  batch.check(exec);
+  std::vector<T> x;
+  batch.solution_to_host(exec, x);
+  double worst = 0;
+  const int n = tree.size();
+  for (int s = 0; s < in.num_systems; s += std::max(1, in.num_systems / 64)) {
+    const std::size_t off = static_cast<std::size_t>(s) * n;
+    worst = std::max(worst, relative_residual(tree, in.u.data() + off, in.l.data() + off,
+                                              in.d.data() + off, in.rhs.data() + off, x.data() + off));
+  }
+  *residual = worst;
+  return median(times);
+}
+
+template <class T>
+void run(const Options& o) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  Exec exec;
+  std::printf("HinesBatch %s: %d systems per class, %s, %s, median of %d runs\n",
+              "paper classes", o.systems, std::is_same<T, float>::value ? "float" : "double",
+              Exec::name(), o.repeat);
+  std::printf("%-12s %5s %-17s %10s %9s %9s %9s\n", "class", "nodes", "layout", "time [ms]",
+              "G nodes/s", "speed-up", "residual");
+  for (const auto& c : paper_classes()) {
+    const Tree tree = paper_class_tree(c.id);
+    const auto in = test::random_systems<T>(tree, o.systems, 2024);
+    const double nodes = double(o.systems) * tree.size();
+    const double t_seq = time_sequential(tree, in, std::max(1, o.repeat / 2));
+    std::printf("%-12s %5d %-17s %10.3f %9.3f %9.2f %9s\n", c.name, tree.size(), "Sequential(1 core)",
+                t_seq * 1e3, nodes / t_seq * 1e-9, 1.0, "-");
+    auto report = [&](const char* name, double t, double res) {
+      if (t < 0) {
+        std::printf("%-12s %5d %-17s %10s (tile does not fit in team scratch)\n", c.name,
+                    tree.size(), name, "-");
+        return;
+      }
+      std::printf("%-12s %5d %-17s %10.3f %9.3f %9.2f %9.1e\n", c.name, tree.size(), name, t * 1e3,
+                  nodes / t * 1e-9, t_seq / t, res);
+    };
+    double res = 0, t = 0;
+    t = time_layout<T, layouts::Flat>(exec, tree, in, o, &res);
+    report("Flat", t, res);
+    t = time_layout<T, layouts::FullInterleaved>(exec, tree, in, o, &res);
+    report("FullInterleaved", t, res);
+    t = time_layout<T, layouts::BlockInterleaved>(exec, tree, in, o, &res);
+    report("BlockInterleaved", t, res);
+    t = time_layout<T, layouts::BlockShared>(exec, tree, in, o, &res);
+    report("BlockShared", t, res);
+#if defined(KOKKOS_ENABLE_OPENMP)
+    if (!std::is_same<Exec, Kokkos::OpenMP>::value) {  // the papers' Multicore baseline
+      t = time_layout<T, layouts::Flat>(Kokkos::OpenMP(), tree, in, o, &res);
+      report("Multicore(OpenMP)", t, res);
+    }
+#endif
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> int {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      const int v = std::atoi(argv[++i]);
+      if (v < 1) {
+        std::fprintf(stderr, "%s must be a positive integer (value '%s')\n", a.c_str(), argv[i]);
+        std::exit(2);
+      }
+      return v;
+    };
+    if (a == "--systems") o.systems = value();
+    else if (a == "--repeat") o.repeat = value();
+    else if (a == "--block-size") o.block_size = value();
+    else if (a == "--float") o.single = true;
+    else if (a.rfind("--kokkos", 0) == 0) continue;
+    else {
+      std::fprintf(stderr,
+                   "unknown option '%s'\nusage: %s [--systems N] [--repeat R] [--block-size BS] "
+                   "[--float]\n",
+                   a.c_str(), argv[0]);
+      return 2;
+    }
+  }
+  if (o.single) run<float>(o);
+  else run<double>(o);
+  return 0;
+}

@@ -1,0 +1,45 @@
+#pragma once
+// Errors HinesBatch reports. Bad input never yields a silent wrong answer: readers
+// and solvers throw one of these, with the file, line and offending value when known.
+#include <stdexcept>
+#include <string>
+
+namespace hinesbatch {
+
+// Input that cannot be accepted (a malformed SWC file, a tree with a cycle, sizes that
+// do not match). what() reads "file:line: message (value 'v')" where those are known.
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& message, std::string file = {}, long line = 0,
+             std::string value = {})
+      : std::runtime_error(format(message, file, line, value)),
+        file_(std::move(file)),
+        line_(line),
+        value_(std::move(value)) {}
+
+  const std::string& file() const { return file_; }
+  long line() const { return line_; }
+  const std::string& value() const { return value_; }
+
+ private:
+  static std::string format(const std::string& message, const std::string& file, long line,
+                            const std::string& value) {
+    std::string s;
+    if (!file.empty()) s += file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+    else if (line > 0) s += "line " + std::to_string(line) + ": ";
+    s += message;
+    if (!value.empty()) s += " (value '" + value + "')";
+    return s;
+  }
+  std::string file_;
+  long line_;
+  std::string value_;
+};
+
+// A system the solver cannot solve as given (a zero pivot, a non-finite coefficient).
+class SolverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace hinesbatch

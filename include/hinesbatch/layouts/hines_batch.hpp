@@ -1,0 +1,145 @@
+#pragma once
+// A batch of N Hines systems of n nodes each (upper u, lower l, diagonal d, right-hand
+// side rhs) in one of the layouts of layouts.hpp, in one memory space.
+//
+// Host data goes in and out in the canonical order [system][node] (element s*n + i);
+// the layout is an internal matter of the device copy.
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/layouts.hpp"
+
+namespace hinesbatch {
+
+template <class Scalar, class Layout,
+          class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class HinesBatch {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using memory_space = MemorySpace;
+  using view_type = typename Layout::template view_type<Scalar, MemorySpace>;
+  // Smallest flat index (s*n + i) where the solve met a zero or non-finite pivot, and
+  // where it produced a non-finite solution; LLONG_MAX when none. Written by the solve
+  // only on failure, read and reset by check().
+  using status_view = Kokkos::View<long long[2], MemorySpace>;
+
+  static constexpr int default_block_size = 128;
+
+  HinesBatch() = default;
+  HinesBatch(int num_systems, int num_nodes, int block_size = default_block_size)
+      : num_systems_(num_systems), num_nodes_(num_nodes), block_size_(block_size) {
+    if (num_systems < 0) throw InputError("number of systems must be >= 0", {}, 0, std::to_string(num_systems));
+    if (num_nodes < 1) throw InputError("systems need at least one node", {}, 0, std::to_string(num_nodes));
+    if (Layout::tiled && block_size < 1)
+      throw InputError("block size must be >= 1", {}, 0, std::to_string(block_size));
+    if (!Layout::tiled) block_size_ = 1;
+    u_ = Layout::template allocate<view_type>("hinesbatch::u", num_systems, num_nodes, block_size_);
+    l_ = Layout::template allocate<view_type>("hinesbatch::l", num_systems, num_nodes, block_size_);
+    d_ = Layout::template allocate<view_type>("hinesbatch::d", num_systems, num_nodes, block_size_);
+    rhs_ = Layout::template allocate<view_type>("hinesbatch::rhs", num_systems, num_nodes, block_size_);
+    status_ = status_view("hinesbatch::status");
+    Kokkos::deep_copy(status_, LLONG_MAX);
+  }
+
+  int num_systems() const { return num_systems_; }
+  int num_nodes() const { return num_nodes_; }
+  int block_size() const { return block_size_; }
+  long long num_elements() const { return static_cast<long long>(num_systems_) * num_nodes_; }
+  // Bytes held by the four arrays, tile padding included.
+  std::size_t allocated_bytes() const { return 4 * u_.span() * sizeof(Scalar); }
+
+  const view_type& u() const { return u_; }
+  const view_type& l() const { return l_; }
+  const view_type& d() const { return d_; }
+  const view_type& rhs() const { return rhs_; }
+  const status_view& status() const { return status_; }
+
+  // Copies host arrays in [system][node] order into the batch. Throws InputError if a
+  // size does not match. Fences exec: the host arrays may be released on return.
+  template <class ExecutionSpace>
+  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
+            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
+    fill_one(exec, u_, u, "u");
+    fill_one(exec, l_, l, "l");
+    fill_one(exec, d_, d, "d");
+    fill_one(exec, rhs_, rhs, "rhs");
+    exec.fence();
+  }
+  // Only the right-hand side, as a simulation does every step.
+  template <class ExecutionSpace>
+  void fill_rhs(const ExecutionSpace& exec, const std::vector<Scalar>& rhs) {
+    fill_one(exec, rhs_, rhs, "rhs");
+    exec.fence();
+  }
+
+  // Copies the solution (rhs after a solve) to host in [system][node] order.
+  template <class ExecutionSpace>
+  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
+    read_one(exec, rhs_, x);
+  }
+  template <class ExecutionSpace>
+  void diagonal_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
+    read_one(exec, d_, x);
+  }
+
+  // Throws SolverError naming the first system and node where the last solves met a zero
+  // or non-finite pivot or produced a non-finite value, then clears the record. One fence.
+  template <class ExecutionSpace>
+  void check(const ExecutionSpace& exec) const {
+    auto host = Kokkos::create_mirror_view(status_);
+    Kokkos::deep_copy(exec, host, status_);
+    exec.fence();
+    // Copy out before the reset: on a host space the mirror is status_ itself.
+    const long long bad_pivot = host(0), bad_value = host(1);
+    if (bad_pivot == LLONG_MAX && bad_value == LLONG_MAX) return;
+    Kokkos::deep_copy(exec, status_, LLONG_MAX);
+    const bool pivot = bad_pivot != LLONG_MAX;  // a bad pivot is the cause of a bad value
+    const long long at = pivot ? bad_pivot : bad_value;
+    const int s = static_cast<int>(at / num_nodes_), i = static_cast<int>(at % num_nodes_);
+    auto hv = Kokkos::create_mirror_view(pivot ? d_ : rhs_);
+    Kokkos::deep_copy(exec, hv, pivot ? d_ : rhs_);
+    exec.fence();
+    const Scalar v = Layout::at(hv, s, i, block_size_);
+    throw SolverError("hinesbatch: system " + std::to_string(s) + ", node " + std::to_string(i) +
+                      (pivot ? ": zero or non-finite pivot d = " : ": non-finite solution x = ") +
+                      std::to_string(static_cast<double>(v)) +
+                      " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+  }
+
+ private:
+  template <class ExecutionSpace>
+  void fill_one(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
+                const char* what) const {
+    if (static_cast<long long>(src.size()) != num_elements())
+      throw InputError(std::string("hinesbatch: array ") + what + " has " +
+                           std::to_string(src.size()) + " elements, batch needs N*n = " +
+                           std::to_string(num_systems_) + "*" + std::to_string(num_nodes_),
+                       {}, 0, std::to_string(src.size()));
+    auto host = Kokkos::create_mirror_view(v);
+    for (int s = 0; s < num_systems_; ++s)
+      for (int i = 0; i < num_nodes_; ++i)
+        Layout::at(host, s, i, block_size_) = src[static_cast<std::size_t>(s) * num_nodes_ + i];
+    Kokkos::deep_copy(exec, v, host);
+    exec.fence();  // host is a temporary (or v itself on a host space)
+  }
+  template <class ExecutionSpace>
+  void read_one(const ExecutionSpace& exec, const view_type& v, std::vector<Scalar>& dst) const {
+    auto host = Kokkos::create_mirror_view(v);
+    Kokkos::deep_copy(exec, host, v);
+    exec.fence();
+    dst.resize(static_cast<std::size_t>(num_elements()));
+    for (int s = 0; s < num_systems_; ++s)
+      for (int i = 0; i < num_nodes_; ++i)
+        dst[static_cast<std::size_t>(s) * num_nodes_ + i] = Layout::at(host, s, i, block_size_);
+  }
+
+  int num_systems_ = 0, num_nodes_ = 0, block_size_ = 1;
+  view_type u_, l_, d_, rhs_;
+  status_view status_;
+};
+
+}  // namespace hinesbatch

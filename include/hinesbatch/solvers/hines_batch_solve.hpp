@@ -1,0 +1,128 @@
+#pragma once
+// Batched Hines solves for mono-morphology batches (every system shares one tree):
+// one thread per system, no atomics, no synchronisation (P1). The per-system algorithm
+// is hines_solve_system; this file only chooses the policy and hands it subviews.
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const SolveFailure& f,
+                                           long long system_offset) {
+  if (f.bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + f.bad_pivot);
+  if (f.bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + f.bad_solution);
+}
+
+// Flat, Full-Interleaved, Block-Interleaved: one work item per system over the
+// layout's 1-D subviews.
+template <class Batch, class ParentView>
+struct SolvePerSystem {
+  using Layout = typename Batch::layout_type;
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  ParentView parent;
+  int n, block_size;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const auto f = hines_solve_system(parent, n, Layout::system_view(u, s, block_size),
+                                      Layout::system_view(l, s, block_size),
+                                      Layout::system_view(d, s, block_size),
+                                      Layout::system_view(rhs, s, block_size));
+    record_failure(status, f, static_cast<long long>(s) * n);
+  }
+};
+
+// Block-Shared: one team per tile; the tile's rhs (n x BS, contiguous in memory) is
+// staged in team scratch, solved there lane by lane, and written back.
+template <class Batch, class ParentView, class ExecutionSpace>
+struct SolveBlockShared {
+  using scalar_type = typename Batch::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view =
+      Kokkos::View<scalar_type**, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  ParentView parent;
+  int n, block_size, num_systems;
+
+  static std::size_t scratch_bytes(int n, int block_size) {
+    return scratch_view::shmem_size(n, block_size);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int tile = team.league_rank();
+    scratch_view tile_rhs(team.team_scratch(0), n, block_size);
+    const int elements = n * block_size;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int k) {
+      tile_rhs(k / block_size, k % block_size) = rhs(tile, k / block_size, k % block_size);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, block_size), [&](const int lane) {
+      const int s = tile * block_size + lane;
+      if (s >= num_systems) return;
+      const auto f = hines_solve_system(
+          parent, n, Kokkos::subview(u, tile, Kokkos::ALL, lane),
+          Kokkos::subview(l, tile, Kokkos::ALL, lane), Kokkos::subview(d, tile, Kokkos::ALL, lane),
+          Kokkos::subview(tile_rhs, Kokkos::ALL, lane));
+      record_failure(status, f, static_cast<long long>(s) * n);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int k) {
+      rhs(tile, k / block_size, k % block_size) = tile_rhs(k / block_size, k % block_size);
+    });
+  }
+};
+
+}  // namespace impl
+
+// Solves every system of the batch in place: rhs becomes the solution and d the
+// eliminated diagonal. Asynchronous on exec (no fence); call batch.check(exec) to turn
+// zero pivots or non-finite values into a SolverError.
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+           const HinesBatch<Scalar, Layout, MemorySpace>& batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve: the batch's memory space is not accessible from exec");
+  using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
+  using ParentView = typename DeviceTree<MemorySpace>::parent_view;
+  if (tree.size() != batch.num_nodes())
+    throw InputError("hinesbatch::solve: tree has " + std::to_string(tree.size()) +
+                         " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
+                     {}, 0, std::to_string(tree.size()));
+  if (batch.num_systems() == 0) return;
+
+  if constexpr (std::is_same<Layout, layouts::BlockShared>::value) {
+    using Functor = impl::SolveBlockShared<Batch, ParentView, ExecutionSpace>;
+    const int bs = batch.block_size();
+    const std::size_t bytes = Functor::scratch_bytes(batch.num_nodes(), bs);
+    Kokkos::TeamPolicy<ExecutionSpace> policy(
+        exec, layouts::BlockShared::tile_count(batch.num_systems(), bs), Kokkos::AUTO);
+    const int max_bytes = policy.scratch_size_max(0);
+    if (bytes > static_cast<std::size_t>(max_bytes))
+      throw InputError("hinesbatch::solve (BlockShared): a tile's rhs needs " +
+                           std::to_string(bytes) + " bytes of team scratch, the device has " +
+                           std::to_string(max_bytes) + "; use a smaller block size",
+                       {}, 0, std::to_string(bs));
+    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for("hinesbatch::solve_block_shared", policy,
+                         Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                                 tree.parents(), batch.num_nodes(), bs, batch.num_systems()});
+  } else {
+    Kokkos::parallel_for(std::string("hinesbatch::solve_") + Layout::name,
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, batch.num_systems()),
+                         impl::SolvePerSystem<Batch, ParentView>{
+                             batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                             tree.parents(), batch.num_nodes(), batch.block_size()});
+  }
+}
+
+}  // namespace hinesbatch

@@ -1,0 +1,143 @@
+// Mono-morphology batches (P1 Figs. 3-5): the six paper classes x batch sizes x layouts
+// on the default execution space, the sequential one-core baseline and the papers'
+// Multicore (OpenMP over systems on Flat).
+//
+// Byte model (double): each solve reads u, l, d, rhs once and writes rhs once:
+// 5 x sizeof(T) bytes per node; the shared parent array is not counted (it is cached).
+// Time: solve() alone, fenced; d and rhs are restored from a pristine copy outside the
+// timed region because a solve overwrites them.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "hinesbatch/hinesbatch.hpp"
+#include "perf_common.hpp"
+#include "random_systems.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+
+template <class T>
+const test::HostSystems<T>& cached_systems(const Tree& tree, int cls, int num_systems) {
+  // Inputs are generated once per (class, N) and reused by every layout: fresh random
+  // data per process run, identical across the layouts compared.
+  static std::map<std::pair<int, int>, std::unique_ptr<test::HostSystems<T>>> cache;
+  auto& slot = cache[{cls, num_systems}];
+  if (!slot) {
+    cache.clear();  // keep one input set alive: large batches take gigabytes
+    auto& fresh = cache[{cls, num_systems}];
+    fresh = std::make_unique<test::HostSystems<T>>(
+        test::random_systems<T>(tree, num_systems, 1000 + cls));
+    return *fresh;
+  }
+  return *slot;
+}
+
+template <class T>
+void BM_Sequential(benchmark::State& state) {
+  const auto& cls = paper_classes().at(state.range(0));
+  const int num_systems = static_cast<int>(state.range(1));
+  const Tree tree = paper_class_tree(cls.id);
+  const auto& in = cached_systems<T>(tree, static_cast<int>(state.range(0)), num_systems);
+  std::vector<T> d, x;
+  for (auto _ : state) {
+    state.PauseTiming();
+    d = in.d;
+    x = in.rhs;
+    state.ResumeTiming();
+    hines_solve_serial_batch(tree, num_systems, in.u.data(), in.l.data(), d.data(), x.data());
+    benchmark::DoNotOptimize(x.data());
+  }
+  const double nodes = double(num_systems) * tree.size();
+  perf::set_counters(state, nodes, 5.0 * sizeof(T) * nodes);
+  state.SetLabel(cls.name);
+}
+
+template <class T, class Layout, class Exec>
+void BM_Solve(benchmark::State& state) {
+  const auto& cls = paper_classes().at(state.range(0));
+  const int num_systems = static_cast<int>(state.range(1));
+  int bs = state.range(2) > 0 ? static_cast<int>(state.range(2)) : 128;
+  const Tree tree = paper_class_tree(cls.id);
+  if (std::is_same<Layout, layouts::BlockShared>::value) {
+    const long fit =
+        Kokkos::TeamPolicy<Exec>::scratch_size_max(0) / (long(tree.size()) * long(sizeof(T))) - 1;
+    bs = static_cast<int>(std::min<long>(bs, fit));
+    if (bs < 1) {
+      state.SkipWithError("a BlockShared tile does not fit in team scratch");
+      return;
+    }
+  }
+  const auto& in = cached_systems<T>(tree, static_cast<int>(state.range(0)), num_systems);
+  Exec exec;
+  using Batch = HinesBatch<T, Layout, typename Exec::memory_space>;
+  Batch batch(num_systems, tree.size(), bs), pristine(num_systems, tree.size(), bs);
+  pristine.fill(exec, in.u, in.l, in.d, in.rhs);
+  Kokkos::deep_copy(exec, batch.u(), pristine.u());
+  Kokkos::deep_copy(exec, batch.l(), pristine.l());
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, batch.d(), pristine.d());
+    Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
+    exec.fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    solve(exec, dtree, batch);
+    exec.fence();
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  batch.check(exec);  // a benchmark of a failed solve is worthless
+  const double nodes = double(num_systems) * tree.size();
+  const double bytes = 5.0 * sizeof(T) * nodes;
+  perf::set_counters(state, nodes, bytes);
+  state.counters["frac_copy_bw"] = benchmark::Counter(
+      bytes / perf::copy_bandwidth(), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["block_size"] = bs;
+  state.SetLabel(cls.name);
+}
+
+// range(0): paper class 0..5; range(1): number of neurons; range(2): block size.
+void paper_args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"class", "neurons", "bs"});
+  for (int c = 0; c < 6; ++c)
+    for (int n : {256, 2560, 25600, 256000}) b->Args({c, n, 128});
+}
+
+using Default = Kokkos::DefaultExecutionSpace;
+
+BENCHMARK_TEMPLATE(BM_Sequential, double)->Apply(paper_args)->Unit(benchmark::kMillisecond);
+#define HINESBATCH_BENCH_LAYOUT(Layout, Exec)                                          \
+  BENCHMARK_TEMPLATE(BM_Solve, double, layouts::Layout, Exec)                          \
+      ->Apply(paper_args)                                                              \
+      ->UseManualTime()                                                                \
+      ->Unit(benchmark::kMillisecond);
+HINESBATCH_BENCH_LAYOUT(Flat, Default)
+HINESBATCH_BENCH_LAYOUT(FullInterleaved, Default)
+HINESBATCH_BENCH_LAYOUT(BlockInterleaved, Default)
+HINESBATCH_BENCH_LAYOUT(BlockShared, Default)
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
+// The papers' Multicore baseline beside the GPU runs.
+HINESBATCH_BENCH_LAYOUT(Flat, Kokkos::OpenMP)
+#endif
+
+// P1 Fig. 4: block-size sweep for Block-Interleaved and Block-Shared, medium-high class.
+void block_size_args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"class", "neurons", "bs"});
+  for (int bs : {32, 64, 128, 256, 512}) b->Args({3, 256000, bs});
+}
+BENCHMARK_TEMPLATE(BM_Solve, double, layouts::BlockInterleaved, Default)
+    ->Name("BM_BlockSizeSweep/BlockInterleaved")
+    ->Apply(block_size_args)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Solve, double, layouts::BlockShared, Default)
+    ->Name("BM_BlockSizeSweep/BlockShared")
+    ->Apply(block_size_args)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds HinesBatch on the OpenMP backend (bootstrapping dependencies on first use) and
+# runs the main job: the six paper morphology classes in every layout, with time,
+# G nodes/s and speed-up over one sequential core. Extra arguments go to the program
+# (--systems N, --repeat R, --block-size BS, --float).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/bootstrap.sh openmp
+cmake --preset openmp >/dev/null
+cmake --build --preset openmp --target hinesbatch-paper-classes
+OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads} \
+  build/openmp/examples/hinesbatch-paper-classes "$@"

@@ -1,0 +1,23 @@
+# Installs the HinesBatch build into a scratch prefix, then configures, builds and runs
+# the consumer project against it with find_package(HinesBatch).
+file(REMOVE_RECURSE ${WORK_DIR})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${HINESBATCH_BINARY_DIR} --prefix ${WORK_DIR}/install
+                RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "install failed (${rc})")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
+                  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+                  -DCMAKE_PREFIX_PATH=${WORK_DIR}/install -DKokkos_DIR=${Kokkos_DIR}
+                RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "configuring the consumer failed (${rc})")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "building the consumer failed (${rc})")
+endif()
+execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the consumer's solve failed (${rc})")
+endif()

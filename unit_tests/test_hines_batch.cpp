@@ -1,0 +1,233 @@
+// The batched mono-morphology solve, every layout x {float, double} x backend, against
+// the sequential Hines algorithm and a dense LU, on fresh random diagonally dominant
+// systems, with the read-back buffer poisoned so an unwritten element fails.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "backends.hpp"
+#include "device_residual.hpp"
+#include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/morphology/synthetic.hpp"
+#include "hinesbatch/solvers/hines_batch_solve.hpp"
+#include "hinesbatch/solvers/hines_serial.hpp"
+#include "random_systems.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using namespace hinesbatch::test;
+
+template <class C>
+class HinesBatchSolve : public ::testing::Test {
+ public:
+  using T = typename C::scalar_type;
+  using L = typename C::layout_type;
+  using E = typename C::execution_space;
+  using Batch = HinesBatch<T, L, typename E::memory_space>;
+
+  static double tolerance() { return std::is_same<T, float>::value ? 1e-4 : 1e-12; }
+
+  // Block size for the tiled layouts; Block-Shared must fit a tile's rhs in scratch.
+  static int block_size_for(int n, int wanted = 32) {
+    if (!L::tiled) return 1;
+    if (std::is_same<L, layouts::BlockShared>::value) {
+      const long max_bytes = Kokkos::TeamPolicy<E>::scratch_size_max(0);
+      const long fit = max_bytes / (static_cast<long>(n) * long(sizeof(T))) - 1;
+      return static_cast<int>(std::max(0L, std::min<long>(wanted, fit)));
+    }
+    return wanted;
+  }
+
+  struct Outcome {
+    std::vector<T> x;
+    HostSystems<T> input;
+  };
+
+  // Solves num_systems random systems on tree; returns the solution read back.
+  static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size) {
+    E exec;
+    Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
+    const auto& in = out.input;
+    Batch batch(num_systems, tree.size(), block_size);
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    // Poison every element, tile padding included, before filling.
+    Kokkos::deep_copy(batch.u(), nan);
+    Kokkos::deep_copy(batch.l(), nan);
+    Kokkos::deep_copy(batch.d(), nan);
+    Kokkos::deep_copy(batch.rhs(), nan);
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    DeviceTree<typename E::memory_space> dtree(exec, tree);
+    solve(exec, dtree, batch);
+    batch.check(exec);
+    out.x.assign(in.rhs.size(), nan);
+    batch.solution_to_host(exec, out.x);
+    return out;
+  }
+
+  // The solution against the sequential algorithm (same precision) and the residual of
+  // every system in long double.
+  static void expect_correct(const Tree& tree, const Outcome& o, const std::string& what) {
+    const auto& in = o.input;
+    const int n = tree.size();
+    std::vector<T> d = in.d, ref = in.rhs;
+    hines_solve_serial_batch(tree, in.num_systems, in.u.data(), in.l.data(), d.data(), ref.data());
+    double worst_residual = 0, worst_diff = 0;
+    for (int s = 0; s < in.num_systems; ++s) {
+      const std::size_t off = static_cast<std::size_t>(s) * n;
+      const double r = relative_residual(tree, in.u.data() + off, in.l.data() + off,
+                                         in.d.data() + off, in.rhs.data() + off, o.x.data() + off);
+      ASSERT_TRUE(r <= tolerance()) << what << ": system " << s << " relative residual " << r;
+      worst_residual = std::max(worst_residual, r);
+      long double dd = 0, rr = 0;
+      for (int i = 0; i < n; ++i) {
+        ASSERT_FALSE(std::isnan(o.x[off + i])) << what << ": unwritten element s=" << s << " i=" << i;
+        const long double diff = (long double)o.x[off + i] - ref[off + i];
+        dd += diff * diff;
+        rr += (long double)ref[off + i] * ref[off + i];
+      }
+      const double rel = rr > 0 ? std::sqrt(double(dd / rr)) : std::sqrt(double(dd));
+      ASSERT_TRUE(rel <= 10 * tolerance()) << what << ": system " << s << " differs from sequential by " << rel;
+      worst_diff = std::max(worst_diff, rel);
+    }
+    RecordProperty("worst_residual_" + what, std::to_string(worst_residual));
+  }
+
+  static void check(const Tree& tree, int num_systems, const std::string& what,
+                    int wanted_block_size = 32) {
+    const int bs = block_size_for(tree.size(), wanted_block_size);
+    if (bs < 1) {
+      std::cout << "[ skipped  ] " << what << ": a BlockShared tile of " << tree.size()
+                << " nodes does not fit in team scratch\n";
+      return;
+    }
+    static std::uint64_t seed = 0x5eed;
+    const auto o = run(tree, num_systems, ++seed, bs);
+    expect_correct(tree, o, what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs));
+  }
+};
+
+using SolveConfigs =
+    AsGtestTypes<ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
+TYPED_TEST_SUITE(HinesBatchSolve, SolveConfigs);
+
+TYPED_TEST(HinesBatchSolve, TinyTrees) {
+  for (int n : {1, 2, 3}) this->check(chain_tree(n), 5, "chain" + std::to_string(n));
+  this->check(star_tree(4), 1, "star4");
+}
+
+TYPED_TEST(HinesBatchSolve, PaperClassesAcrossBatchSizes) {
+  for (const auto& c : paper_classes())
+    for (int num_systems : {1, 33, 1000})
+      this->check(paper_class_tree(c.id), num_systems, c.name);
+}
+
+TYPED_TEST(HinesBatchSolve, HardShapes) {
+  this->check(chain_tree(5000), 20, "chain5000");
+  this->check(star_tree(1000), 50, "star1000");
+  this->check(balanced_binary_tree(12), 20, "binary4095");
+  this->check(random_tree(5000, 7), 10, "random5000");
+  for (int levels : {2, 3, 4}) this->check(p2_binary_tree(levels), 100, "p2binary");
+}
+
+TYPED_TEST(HinesBatchSolve, BlockSizes) {
+  if (!TestFixture::L::tiled) GTEST_SKIP() << "untiled layout";
+  for (int bs : {1, 3, 32, 64, 128, 256, 512})
+    this->check(paper_class_tree(PaperClass::SmallHigh), 700, "smallhigh", bs);
+}
+
+TYPED_TEST(HinesBatchSolve, HundredThousandSystems) {
+  this->check(paper_class_tree(PaperClass::SmallLow), 100000, "smalllow");
+}
+
+TYPED_TEST(HinesBatchSolve, MatchesDenseLuOnSmallTrees) {
+  using T = typename TestFixture::T;
+  for (int n : {1, 5, 17, 40}) {
+    const Tree tree = random_tree(n, 100 + n);
+    const auto o = this->run(tree, 9, 1000 + n, this->block_size_for(n));
+    const auto& in = o.input;
+    for (int s = 0; s < 9; ++s) {
+      const std::size_t off = static_cast<std::size_t>(s) * n;
+      std::vector<double> u(in.u.begin() + off, in.u.begin() + off + n),
+          l(in.l.begin() + off, in.l.begin() + off + n), d(in.d.begin() + off, in.d.begin() + off + n),
+          b(in.rhs.begin() + off, in.rhs.begin() + off + n);
+      const auto x = dense_lu_solve(tree, u.data(), l.data(), d.data(), b.data());
+      long double dd = 0, xx = 0;
+      for (int i = 0; i < n; ++i) {
+        dd += (o.x[off + i] - x[i]) * (o.x[off + i] - x[i]);
+        xx += x[i] * x[i];
+      }
+      EXPECT_LE(std::sqrt(double(dd / xx)), 10 * this->tolerance())
+          << "n=" << n << " system " << s << (std::is_same<T, float>::value ? " float" : " double");
+    }
+  }
+}
+
+TYPED_TEST(HinesBatchSolve, DeviceResidualAgrees) {
+  // The residual of the whole batch computed on the device (Kokkos Kernels spmv when
+  // enabled) agrees with the host check.
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  const Tree tree = paper_class_tree(PaperClass::MediumHigh);
+  const auto o = this->run(tree, 257, 42, this->block_size_for(tree.size()));
+  DeviceBatchResidual<E> residual(tree, o.input);
+  EXPECT_LE(residual.max_relative_residual(E(), o.x), this->tolerance());
+  std::vector<T> wrong = o.x;
+  wrong[17] += T(1);
+  EXPECT_GT(residual.max_relative_residual(E(), wrong), 1e-3);
+}
+
+TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const Tree tree = paper_class_tree(PaperClass::SmallHigh);
+  const int n = tree.size(), leaf = n - 1;  // a leaf: its pivot is its own diagonal
+  auto in = random_systems<T>(tree, 40, 3);
+  in.d[static_cast<std::size_t>(13) * n + leaf] = T(0);
+  typename TestFixture::Batch batch(40, n, this->block_size_for(n));
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  DeviceTree<typename E::memory_space> dtree(exec, tree);
+  solve(exec, dtree, batch);
+  try {
+    batch.check(exec);
+    FAIL() << "zero pivot not reported";
+  } catch (const SolverError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("pivot"), std::string::npos) << msg;
+  }
+  batch.check(exec);  // the record was cleared
+}
+
+TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const Tree tree = paper_class_tree(PaperClass::SmallLow);
+  const int n = tree.size();
+  auto in = random_systems<T>(tree, 10, 4);
+  in.rhs[static_cast<std::size_t>(6) * n + 20] = std::numeric_limits<T>::quiet_NaN();
+  typename TestFixture::Batch batch(10, n, this->block_size_for(n));
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch);
+  try {
+    batch.check(exec);
+    FAIL() << "NaN not reported";
+  } catch (const SolverError& e) {
+    EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
+  }
+}
+
+TYPED_TEST(HinesBatchSolve, TreeAndBatchSizesMustMatch) {
+  using E = typename TestFixture::E;
+  E exec;
+  typename TestFixture::Batch batch(3, 10, this->block_size_for(10));
+  EXPECT_THROW(solve(exec, DeviceTree<typename E::memory_space>(exec, chain_tree(11)), batch),
+               InputError);
+}
+
+}  // namespace
