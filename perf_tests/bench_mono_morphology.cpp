@@ -100,44 +100,45 @@ void BM_Solve(benchmark::State& state) {
   state.SetLabel(cls.name);
 }
 
-// range(0): paper class 0..5; range(1): number of neurons; range(2): block size.
-void paper_args(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"class", "neurons", "bs"});
-  for (int c = 0; c < 6; ++c)
-    for (int n : {256, 2560, 25600, 256000}) b->Args({c, n, 128});
-}
-
 using Default = Kokkos::DefaultExecutionSpace;
 
-BENCHMARK_TEMPLATE(BM_Sequential, double)->Apply(paper_args)->Unit(benchmark::kMillisecond);
-#define HINESBATCH_BENCH_LAYOUT(Layout, Exec)                                          \
-  BENCHMARK_TEMPLATE(BM_Solve, double, layouts::Layout, Exec)                          \
-      ->Apply(paper_args)                                                              \
-      ->UseManualTime()                                                                \
-      ->Unit(benchmark::kMillisecond);
-HINESBATCH_BENCH_LAYOUT(Flat, Default)
-HINESBATCH_BENCH_LAYOUT(FullInterleaved, Default)
-HINESBATCH_BENCH_LAYOUT(BlockInterleaved, Default)
-HINESBATCH_BENCH_LAYOUT(BlockShared, Default)
+// Registered class by class and batch size, every method in a row, so that one input
+// set (up to gigabytes) is generated once and shared by all methods compared on it.
+// range(0): paper class 0..5; range(1): number of neurons; range(2): block size.
+template <class T>
+void register_paper_benchmarks() {
+  using benchmark::RegisterBenchmark;
+  for (int c = 0; c < 6; ++c) {
+    for (int neurons : {256, 2560, 25600, 256000}) {
+      const std::string suffix = std::string("/") + paper_classes()[c].name + "/" +
+                                 std::to_string(neurons);
+      auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
+        auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
+                      ->Args({c, neurons, 128})
+                      ->Unit(benchmark::kMillisecond);
+        if (manual) b->UseManualTime();
+      };
+      add("Mono/Sequential", BM_Sequential<T>, false);
+      add("Mono/Flat", BM_Solve<T, layouts::Flat, Default>, true);
+      add("Mono/FullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default>, true);
+      add("Mono/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>, true);
+      add("Mono/BlockShared", BM_Solve<T, layouts::BlockShared, Default>, true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
-// The papers' Multicore baseline beside the GPU runs.
-HINESBATCH_BENCH_LAYOUT(Flat, Kokkos::OpenMP)
+      add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif
-
-// P1 Fig. 4: block-size sweep for Block-Interleaved and Block-Shared, medium-high class.
-void block_size_args(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"class", "neurons", "bs"});
-  for (int bs : {32, 64, 128, 256, 512}) b->Args({3, 256000, bs});
+    }
+  }
+  // P1 Fig. 4: block-size sweep for Block-Interleaved and Block-Shared, medium-high class.
+  for (int bs : {32, 64, 128, 256, 512}) {
+    for (auto [name, fn] : {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
+                            std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
+      RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
+          ->Args({3, 256000, bs})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+  }
 }
-BENCHMARK_TEMPLATE(BM_Solve, double, layouts::BlockInterleaved, Default)
-    ->Name("BM_BlockSizeSweep/BlockInterleaved")
-    ->Apply(block_size_args)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_Solve, double, layouts::BlockShared, Default)
-    ->Name("BM_BlockSizeSweep/BlockShared")
-    ->Apply(block_size_args)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+
+[[maybe_unused]] const bool registered = (register_paper_benchmarks<double>(), true);
 
 }  // namespace

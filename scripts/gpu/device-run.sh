@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine over a packed .devcarry/: the unit tests on every backend,
+# the main job and the perf tests; logs and JSON go to $OUT.
+#   scripts/gpu/device-run.sh [tests] [main] [perf] [perf-filter REGEX]
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+c=.devcarry
+out=${OUT:-/tmp/hinesbatch-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$PWD/$c/lib:${LD_LIBRARY_PATH:-}
+export HINESBATCH_SHARED_DIR=$PWD/$c/shared
+export OMP_PROC_BIND=spread OMP_PLACES=threads
+filter=.
+steps=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  perf-filter) filter=$2; shift ;;
+  *) steps+=("$1") ;;
+  esac
+  shift
+done
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  lscpu | grep -E "Model name|^CPU\(s\)|Thread|Socket"
+} 2>&1 | tee "$out/machine.txt"
+for s in "${steps[@]}"; do
+  case $s in
+  tests)
+    echo "=== unit tests (CUDA, OpenMP, Serial)"
+    $c/bin/hinesbatch_unit_tests --gtest_output=xml:"$out/unit_tests.xml" >"$out/unit_tests.log" 2>&1
+    echo "unit tests rc=$?"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/unit_tests.log" | sort | uniq -c | head -20
+    ;;
+  main)
+    echo "=== main job, default (CUDA) space"
+    $c/bin/hinesbatch-paper-classes --systems 25600 2>&1 | tee "$out/paper_classes_25600.txt"
+    $c/bin/hinesbatch-paper-classes --systems 256000 --repeat 5 2>&1 | tee "$out/paper_classes_256000.txt"
+    ;;
+  perf)
+    echo "=== perf tests ($filter)"
+    $c/bin/hinesbatch_perf_tests --benchmark_filter="$filter" --benchmark_min_time=0.1 \
+      --benchmark_out="$out/perf.json" --benchmark_out_format=json 2>&1 | tee "$out/perf.txt" | grep -vE "^-|^Benchmark" | awk 'NR%6==1'
+    ;;
+  esac
+done

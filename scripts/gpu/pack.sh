@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Packs what the GPU machine needs into .devcarry/ (git-ignored, carried by the device
+# tool): the CUDA build's binaries, Google Benchmark's shared library, and the
+# NeuroMorpho files from ../shared (transport only: never committed).
+#   scripts/gpu/pack.sh [preset]      (default cuda-h100)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+preset=${1:-cuda-h100}
+dst=.devcarry
+rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/lib"
+for b in unit_tests/hinesbatch_unit_tests perf_tests/hinesbatch_perf_tests \
+  examples/hinesbatch-paper-classes; do
+  [ -f "build/$preset/$b" ] && cp "build/$preset/$b" "$dst/bin/"
+done
+strip "$dst"/bin/* 2>/dev/null || true
+cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$dst/lib/"
+[ -d ../shared/morphologies ] && mkdir -p "$dst/shared" && cp -r ../shared/morphologies "$dst/shared/"
+du -sh "$dst"
