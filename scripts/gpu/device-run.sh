@@ -35,7 +35,6 @@ for s in "${steps[@]}"; do
   main)
     echo "=== main job, default (CUDA) space"
     $c/bin/hinesbatch-paper-classes --systems 25600 2>&1 | tee "$out/paper_classes_25600.txt"
-    $c/bin/hinesbatch-paper-classes --systems 256000 --repeat 5 2>&1 | tee "$out/paper_classes_256000.txt"
     ;;
   perf)
     echo "=== perf tests ($filter)"

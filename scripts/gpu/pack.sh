@@ -10,9 +10,9 @@ dst=.devcarry
 rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/lib"
 for b in unit_tests/hinesbatch_unit_tests perf_tests/hinesbatch_perf_tests \
   examples/hinesbatch-paper-classes; do
-  [ -f "build/$preset/$b" ] && cp "build/$preset/$b" "$dst/bin/"
+  [ -f "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" ] && cp "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" "$dst/bin/"
 done
 strip "$dst"/bin/* 2>/dev/null || true
-cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$dst/lib/"
+for l in libbenchmark.so.1debian libgomp.so.1 libstdc++.so.6; do cp -L /usr/lib/x86_64-linux-gnu/$l "$dst/lib/"; done
 [ -d ../shared/morphologies ] && mkdir -p "$dst/shared" && cp -r ../shared/morphologies "$dst/shared/"
 du -sh "$dst"
