@@ -54,7 +54,8 @@ double time_layout(const Exec& exec, const Tree& tree, const test::HostSystems<T
   using Batch = HinesBatch<T, Layout, typename Exec::memory_space>;
   int bs = o.block_size;
   if (std::is_same<Layout, layouts::BlockShared>::value) {
-    const long fit = Kokkos::TeamPolicy<Exec>::scratch_size_max(0) / (long(tree.size()) * long(sizeof(T))) - 1;
+    const long fit =
+        Kokkos::TeamPolicy<Exec>::scratch_size_max(0) / (long(tree.size()) * long(sizeof(T))) - 1;
     bs = static_cast<int>(std::min<long>(bs, fit));
     if (bs < 1) return -1;  // a tile does not fit in scratch
   }
@@ -80,8 +81,9 @@ double time_layout(const Exec& exec, const Tree& tree, const test::HostSystems<T
   const int n = tree.size();
   for (int s = 0; s < in.num_systems; s += std::max(1, in.num_systems / 64)) {
     const std::size_t off = static_cast<std::size_t>(s) * n;
-    worst = std::max(worst, relative_residual(tree, in.u.data() + off, in.l.data() + off,
-                                              in.d.data() + off, in.rhs.data() + off, x.data() + off));
+    worst =
+        std::max(worst, relative_residual(tree, in.u.data() + off, in.l.data() + off,
+                                          in.d.data() + off, in.rhs.data() + off, x.data() + off));
   }
   *residual = worst;
   return median(times);
@@ -91,9 +93,9 @@ template <class T>
 void run(const Options& o) {
   using Exec = Kokkos::DefaultExecutionSpace;
   Exec exec;
-  std::printf("HinesBatch %s: %d systems per class, %s, %s, median of %d runs\n",
-              "paper classes", o.systems, std::is_same<T, float>::value ? "float" : "double",
-              Exec::name(), o.repeat);
+  std::printf("HinesBatch %s: %d systems per class, %s, %s, median of %d runs\n", "paper classes",
+              o.systems, std::is_same<T, float>::value ? "float" : "double", Exec::name(),
+              o.repeat);
   std::printf("%-12s %5s %-17s %10s %9s %9s %9s\n", "class", "nodes", "layout", "time [ms]",
               "G nodes/s", "speed-up", "residual");
   for (const auto& c : paper_classes()) {
@@ -101,8 +103,8 @@ void run(const Options& o) {
     const auto in = test::random_systems<T>(tree, o.systems, 2024);
     const double nodes = double(o.systems) * tree.size();
     const double t_seq = time_sequential(tree, in, std::max(1, o.repeat / 2));
-    std::printf("%-12s %5d %-17s %10.3f %9.3f %9.2f %9s\n", c.name, tree.size(), "Sequential(1 core)",
-                t_seq * 1e3, nodes / t_seq * 1e-9, 1.0, "-");
+    std::printf("%-12s %5d %-17s %10.3f %9.3f %9.2f %9s\n", c.name, tree.size(),
+                "Sequential(1 core)", t_seq * 1e3, nodes / t_seq * 1e-9, 1.0, "-");
     auto report = [&](const char* name, double t, double res) {
       if (t < 0) {
         std::printf("%-12s %5d %-17s %10s (tile does not fit in team scratch)\n", c.name,
@@ -149,11 +151,16 @@ int main(int argc, char* argv[]) {
       }
       return v;
     };
-    if (a == "--systems") o.systems = value();
-    else if (a == "--repeat") o.repeat = value();
-    else if (a == "--block-size") o.block_size = value();
-    else if (a == "--float") o.single = true;
-    else if (a.rfind("--kokkos", 0) == 0) continue;
+    if (a == "--systems")
+      o.systems = value();
+    else if (a == "--repeat")
+      o.repeat = value();
+    else if (a == "--block-size")
+      o.block_size = value();
+    else if (a == "--float")
+      o.single = true;
+    else if (a.rfind("--kokkos", 0) == 0)
+      continue;
     else {
       std::fprintf(stderr,
                    "unknown option '%s'\nusage: %s [--systems N] [--repeat R] [--block-size BS] "
@@ -162,7 +169,9 @@ int main(int argc, char* argv[]) {
       return 2;
     }
   }
-  if (o.single) run<float>(o);
-  else run<double>(o);
+  if (o.single)
+    run<float>(o);
+  else
+    run<double>(o);
   return 0;
 }

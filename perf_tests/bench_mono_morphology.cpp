@@ -110,8 +110,8 @@ void register_paper_benchmarks() {
   using benchmark::RegisterBenchmark;
   for (int c = 0; c < 6; ++c) {
     for (int neurons : {256, 2560, 25600, 256000}) {
-      const std::string suffix = std::string("/") + paper_classes()[c].name + "/" +
-                                 std::to_string(neurons);
+      const std::string suffix =
+          std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
       auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
         auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
                       ->Args({c, neurons, 128})
@@ -130,8 +130,9 @@ void register_paper_benchmarks() {
   }
   // P1 Fig. 4: block-size sweep for Block-Interleaved and Block-Shared, medium-high class.
   for (int bs : {32, 64, 128, 256, 512}) {
-    for (auto [name, fn] : {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
-                            std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
+    for (auto [name, fn] :
+         {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
+          std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
       RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
           ->Args({3, 256000, bs})
           ->UseManualTime()

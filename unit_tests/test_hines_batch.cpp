@@ -83,13 +83,15 @@ class HinesBatchSolve : public ::testing::Test {
       worst_residual = std::max(worst_residual, r);
       long double dd = 0, rr = 0;
       for (int i = 0; i < n; ++i) {
-        ASSERT_FALSE(std::isnan(o.x[off + i])) << what << ": unwritten element s=" << s << " i=" << i;
+        ASSERT_FALSE(std::isnan(o.x[off + i]))
+            << what << ": unwritten element s=" << s << " i=" << i;
         const long double diff = (long double)o.x[off + i] - ref[off + i];
         dd += diff * diff;
         rr += (long double)ref[off + i] * ref[off + i];
       }
       const double rel = rr > 0 ? std::sqrt(double(dd / rr)) : std::sqrt(double(dd));
-      ASSERT_TRUE(rel <= 10 * tolerance()) << what << ": system " << s << " differs from sequential by " << rel;
+      ASSERT_TRUE(rel <= 10 * tolerance())
+          << what << ": system " << s << " differs from sequential by " << rel;
       worst_diff = std::max(worst_diff, rel);
     }
     RecordProperty("worst_residual_" + what, std::to_string(worst_residual));
@@ -105,12 +107,13 @@ class HinesBatchSolve : public ::testing::Test {
     }
     static std::uint64_t seed = 0x5eed;
     const auto o = run(tree, num_systems, ++seed, bs);
-    expect_correct(tree, o, what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs));
+    expect_correct(tree, o,
+                   what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs));
   }
 };
 
-using SolveConfigs =
-    AsGtestTypes<ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
+using SolveConfigs = AsGtestTypes<
+    ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
 TYPED_TEST_SUITE(HinesBatchSolve, SolveConfigs);
 
 TYPED_TEST(HinesBatchSolve, TinyTrees) {
@@ -120,8 +123,7 @@ TYPED_TEST(HinesBatchSolve, TinyTrees) {
 
 TYPED_TEST(HinesBatchSolve, PaperClassesAcrossBatchSizes) {
   for (const auto& c : paper_classes())
-    for (int num_systems : {1, 33, 1000})
-      this->check(paper_class_tree(c.id), num_systems, c.name);
+    for (int num_systems : {1, 33, 1000}) this->check(paper_class_tree(c.id), num_systems, c.name);
 }
 
 TYPED_TEST(HinesBatchSolve, HardShapes) {
@@ -151,7 +153,8 @@ TYPED_TEST(HinesBatchSolve, MatchesDenseLuOnSmallTrees) {
     for (int s = 0; s < 9; ++s) {
       const std::size_t off = static_cast<std::size_t>(s) * n;
       std::vector<double> u(in.u.begin() + off, in.u.begin() + off + n),
-          l(in.l.begin() + off, in.l.begin() + off + n), d(in.d.begin() + off, in.d.begin() + off + n),
+          l(in.l.begin() + off, in.l.begin() + off + n),
+          d(in.d.begin() + off, in.d.begin() + off + n),
           b(in.rhs.begin() + off, in.rhs.begin() + off + n);
       const auto x = dense_lu_solve(tree, u.data(), l.data(), d.data(), b.data());
       long double dd = 0, xx = 0;

@@ -16,8 +16,8 @@ using namespace hinesbatch::test;
 
 template <class C>
 class LayoutRoundTrip : public ::testing::Test {};
-using RoundTripConfigs =
-    AsGtestTypes<ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
+using RoundTripConfigs = AsGtestTypes<
+    ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
 TYPED_TEST_SUITE(LayoutRoundTrip, RoundTripConfigs);
 
 TYPED_TEST(LayoutRoundTrip, FillThenReadBackIsIdentity) {
@@ -78,7 +78,8 @@ std::vector<long> offsets(int num_systems, int n, int block_size) {
   const double* base = batch.u().data();
   for (std::size_t k = 0; k < batch.u().span(); ++k) {
     const double x = base[k];
-    if (x >= 0 && x < double(v.size()) && x == std::floor(x)) off[static_cast<std::size_t>(x)] = static_cast<long>(k);
+    if (x >= 0 && x < double(v.size()) && x == std::floor(x))
+      off[static_cast<std::size_t>(x)] = static_cast<long>(k);
   }
   return off;
 }

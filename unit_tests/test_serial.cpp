@@ -18,7 +18,8 @@ TEST(SerialHines, MatchesDenseLu) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const Tree tree = random_tree(n, seed * 31 + n, 0.3);
       auto sys = hinesbatch::test::random_systems<double>(tree, 1, seed);
-      const auto x_ref = dense_lu_solve(tree, sys.u.data(), sys.l.data(), sys.d.data(), sys.rhs.data());
+      const auto x_ref =
+          dense_lu_solve(tree, sys.u.data(), sys.l.data(), sys.d.data(), sys.rhs.data());
       std::vector<double> d = sys.d, x = sys.rhs;
       hines_solve_serial(tree.parents().data(), n, sys.u.data(), sys.l.data(), d.data(), x.data());
       long double err = 0, nrm = 0;
@@ -40,8 +41,9 @@ TEST(SerialHines, ResidualSeesAWrongAnswer) {
   std::vector<double> d = sys.d, x = sys.rhs;
   hines_solve_serial(tree.parents().data(), 20, sys.u.data(), sys.l.data(), d.data(), x.data());
   x[7] += 1e-3;
-  EXPECT_GT(relative_residual(tree, sys.u.data(), sys.l.data(), sys.d.data(), sys.rhs.data(), x.data()),
-            1e-6);
+  EXPECT_GT(
+      relative_residual(tree, sys.u.data(), sys.l.data(), sys.d.data(), sys.rhs.data(), x.data()),
+      1e-6);
 }
 
 TEST(SerialHines, DenseLuRejectsSingularMatrix) {

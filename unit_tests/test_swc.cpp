@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "shared_data.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "shared_data.hpp"
 
 namespace hb = hinesbatch;
 

@@ -10,3 +10,4 @@
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
+#include "hinesbatch/solvers/thomas_batch.hpp"

@@ -13,9 +13,9 @@ Tree::Tree(std::vector<int> parent) : parent_(std::move(parent)) {
     throw InputError("tree root (node 0) must have parent -1", {}, 0, std::to_string(parent_[0]));
   for (int i = 1; i < size(); ++i)
     if (parent_[i] < 0 || parent_[i] >= i)
-      throw InputError("parent of node " + std::to_string(i) +
-                           " is not in Hines numbering (need 0 <= p[i] < i)",
-                       {}, 0, std::to_string(parent_[i]));
+      throw InputError(
+          "parent of node " + std::to_string(i) + " is not in Hines numbering (need 0 <= p[i] < i)",
+          {}, 0, std::to_string(parent_[i]));
 }
 
 Tree Tree::renumbered(const std::vector<int>& parent, std::vector<int>* old_of_new) {
@@ -89,8 +89,8 @@ std::vector<Tree::Branch> Tree::branches() const {
   std::vector<int> branch_of(parent_.size(), -1);
   for (int i = 0; i < size(); ++i) {
     const int p = parent_[i];
-    const bool starts = p == -1 || children[p] >= 2 || branch_of[p] == -1 ||
-                        out[branch_of[p]].nodes.back() != p;
+    const bool starts =
+        p == -1 || children[p] >= 2 || branch_of[p] == -1 || out[branch_of[p]].nodes.back() != p;
     if (starts) {
       Branch b;
       b.parent_node = p;

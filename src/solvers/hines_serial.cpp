@@ -21,7 +21,8 @@ std::vector<long double> dense_lu_solve(const Tree& tree, const double* u, const
     int piv = k;
     for (int r = k + 1; r < n; ++r)
       if (fabsl(A(r, k)) > fabsl(A(piv, k))) piv = r;
-    if (A(piv, k) == 0.0L) throw SolverError("dense_lu_solve: singular matrix at column " + std::to_string(k));
+    if (A(piv, k) == 0.0L)
+      throw SolverError("dense_lu_solve: singular matrix at column " + std::to_string(k));
     if (piv != k) {
       for (int c = 0; c < n; ++c) std::swap(A(k, c), A(piv, c));
       std::swap(x[k], x[piv]);

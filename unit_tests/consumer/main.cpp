@@ -1,8 +1,7 @@
 // Solves a small batch through the installed package and checks the answer.
-#include <hinesbatch/hinesbatch.hpp>
-
 #include <cmath>
 #include <cstdio>
+#include <hinesbatch/hinesbatch.hpp>
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);

@@ -40,7 +40,7 @@ HostSystems<T> random_systems(const Tree& tree, int num_systems, std::uint64_t s
       const double u = -(0.1 + unit()), l = -(0.1 + unit());
       h.u[o + i] = static_cast<T>(u);
       h.l[o + i] = static_cast<T>(l);
-      offsum[i] += -l;                // row i, column p[i]
+      offsum[i] += -l;               // row i, column p[i]
       offsum[tree.parent(i)] += -u;  // row p[i], column i
     }
     for (int i = 0; i < n; ++i) {

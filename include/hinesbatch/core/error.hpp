@@ -25,8 +25,10 @@ class InputError : public std::runtime_error {
   static std::string format(const std::string& message, const std::string& file, long line,
                             const std::string& value) {
     std::string s;
-    if (!file.empty()) s += file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
-    else if (line > 0) s += "line " + std::to_string(line) + ": ";
+    if (!file.empty())
+      s += file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+    else if (line > 0)
+      s += "line " + std::to_string(line) + ": ";
     s += message;
     if (!value.empty()) s += " (value '" + value + "')";
     return s;

@@ -32,15 +32,18 @@ class HinesBatch {
   HinesBatch() = default;
   HinesBatch(int num_systems, int num_nodes, int block_size = default_block_size)
       : num_systems_(num_systems), num_nodes_(num_nodes), block_size_(block_size) {
-    if (num_systems < 0) throw InputError("number of systems must be >= 0", {}, 0, std::to_string(num_systems));
-    if (num_nodes < 1) throw InputError("systems need at least one node", {}, 0, std::to_string(num_nodes));
+    if (num_systems < 0)
+      throw InputError("number of systems must be >= 0", {}, 0, std::to_string(num_systems));
+    if (num_nodes < 1)
+      throw InputError("systems need at least one node", {}, 0, std::to_string(num_nodes));
     if (Layout::tiled && block_size < 1)
       throw InputError("block size must be >= 1", {}, 0, std::to_string(block_size));
     if (!Layout::tiled) block_size_ = 1;
     u_ = Layout::template allocate<view_type>("hinesbatch::u", num_systems, num_nodes, block_size_);
     l_ = Layout::template allocate<view_type>("hinesbatch::l", num_systems, num_nodes, block_size_);
     d_ = Layout::template allocate<view_type>("hinesbatch::d", num_systems, num_nodes, block_size_);
-    rhs_ = Layout::template allocate<view_type>("hinesbatch::rhs", num_systems, num_nodes, block_size_);
+    rhs_ = Layout::template allocate<view_type>("hinesbatch::rhs", num_systems, num_nodes,
+                                                block_size_);
     status_ = status_view("hinesbatch::status");
     Kokkos::deep_copy(status_, LLONG_MAX);
   }

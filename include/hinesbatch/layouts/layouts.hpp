@@ -23,8 +23,7 @@ struct Flat {
     return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), num_systems, num_nodes);
   }
   template <class View>
-  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i,
-                                                                 int) {
+  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i, int) {
     return v(s, i);
   }
   template <class View>
@@ -46,8 +45,7 @@ struct FullInterleaved {
     return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), num_systems, num_nodes);
   }
   template <class View>
-  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i,
-                                                                 int) {
+  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i, int) {
     return v(s, i);
   }
   template <class View>

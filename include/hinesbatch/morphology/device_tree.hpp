@@ -15,9 +15,8 @@ class DeviceTree {
   DeviceTree() = default;
   template <class ExecutionSpace>
   DeviceTree(const ExecutionSpace& exec, const Tree& tree) : size_(tree.size()) {
-    Kokkos::View<int*, MemorySpace> p(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                         "hinesbatch::parent"),
-                                      tree.size());
+    Kokkos::View<int*, MemorySpace> p(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::parent"), tree.size());
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> src(
         tree.parents().data(), tree.parents().size());
     auto host = Kokkos::create_mirror_view(p);

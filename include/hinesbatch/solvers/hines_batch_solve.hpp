@@ -32,10 +32,9 @@ struct SolvePerSystem {
   int n, block_size;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    const auto f = hines_solve_system(parent, n, Layout::system_view(u, s, block_size),
-                                      Layout::system_view(l, s, block_size),
-                                      Layout::system_view(d, s, block_size),
-                                      Layout::system_view(rhs, s, block_size));
+    const auto f = hines_solve_system(
+        parent, n, Layout::system_view(u, s, block_size), Layout::system_view(l, s, block_size),
+        Layout::system_view(d, s, block_size), Layout::system_view(rhs, s, block_size));
     record_failure(status, f, static_cast<long long>(s) * n);
   }
 };
@@ -46,9 +45,9 @@ template <class Batch, class ParentView, class ExecutionSpace>
 struct SolveBlockShared {
   using scalar_type = typename Batch::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view =
-      Kokkos::View<scalar_type**, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = Kokkos::View<scalar_type**, Kokkos::LayoutRight,
+                                    typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   typename Batch::view_type u, l, d, rhs;
   typename Batch::status_view status;
   ParentView parent;
@@ -69,10 +68,10 @@ struct SolveBlockShared {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, block_size), [&](const int lane) {
       const int s = tile * block_size + lane;
       if (s >= num_systems) return;
-      const auto f = hines_solve_system(
-          parent, n, Kokkos::subview(u, tile, Kokkos::ALL, lane),
-          Kokkos::subview(l, tile, Kokkos::ALL, lane), Kokkos::subview(d, tile, Kokkos::ALL, lane),
-          Kokkos::subview(tile_rhs, Kokkos::ALL, lane));
+      const auto f = hines_solve_system(parent, n, Kokkos::subview(u, tile, Kokkos::ALL, lane),
+                                        Kokkos::subview(l, tile, Kokkos::ALL, lane),
+                                        Kokkos::subview(d, tile, Kokkos::ALL, lane),
+                                        Kokkos::subview(tile_rhs, Kokkos::ALL, lane));
       record_failure(status, f, static_cast<long long>(s) * n);
     });
     team.team_barrier();

@@ -1,0 +1,632 @@
+#pragma once
+// Batched tridiagonal solves (reference §3, P2 §4.1): ThomasBatch (N systems of one size m)
+// and ThomasVBatch (N systems of different sizes), one thread per system, the Thomas
+// algorithm of thomas_system.hpp. Nothing here knows about neurons: any code that solves
+// many independent tridiagonal systems (ADI sweeps, reservoir line solves) can use it.
+//
+// Row i of a system:  a(i) x(i-1) + b(i) x(i) + c(i) x(i+1) = d(i);  a(0), c(m-1) ignored.
+//
+// The layout is deduced from the type of the coefficient Views (the conventions of
+// layouts.hpp); a, b, c and d must all have the same layout and the same extents:
+//   View<T**, LayoutRight>  (system, row)        Flat
+//   View<T**, LayoutLeft>   (system, row)        Full-Interleaved (P2's ThomasBatch layout)
+//   View<T***, LayoutRight> (tile, row, lane)    Block-Interleaved, BS = extent(2), system
+//                                                s = tile * BS + lane
+// a and b may be Views of const T. Every entry point takes an execution space instance
+// first, only enqueues work on it and never fences; the check_* functions fence.
+//
+// Failures (zero or non-finite pivot, non-finite solution, bad size) are recorded, when a
+// status View is passed, as the smallest flat index system * rows + row (for packed
+// storage: offsets(system) + row), LLONG_MAX when none; check_thomas_status() turns them
+// into an exception. Entry points without a status View do not check anything.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/thomas_system.hpp"
+
+namespace hinesbatch {
+
+// status(0): smallest flat index with a zero or non-finite pivot, or a bad-size code
+// (below); status(1): smallest flat index where a non-finite value entered the solution.
+template <class MemorySpace>
+using ThomasStatus = Kokkos::View<long long[2], MemorySpace>;
+
+// A cleared status in exec's memory space (the clear is enqueued on exec, no fence).
+template <class ExecutionSpace>
+ThomasStatus<typename ExecutionSpace::memory_space> make_thomas_status(const ExecutionSpace& exec) {
+  ThomasStatus<typename ExecutionSpace::memory_space> status(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::thomas_status"));
+  Kokkos::deep_copy(exec, status, LLONG_MAX);
+  return status;
+}
+
+namespace impl {
+
+// A system whose size (ThomasVBatch) is invalid is not solved; it is recorded in status(0)
+// as LLONG_MIN + system, below every flat index, so it wins over pivot failures.
+KOKKOS_INLINE_FUNCTION constexpr long long bad_size_code(long long system) {
+  return LLONG_MIN + system;
+}
+inline long long bad_size_system(long long code) { return code - LLONG_MIN; }
+
+template <class View>
+struct TridiagonalLayout {
+  static constexpr int rank = static_cast<int>(View::rank);
+  using array_layout = typename View::array_layout;
+  static constexpr bool right = std::is_same<array_layout, Kokkos::LayoutRight>::value;
+  static constexpr bool left = std::is_same<array_layout, Kokkos::LayoutLeft>::value;
+  using type = typename std::conditional<
+      rank == 2 && right, layouts::Flat,
+      typename std::conditional<
+          rank == 2 && left, layouts::FullInterleaved,
+          typename std::conditional<rank == 3 && right, layouts::BlockInterleaved,
+                                    void>::type>::type>::type;
+};
+
+template <class V>
+using scalar_of = typename std::remove_const<typename V::value_type>::type;
+
+// Compile-time checks shared by every entry point; returns the deduced layout.
+template <class ExecutionSpace, class AV, class BV, class CV, class DV>
+struct TridiagonalViews {
+  static_assert(Kokkos::is_view<AV>::value && Kokkos::is_view<BV>::value &&
+                    Kokkos::is_view<CV>::value && Kokkos::is_view<DV>::value,
+                "hinesbatch::thomas: a, b, c and d must be Kokkos::Views");
+  using layout = typename TridiagonalLayout<DV>::type;
+  static_assert(!std::is_void<layout>::value,
+                "hinesbatch::thomas: coefficient Views must be rank-2 LayoutRight (Flat), rank-2 "
+                "LayoutLeft (Full-Interleaved) or rank-3 LayoutRight (Block-Interleaved)");
+  static_assert(std::is_same<typename TridiagonalLayout<AV>::type, layout>::value &&
+                    std::is_same<typename TridiagonalLayout<BV>::type, layout>::value &&
+                    std::is_same<typename TridiagonalLayout<CV>::type, layout>::value,
+                "hinesbatch::thomas: a, b, c and d must have the same rank and layout");
+  using scalar_type = scalar_of<DV>;
+  static_assert(std::is_same<scalar_of<AV>, scalar_type>::value &&
+                    std::is_same<scalar_of<BV>, scalar_type>::value &&
+                    std::is_same<scalar_of<CV>, scalar_type>::value,
+                "hinesbatch::thomas: a, b, c and d must hold the same scalar type");
+  static_assert(!std::is_const<typename CV::value_type>::value &&
+                    !std::is_const<typename DV::value_type>::value,
+                "hinesbatch::thomas: c and d are overwritten and cannot be Views of const");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DV::memory_space>::accessible,
+      "hinesbatch::thomas: the coefficient Views are not accessible from exec");
+};
+
+template <class ExecutionSpace, class StatusView>
+void check_status_type() {
+  static_assert(Kokkos::is_view<StatusView>::value && static_cast<int>(StatusView::rank) == 1 &&
+                    std::is_same<typename StatusView::value_type, long long>::value,
+                "hinesbatch::thomas: status must be a Kokkos::View<long long[2], MemorySpace>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename StatusView::memory_space>::accessible,
+      "hinesbatch::thomas: the status View is not accessible from exec");
+}
+
+template <class V>
+std::string extents_string(const V& v) {
+  std::string s;
+  for (int r = 0; r < static_cast<int>(V::rank); ++r)
+    s += (r ? " x " : "") + std::to_string(v.extent(r));
+  return s;
+}
+
+// Throws InputError unless every View has the extents of d.
+template <class AV, class BV, class CV, class DV>
+void require_same_extents(const char* where, const AV& a, const BV& b, const CV& c, const DV& d) {
+  auto one = [&](const auto& v, const char* name) {
+    for (int r = 0; r < static_cast<int>(DV::rank); ++r)
+      if (v.extent(r) != d.extent(r))
+        throw InputError(std::string(where) + ": " + name + " has extents " + extents_string(v) +
+                             ", d has " + extents_string(d) + " (extent(" + std::to_string(r) +
+                             ") differs)",
+                         {}, 0, std::to_string(v.extent(r)));
+  };
+  one(a, "a");
+  one(b, "b");
+  one(c, "c");
+}
+
+template <class View>
+int row_extent(const View& v) {
+  return static_cast<int>(v.extent(1));
+}
+// Systems the storage holds: rows of a Flat / Full-Interleaved View, tiles x lanes.
+template <class Layout, class View>
+long long system_slots(const View& v) {
+  if constexpr (Layout::tiled)
+    return static_cast<long long>(v.extent(0)) * static_cast<long long>(v.extent(2));
+  else
+    return static_cast<long long>(v.extent(0));
+}
+template <class Layout, class View>
+int block_size_of(const View& v) {
+  if constexpr (Layout::tiled)
+    return static_cast<int>(v.extent(2));
+  else
+    return 1;
+}
+
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void thomas_record_failure(const StatusView& status, const SolveFailure& f,
+                                                  long long system_offset) {
+  if (f.bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + f.bad_pivot);
+  if (f.bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + f.bad_solution);
+}
+
+// ThomasBatch and the padded ThomasVBatch variants: one work item per system over the
+// layout's 1-D subviews. kRows: the system's size comes from sizes(s) (No Computing
+// Padding) or is only validated there (Computing Padding, which always runs m rows).
+enum class RowCount { Fixed, ComputingPadding, NoComputingPadding };
+
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
+          RowCount kRows>
+struct ThomasPerSystem {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    int rows = m;
+    if (kRows != RowCount::Fixed) {
+      const int size = static_cast<int>(sizes(s));
+      if (size < 1 || size > m) {
+        if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+        return;
+      }
+      if (kRows == RowCount::NoComputingPadding) rows = size;
+    }
+    const SolveFailure f = thomas_solve_system(
+        rows, Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
+        Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size));
+    if (record) thomas_record_failure(status, f, static_cast<long long>(s) * m);
+  }
+};
+
+// Identity padding rows for Computing Padding: rows size..m-1 become b = 1, a = c = d = 0,
+// and c(size - 1) = 0 decouples the last real row from them. Invalid sizes are skipped.
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView>
+struct PadVBatch {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  int m, block_size;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    using T = typename DV::non_const_value_type;
+    const int size = static_cast<int>(sizes(s));
+    if (size < 1 || size > m) return;
+    const auto as = Layout::system_view(a, s, block_size);
+    const auto bs = Layout::system_view(b, s, block_size);
+    const auto cs = Layout::system_view(c, s, block_size);
+    const auto ds = Layout::system_view(d, s, block_size);
+    cs(size - 1) = T(0);
+    for (int i = size; i < m; ++i) {
+      as(i) = T(0);
+      bs(i) = T(1);
+      cs(i) = T(0);
+      ds(i) = T(0);
+    }
+  }
+};
+
+// Rows [offset, offset + size) of a packed 1-D View, seen as rows 0..size-1.
+template <class View>
+struct ShiftedRows {
+  View v;
+  long long offset;
+  KOKKOS_INLINE_FUNCTION typename View::reference_type operator()(const int i) const {
+    return v(offset + i);
+  }
+};
+
+template <class AV, class BV, class CV, class DV, class OffsetsView, class StatusView>
+struct ThomasPacked {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  OffsetsView offsets;
+  StatusView status;
+  long long total_rows;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const long long begin = static_cast<long long>(offsets(s));
+    const long long end = static_cast<long long>(offsets(s + 1));
+    if (begin < 0 || end <= begin || end > total_rows || end - begin > INT_MAX) {
+      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;
+    }
+    const SolveFailure f = thomas_solve_system(
+        static_cast<int>(end - begin), ShiftedRows<AV>{a, begin}, ShiftedRows<BV>{b, begin},
+        ShiftedRows<CV>{c, begin}, ShiftedRows<DV>{d, begin});
+    if (record) thomas_record_failure(status, f, begin);
+  }
+};
+
+template <class ExecutionSpace>
+using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
+
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
+void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                       const DV& d, const StatusView& status, bool record, int num_systems) {
+  using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  using Layout = typename Checks::layout;
+  check_status_type<ExecutionSpace, StatusView>();
+  const char* where = "hinesbatch::thomas_batch";
+  require_same_extents(where, a, b, c, d);
+  const long long slots = system_slots<Layout>(d);
+  if (num_systems < -1 || num_systems > slots)
+    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
+                         std::to_string(slots) + "], the systems the " + Layout::name +
+                         " storage holds",
+                     {}, 0, std::to_string(num_systems));
+  const long long n = num_systems < 0 ? slots : num_systems;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if (n == 0) return;
+  const int m = row_extent(d);
+  if (m < 1)
+    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
+                     std::to_string(m));
+  using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
+  Kokkos::parallel_for(
+      std::string("hinesbatch::thomas_batch_") + Layout::name,
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
+          a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record});
+}
+
+// Host checks of the padded storage against sizes: extents only, never the values.
+template <class Layout, class DV, class SizesView>
+void check_padded_extents(const char* where, const DV& d, const SizesView& sizes) {
+  static_assert(Kokkos::is_view<SizesView>::value && static_cast<int>(SizesView::rank) == 1 &&
+                    std::is_integral<typename SizesView::value_type>::value,
+                "hinesbatch::thomas_vbatch: sizes must be a rank-1 View of integers");
+  const long long n = static_cast<long long>(sizes.extent(0));
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if constexpr (Layout::tiled) {
+    const long long bs = static_cast<long long>(d.extent(2));
+    const long long tiles = bs > 0 ? (n + bs - 1) / bs : 0;
+    if (static_cast<long long>(d.extent(0)) != tiles || (n > 0 && bs == 0))
+      throw InputError(std::string(where) + ": " + std::to_string(n) +
+                           " systems need ceil(N / BS) = " + std::to_string(tiles) +
+                           " tiles of BS = " + std::to_string(bs) + " lanes, storage has " +
+                           std::to_string(d.extent(0)),
+                       {}, 0, std::to_string(d.extent(0)));
+  } else {
+    if (static_cast<long long>(d.extent(0)) != n)
+      throw InputError(std::string(where) + ": sizes has " + std::to_string(n) +
+                           " systems, the padded storage has " + std::to_string(d.extent(0)),
+                       {}, 0, std::to_string(n));
+  }
+  if (n > 0 && d.extent(1) < 1)
+    throw InputError(std::string(where) + ": padded storage has no rows", {}, 0, "0");
+}
+
+template <RowCount kRows, class ExecutionSpace, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView>
+void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV& a, const BV& b,
+                        const CV& c, const DV& d, const SizesView& sizes, const StatusView& status,
+                        bool record) {
+  using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  using Layout = typename Checks::layout;
+  check_status_type<ExecutionSpace, StatusView>();
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename SizesView::memory_space>::accessible,
+      "hinesbatch::thomas_vbatch: sizes is not accessible from exec");
+  require_same_extents(where, a, b, c, d);
+  check_padded_extents<Layout>(where, d, sizes);
+  const int n = static_cast<int>(sizes.extent(0));
+  if (n == 0) return;
+  Kokkos::parallel_for(
+      std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{
+          a, b, c, d, sizes, status, row_extent(d), block_size_of<Layout>(d), record});
+}
+
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView,
+          class StatusView>
+void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                        const DV& d, const OffsetsView& offsets, const StatusView& status,
+                        bool record) {
+  const char* where = "hinesbatch::thomas_vbatch_packed";
+  static_assert(Kokkos::is_view<AV>::value && Kokkos::is_view<BV>::value &&
+                    Kokkos::is_view<CV>::value && Kokkos::is_view<DV>::value,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must be Kokkos::Views");
+  static_assert(static_cast<int>(AV::rank) == 1 && static_cast<int>(BV::rank) == 1 &&
+                    static_cast<int>(CV::rank) == 1 && static_cast<int>(DV::rank) == 1,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must be rank-1 Views of all "
+                "systems back to back");
+  using T = scalar_of<DV>;
+  static_assert(std::is_same<scalar_of<AV>, T>::value && std::is_same<scalar_of<BV>, T>::value &&
+                    std::is_same<scalar_of<CV>, T>::value,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must hold the same scalar type");
+  static_assert(!std::is_const<typename CV::value_type>::value &&
+                    !std::is_const<typename DV::value_type>::value,
+                "hinesbatch::thomas_vbatch_packed: c and d are overwritten");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace,
+                                     typename OffsetsView::memory_space>::accessible,
+      "hinesbatch::thomas_vbatch_packed: a View is not accessible from exec");
+  static_assert(Kokkos::is_view<OffsetsView>::value && static_cast<int>(OffsetsView::rank) == 1 &&
+                    std::is_integral<typename OffsetsView::value_type>::value,
+                "hinesbatch::thomas_vbatch_packed: offsets must be a rank-1 View of integers");
+  check_status_type<ExecutionSpace, StatusView>();
+  require_same_extents(where, a, b, c, d);
+  if (offsets.extent(0) < 1)
+    throw InputError(std::string(where) + ": offsets needs N + 1 >= 1 entries", {}, 0, "0");
+  const long long n = static_cast<long long>(offsets.extent(0)) - 1;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if (n == 0) return;
+  Kokkos::parallel_for(
+      where, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+      ThomasPacked<AV, BV, CV, DV, OffsetsView, StatusView>{
+          a, b, c, d, offsets, status, static_cast<long long>(d.extent(0)), record});
+}
+
+template <class ExecutionSpace, class StatusView>
+std::pair<long long, long long> read_and_clear_status(const ExecutionSpace& exec,
+                                                      const StatusView& status) {
+  check_status_type<ExecutionSpace, StatusView>();
+  auto host = Kokkos::create_mirror_view(status);
+  Kokkos::deep_copy(exec, host, status);
+  exec.fence();
+  // Copy out before the reset: on a host space the mirror is status itself.
+  const std::pair<long long, long long> values{host(0), host(1)};
+  if (values.first != LLONG_MAX || values.second != LLONG_MAX) {
+    Kokkos::deep_copy(exec, status, LLONG_MAX);
+    exec.fence();
+  }
+  return values;
+}
+
+[[noreturn]] inline void throw_thomas_failure(bool pivot, long long system, long long row) {
+  throw SolverError("hinesbatch::thomas: system " + std::to_string(system) + ", row " +
+                    std::to_string(row) +
+                    (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
+                    " (input has a zero or non-finite coefficient, or is not diagonally dominant)");
+}
+
+[[noreturn]] inline void throw_bad_size(long long system, const std::string& detail) {
+  throw InputError("hinesbatch::thomas_vbatch: system " + std::to_string(system) +
+                       " has an invalid size (" + detail + "); it was not solved",
+                   {}, 0, std::to_string(system));
+}
+
+}  // namespace impl
+
+// ---------------------------------------------------------------------------------------
+// ThomasBatch: num_systems systems of m = extent(1) rows each (-1: every system the storage
+// holds; Block-Interleaved: the first num_systems lanes, so the last tile may be partial).
+// Overwrites d(s, 0..m-1) with the solution and c(s, 0..m-2) with c'; c(s, m-1), a, b and
+// any system past num_systems (padding lanes) are untouched. No checks: see the overload
+// with a status. Throws InputError (before launching anything) if the extents of a, b, c,
+// d differ, m == 0, or num_systems is outside [-1, systems held].
+template <class ExecutionSpace, class AV, class BV, class CV, class DV>
+void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
+                  int num_systems = -1) {
+  impl::thomas_batch_impl(exec, a, b, c, d, impl::no_status_view<ExecutionSpace>(), false,
+                          num_systems);
+}
+
+// Same, recording failures in status (a ThomasStatus, e.g. make_thomas_status(exec)) at
+// flat index s * m + row; check with check_thomas_status(exec, status, m).
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView,
+          class = typename std::enable_if<Kokkos::is_view<StatusView>::value>::type>
+void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
+                  const StatusView& status, int num_systems = -1) {
+  impl::thomas_batch_impl(exec, a, b, c, d, status, true, num_systems);
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasVBatch on padded storage: system s has sizes(s) rows (N = sizes.extent(0)), stored
+// in a Flat / Full-Interleaved View with N systems or a Block-Interleaved View with
+// ceil(N / BS) tiles, all padded to m_max = extent(1) rows. Rows past a system's size are
+// padding. Extents are checked on the host (InputError); the values of sizes are checked
+// on the device: a system with sizes(s) outside [1, m_max] is not solved and is reported
+// through the status (check_thomas_status throws InputError naming it). Callers without a
+// status, or who want the error before solving, can call check_vbatch_sizes() (fences).
+
+// Sets the padding rows of every system to identity rows: rows sizes(s)..m_max-1 get
+// b = 1 and a = c = d = 0, and c(sizes(s) - 1) = 0 (that c is ignored by the system
+// anyway). Real rows are otherwise untouched. Call it once after filling a, b, c and d,
+// before thomas_vbatch_computing_padding. Systems with an invalid size are skipped.
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
+void pad_vbatch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
+                const SizesView& sizes) {
+  using Checks = impl::TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  using Layout = typename Checks::layout;
+  static_assert(!std::is_const<typename AV::value_type>::value &&
+                    !std::is_const<typename BV::value_type>::value,
+                "hinesbatch::pad_vbatch writes a and b too: they cannot be Views of const");
+  const char* where = "hinesbatch::pad_vbatch";
+  impl::require_same_extents(where, a, b, c, d);
+  impl::check_padded_extents<Layout>(where, d, sizes);
+  const int n = static_cast<int>(sizes.extent(0));
+  if (n == 0) return;
+  Kokkos::parallel_for(std::string(where) + "_" + Layout::name,
+                       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+                       impl::PadVBatch<Layout, AV, BV, CV, DV, SizesView>{
+                           a, b, c, d, sizes, impl::row_extent(d), impl::block_size_of<Layout>(d)});
+}
+
+// Computing Padding (P2): every thread runs all m_max rows, without branching on its size;
+// needs pad_vbatch first (otherwise the padding is solved as data and the answer is
+// wrong). Overwrites d(s, 0..m_max-1) with the solution (0 in the padding rows) and
+// c(s, 0..m_max-2) with c' (0 from row sizes(s) - 1 on). The real rows' answers are those
+// of thomas_vbatch_no_computing_padding.
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
+void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
+                                     const CV& c, const DV& d, const SizesView& sizes) {
+  impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
+      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes,
+      impl::no_status_view<ExecutionSpace>(), false);
+}
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView,
+          class StatusView>
+void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
+                                     const CV& c, const DV& d, const SizesView& sizes,
+                                     const StatusView& status) {
+  impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
+      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes, status, true);
+}
+
+// No Computing Padding (P2): thread s stops at sizes(s) (divergent). Overwrites
+// d(s, 0..sizes(s)-1) with the solution and c(s, 0..sizes(s)-2) with c'; the padding rows
+// and c(s, sizes(s)-1) are neither read nor written. pad_vbatch is not needed.
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
+void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
+                                        const CV& c, const DV& d, const SizesView& sizes) {
+  impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
+      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes,
+      impl::no_status_view<ExecutionSpace>(), false);
+}
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView,
+          class StatusView>
+void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
+                                        const CV& c, const DV& d, const SizesView& sizes,
+                                        const StatusView& status) {
+  impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
+      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes, status, true);
+}
+
+// No Computing Padding on packed Flat storage (P2's divergent, uncoalesced variant): a, b,
+// c, d are rank-1 Views of all systems back to back, system s in rows
+// [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites
+// d over each system's rows with its solution and c over all but its last row with c'.
+// Rows outside every system are untouched. A system with an empty, reversed or out-of-range
+// row range is not solved and is reported through the status; failures are recorded at
+// flat index offsets(s) + row (check_thomas_status(exec, status, offsets) decodes them).
+// check_vbatch_offsets() checks the offsets on the host (fences).
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView>
+void thomas_vbatch_packed(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                          const DV& d, const OffsetsView& offsets) {
+  impl::thomas_packed_impl(exec, a, b, c, d, offsets, impl::no_status_view<ExecutionSpace>(),
+                           false);
+}
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView,
+          class StatusView>
+void thomas_vbatch_packed(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                          const DV& d, const OffsetsView& offsets, const StatusView& status) {
+  impl::thomas_packed_impl(exec, a, b, c, d, offsets, status, true);
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks (these fence exec).
+
+// Throws if the solves that wrote status since its last check failed, then clears it:
+// SolverError "system s, row i: zero or non-finite pivot" (a pivot failure is reported in
+// preference to the non-finite solution it causes) or "... non-finite solution" (the row
+// where the non-finite value entered); InputError for a VBatch system with an invalid size.
+// num_rows_per_system: m for ThomasBatch, m_max (extent(1)) for padded ThomasVBatch.
+template <class ExecutionSpace, class StatusView>
+void check_thomas_status(const ExecutionSpace& exec, const StatusView& status,
+                         long long num_rows_per_system) {
+  const auto v = impl::read_and_clear_status(exec, status);
+  if (v.first == LLONG_MAX && v.second == LLONG_MAX) return;
+  if (v.first < 0)
+    impl::throw_bad_size(impl::bad_size_system(v.first),
+                         "outside [1, " + std::to_string(num_rows_per_system) + "]");
+  const bool pivot = v.first != LLONG_MAX;
+  const long long at = pivot ? v.first : v.second;
+  const long long m = num_rows_per_system > 0 ? num_rows_per_system : 1;
+  impl::throw_thomas_failure(pivot, at / m, at % m);
+}
+
+// The same for thomas_vbatch_packed: offsets is the View the solve used (copied to host).
+template <class ExecutionSpace, class StatusView, class OffsetsView,
+          class = typename std::enable_if<Kokkos::is_view<OffsetsView>::value>::type>
+void check_thomas_status(const ExecutionSpace& exec, const StatusView& status,
+                         const OffsetsView& offsets) {
+  const auto v = impl::read_and_clear_status(exec, status);
+  if (v.first == LLONG_MAX && v.second == LLONG_MAX) return;
+  auto host = Kokkos::create_mirror_view(offsets);
+  Kokkos::deep_copy(exec, host, offsets);
+  exec.fence();
+  if (v.first < 0) {
+    const long long s = impl::bad_size_system(v.first);
+    impl::throw_bad_size(s, "rows [" + std::to_string(host(s)) + ", " +
+                                std::to_string(host(s + 1)) + ") of packed storage");
+  }
+  const bool pivot = v.first != LLONG_MAX;
+  const long long at = pivot ? v.first : v.second;
+  // The system holding row `at`: the last s with offsets(s) <= at (offsets are valid here,
+  // or the bad-size branch above would have been taken).
+  long long lo = 0, hi = static_cast<long long>(host.extent(0)) - 2;
+  while (lo < hi) {
+    const long long mid = (lo + hi + 1) / 2;
+    if (static_cast<long long>(host(mid)) <= at)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  impl::throw_thomas_failure(pivot, lo, at - static_cast<long long>(host(lo)));
+}
+
+// Opt-in host check of ThomasVBatch sizes: throws InputError naming the first system whose
+// size is outside [1, m_max], and its size. Fences exec (copies sizes to the host).
+template <class ExecutionSpace, class SizesView>
+void check_vbatch_sizes(const ExecutionSpace& exec, const SizesView& sizes, long long m_max) {
+  auto host = Kokkos::create_mirror_view(sizes);
+  Kokkos::deep_copy(exec, host, sizes);
+  exec.fence();
+  for (std::size_t s = 0; s < host.extent(0); ++s)
+    if (host(s) < 1 || static_cast<long long>(host(s)) > m_max)
+      throw InputError("hinesbatch::thomas_vbatch: system " + std::to_string(s) + " has size " +
+                           std::to_string(host(s)) + ", outside [1, " + std::to_string(m_max) + "]",
+                       {}, 0, std::to_string(host(s)));
+}
+
+// Opt-in host check of packed offsets: N + 1 >= 1 entries, offsets(s) < offsets(s + 1)
+// (no empty system), offsets(0) >= 0 and offsets(N) <= num_rows (the packed Views' extent).
+template <class ExecutionSpace, class OffsetsView>
+void check_vbatch_offsets(const ExecutionSpace& exec, const OffsetsView& offsets,
+                          long long num_rows) {
+  auto host = Kokkos::create_mirror_view(offsets);
+  Kokkos::deep_copy(exec, host, offsets);
+  exec.fence();
+  const char* where = "hinesbatch::thomas_vbatch_packed";
+  if (host.extent(0) < 1)
+    throw InputError(std::string(where) + ": offsets needs N + 1 >= 1 entries", {}, 0, "0");
+  if (host(0) < 0)
+    throw InputError(std::string(where) + ": offsets(0) is negative", {}, 0,
+                     std::to_string(host(0)));
+  for (std::size_t s = 0; s + 1 < host.extent(0); ++s)
+    if (host(s + 1) <= host(s))
+      throw InputError(std::string(where) + ": system " + std::to_string(s) + " has size " +
+                           std::to_string(static_cast<long long>(host(s + 1)) - host(s)) +
+                           " (offsets must increase strictly)",
+                       {}, 0, std::to_string(static_cast<long long>(host(s + 1)) - host(s)));
+  const long long last = static_cast<long long>(host(host.extent(0) - 1));
+  if (last > num_rows)
+    throw InputError(std::string(where) + ": offsets(N) = " + std::to_string(last) +
+                         " is past the " + std::to_string(num_rows) + " rows of the storage",
+                     {}, 0, std::to_string(last));
+}
+
+}  // namespace hinesbatch

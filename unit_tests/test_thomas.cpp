@@ -1,0 +1,579 @@
+// ThomasBatch and ThomasVBatch, every layout x {float, double} x backend, against a
+// sequential long-double Thomas and a long-double residual, on fresh random diagonally
+// dominant systems (a != c, a(0) and c(m-1) NaN so reading them fails). Storage padding is
+// poisoned before the run (NaN rows, sentinel lanes) and checked afterwards, and the
+// read-back buffers start as NaN so an unwritten element fails.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "hinesbatch/solvers/thomas_batch.hpp"
+#include "thomas_reference.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using namespace hinesbatch::test;
+
+using ThomasLayouts =
+    std::tuple<layouts::Flat, layouts::FullInterleaved, layouts::BlockInterleaved>;
+
+template <class C>
+class ThomasFixture : public ::testing::Test {
+ public:
+  using T = typename C::scalar_type;
+  using L = typename C::layout_type;
+  using E = typename C::execution_space;
+  using Mem = typename E::memory_space;
+  using View = typename L::template view_type<T, Mem>;
+  using HostView = decltype(Kokkos::create_mirror_view(std::declval<View>()));
+  using Rows = Kokkos::View<T*, Mem>;
+  using IntView = Kokkos::View<int*, Mem>;
+
+  static double tolerance() { return std::is_same<T, float>::value ? 1e-4 : 1e-12; }
+  static T nan() { return std::numeric_limits<T>::quiet_NaN(); }
+  static bool same(T x, T y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
+  static std::uint64_t next_seed() {
+    static std::uint64_t seed = 0x7407a5;
+    return ++seed;
+  }
+
+  // Host fills and copies without a Kokkos kernel: on a shared 2-core machine every
+  // host-parallel region costs milliseconds of OpenMP barrier waits.
+  template <class V>
+  static void fill_host(const V& h, typename V::non_const_value_type x) {
+    std::fill(h.data(), h.data() + h.span(), x);
+  }
+  template <class V>
+  static V no_init(const char* label, std::size_t n) {
+    return V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+  }
+
+  static View alloc(const char* label, int num_systems, int rows, int bs) {
+    return L::template allocate<View>(label, num_systems, rows, L::tiled ? bs : 1);
+  }
+
+  // The four coefficient arrays of a batch, padded to m_max rows, padding set to `pad`.
+  struct Storage {
+    View a, b, c, d;
+    int bs, m_max;
+  };
+  static void upload(const View& v, const TridiagonalSystems<T>& sys, const std::vector<T>& src,
+                     int bs, T pad) {
+    auto h = Kokkos::create_mirror_view(v);
+    fill_host(h, pad);
+    for (int s = 0; s < sys.num_systems(); ++s)
+      for (int i = 0; i < sys.size(s); ++i) L::at(h, s, i, bs) = src[sys.offsets[s] + i];
+    Kokkos::deep_copy(v, h);
+  }
+  static Storage to_device(const TridiagonalSystems<T>& sys, int m_max, int bs, T pad) {
+    const int n = sys.num_systems();
+    bs = L::tiled ? bs : 1;
+    Storage st{alloc("a", n, m_max, bs),
+               alloc("b", n, m_max, bs),
+               alloc("c", n, m_max, bs),
+               alloc("d", n, m_max, bs),
+               bs,
+               m_max};
+    upload(st.a, sys, sys.a, bs, pad);
+    upload(st.b, sys, sys.b, bs, pad);
+    upload(st.c, sys, sys.c, bs, pad);
+    upload(st.d, sys, sys.d, bs, pad);
+    return st;
+  }
+  static HostView to_host(const View& v) {
+    auto h = Kokkos::create_mirror_view(v);
+    if (h.data() != v.data()) fill_host(h, nan());  // poisoned read-back buffer
+    Kokkos::deep_copy(h, v);
+    return h;
+  }
+
+  enum class Padding { None, Untouched, Computed };
+
+  // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c'
+  // (in c) against the reference, a and b unchanged, c of the last row unchanged, padding
+  // rows / lanes as `padding` says (`pad`: their value before the solve). x_out: x, packed.
+  static void expect_solved(const TridiagonalSystems<T>& sys, const Storage& st, Padding padding,
+                            T pad, const std::string& what, std::vector<T>* x_out = nullptr) {
+    const auto ha = to_host(st.a), hb = to_host(st.b), hc = to_host(st.c), hd = to_host(st.d);
+    const int bs = st.bs;
+    std::vector<T> local;
+    std::vector<T>& x = x_out ? *x_out : local;
+    x.assign(sys.rows(), nan());
+    std::vector<long double> xr(static_cast<std::size_t>(sys.max_size())), cr(xr.size());
+    double worst = 0;
+    for (int s = 0; s < sys.num_systems(); ++s) {
+      const int m = sys.size(s);
+      const std::size_t o = static_cast<std::size_t>(sys.offsets[s]);
+      for (int i = 0; i < m; ++i) x[o + i] = L::at(hd, s, i, bs);
+      const T *a = &sys.a[o], *b = &sys.b[o], *c = &sys.c[o], *d = &sys.d[o];
+      thomas_reference(m, a, b, c, d, xr.data(), cr.data());
+      const double res = tridiagonal_relative_residual(m, a, b, c, d, &x[o]);
+      ASSERT_LE(res, tolerance()) << what << ": system " << s << " (m=" << m << ") residual";
+      worst = std::max(worst, res);
+      long double dd = 0, rr = 0;
+      for (int i = 0; i < m; ++i) {
+        ASSERT_FALSE(std::isnan(x[o + i])) << what << ": unwritten x, system " << s << " row " << i;
+        dd += (x[o + i] - xr[i]) * (x[o + i] - xr[i]);
+        rr += xr[i] * xr[i];
+        ASSERT_TRUE(same(L::at(ha, s, i, bs), a[i]))
+            << what << ": a changed, s " << s << " i " << i;
+        ASSERT_TRUE(same(L::at(hb, s, i, bs), b[i]))
+            << what << ": b changed, s " << s << " i " << i;
+        if (i < m - 1) {
+          const long double cp = L::at(hc, s, i, bs);
+          ASSERT_LE(std::abs(double(cp - cr[i])), tolerance() * (1 + std::abs(double(cr[i]))))
+              << what << ": c' system " << s << " row " << i;
+        }
+      }
+      ASSERT_LE(std::sqrt(double(rr > 0 ? dd / rr : dd)), tolerance())
+          << what << ": system " << s << " differs from the long-double Thomas";
+      // c of the last real row: ignored (NaN input) unless Computing Padding zeroed it.
+      const T c_last = L::at(hc, s, m - 1, bs);
+      if (padding == Padding::Computed)
+        ASSERT_EQ(c_last, T(0)) << what << ": system " << s;
+      else
+        ASSERT_TRUE(std::isnan(c_last)) << what << ": c(m-1) written, system " << s;
+      for (int i = m; i < st.m_max; ++i) {
+        const T va = L::at(ha, s, i, bs), vb = L::at(hb, s, i, bs), vc = L::at(hc, s, i, bs),
+                vd = L::at(hd, s, i, bs);
+        if (padding == Padding::Computed) {
+          ASSERT_TRUE(va == T(0) && vb == T(1) && vc == T(0) && vd == T(0))
+              << what << ": padding row " << i << " of system " << s << " is not identity/0";
+        } else {
+          ASSERT_TRUE(same(va, pad) && same(vb, pad) && same(vc, pad) && same(vd, pad))
+              << what << ": padding row " << i << " of system " << s << " was touched";
+        }
+      }
+    }
+    if (L::tiled) {  // lanes past the last system: never touched
+      const int lanes = static_cast<int>(hd.extent(0) * hd.extent(2));
+      for (int s = sys.num_systems(); s < lanes; ++s)
+        for (int i = 0; i < st.m_max; ++i)
+          ASSERT_TRUE(same(L::at(ha, s, i, bs), pad) && same(L::at(hb, s, i, bs), pad) &&
+                      same(L::at(hc, s, i, bs), pad) && same(L::at(hd, s, i, bs), pad))
+              << what << ": padding lane " << s << " touched";
+    }
+    RecordProperty("worst_residual_" + what, std::to_string(worst));
+  }
+
+  // ThomasBatch on N random systems of m rows.
+  static void check_fixed(int m, int num_systems, int bs, const std::string& tag) {
+    E exec;
+    const std::string what = tag + " m=" + std::to_string(m) + " N=" + std::to_string(num_systems) +
+                             " BS=" + std::to_string(bs);
+    const auto sys = random_tridiagonal<T>(num_systems, m, next_seed());
+    const T sentinel = T(7);  // finite: a solved padding lane would change it
+    const Storage st = to_device(sys, m, bs, sentinel);
+    auto status = make_thomas_status(exec);
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, L::tiled ? num_systems : -1);
+    check_thomas_status(exec, status, m);
+    expect_solved(sys, st, Padding::None, sentinel, what);
+  }
+
+  static std::vector<int> random_sizes(int num_systems, int max_size, std::uint64_t seed) {
+    std::mt19937 gen(static_cast<unsigned>(seed));
+    std::uniform_int_distribution<int> pick(1, max_size);
+    std::vector<int> sizes(static_cast<std::size_t>(num_systems));
+    for (auto& s : sizes) s = pick(gen);
+    sizes[0] = 1;
+    if (num_systems > 1) sizes[num_systems / 2] = std::min(2, max_size);
+    sizes[num_systems - 1] = max_size;
+    return sizes;
+  }
+  static IntView int_view(const std::vector<int>& src) {
+    auto v = no_init<IntView>("ints", src.size());
+    auto h = Kokkos::create_mirror_view(v);
+    std::copy(src.begin(), src.end(), h.data());
+    Kokkos::deep_copy(v, h);
+    return v;
+  }
+  static std::vector<int> sizes_of(const TridiagonalSystems<T>& sys) {
+    std::vector<int> sizes(static_cast<std::size_t>(sys.num_systems()));
+    for (int s = 0; s < sys.num_systems(); ++s) sizes[s] = sys.size(s);
+    return sizes;
+  }
+  static IntView sizes_view(const TridiagonalSystems<T>& sys) { return int_view(sizes_of(sys)); }
+
+  // ThomasVBatch, both variants on the same padded input: checked against the reference
+  // and against each other (identical answers).
+  static void check_vbatch(int num_systems, int max_size, int bs) {
+    E exec;
+    const std::string what = "vbatch N=" + std::to_string(num_systems) +
+                             " max=" + std::to_string(max_size) + " BS=" + std::to_string(bs);
+    const auto sys =
+        random_tridiagonal<T>(random_sizes(num_systems, max_size, next_seed()), next_seed());
+    const auto sizes = sizes_view(sys);
+    auto status = make_thomas_status(exec);
+
+    const Storage cp = to_device(sys, max_size, bs, nan());
+    pad_vbatch(exec, cp.a, cp.b, cp.c, cp.d, sizes);
+    thomas_vbatch_computing_padding(exec, cp.a, cp.b, cp.c, cp.d, sizes, status);
+    check_thomas_status(exec, status, max_size);
+    std::vector<T> x_cp, x_ncp;
+    expect_solved(sys, cp, Padding::Computed, nan(), what + " CP", &x_cp);
+
+    const Storage ncp = to_device(sys, max_size, bs, nan());
+    thomas_vbatch_no_computing_padding(exec, ncp.a, ncp.b, ncp.c, ncp.d, sizes, status);
+    check_thomas_status(exec, status, max_size);
+    expect_solved(sys, ncp, Padding::Untouched, nan(), what + " NCP", &x_ncp);
+    ASSERT_EQ(x_cp.size(), x_ncp.size());
+
+    for (std::size_t k = 0; k < x_cp.size(); ++k)
+      ASSERT_EQ(x_cp[k], x_ncp[k]) << what << ": Computing Padding and No Computing Padding "
+                                   << "differ at packed row " << k;
+  }
+
+  template <class F>
+  static void expect_solver_error(F&& f, const std::vector<std::string>& words) {
+    try {
+      f();
+      FAIL() << "no SolverError";
+    } catch (const SolverError& e) {
+      for (const auto& w : words)
+        EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  }
+  template <class F>
+  static void expect_input_error(F&& f, const std::vector<std::string>& words) {
+    try {
+      f();
+      FAIL() << "no InputError";
+    } catch (const InputError& e) {
+      for (const auto& w : words)
+        EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  }
+};
+
+using ThomasConfigs = AsGtestTypes<
+    ConfigProduct<std::tuple<float, double>, ThomasLayouts, EnabledExecutionSpaces>::tuple>::type;
+
+template <class C>
+class ThomasBatchTest : public ThomasFixture<C> {};
+TYPED_TEST_SUITE(ThomasBatchTest, ThomasConfigs);
+
+TYPED_TEST(ThomasBatchTest, TinySystems) {
+  for (int m : {1, 2, 3})
+    for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "tiny");
+}
+
+TYPED_TEST(ThomasBatchTest, PaperSizes) {
+  for (int m : {64, 128, 256, 512})
+    for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "paper");
+}
+
+TYPED_TEST(ThomasBatchTest, LargeSizes) {
+  for (int n : {1, 33, 1000}) this->check_fixed(1024, n, 32, "large");
+  for (int n : {1, 33}) this->check_fixed(8192, n, 32, "large");
+}
+
+TYPED_TEST(ThomasBatchTest, BlockSizesAndPartialTiles) {
+  if constexpr (!TestFixture::L::tiled) {
+    GTEST_SKIP() << "untiled layout";
+  } else {
+    for (int bs : {1, 32, 128})
+      for (int n : {33, 1000}) this->check_fixed(64, n, bs, "blocks");  // 1000 % 128 = 104
+    this->check_fixed(3, 5, 128, "one-partial-tile");
+  }
+}
+
+TYPED_TEST(ThomasBatchTest, HundredThousandSystems) { this->check_fixed(5, 100000, 128, "100k"); }
+
+TYPED_TEST(ThomasBatchTest, FewerSystemsThanStorage) {
+  // num_systems < what the storage holds: the first ones are solved, the rest untouched.
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  using L = typename TestFixture::L;
+  E exec;
+  const int m = 10, bs = 8;
+  const auto sys = random_tridiagonal<T>(20, m, 99);
+  auto st = this->to_device(sys, m, bs, T(7));
+  thomas_batch(exec, st.a, st.b, st.c, st.d, 12);
+  const auto hd = this->to_host(st.d);
+  std::vector<T> x(m);
+  for (int s = 0; s < 20; ++s) {
+    const std::size_t o = static_cast<std::size_t>(s) * m;
+    for (int i = 0; i < m; ++i) x[i] = L::at(hd, s, i, st.bs);
+    if (s < 12)
+      EXPECT_LE(
+          tridiagonal_relative_residual(m, &sys.a[o], &sys.b[o], &sys.c[o], &sys.d[o], x.data()),
+          this->tolerance())
+          << "system " << s;
+    else
+      for (int i = 0; i < m; ++i) ASSERT_EQ(x[i], sys.d[o + i]) << "system " << s << " touched";
+  }
+}
+
+TYPED_TEST(ThomasBatchTest, VBatchBothVariantsAgree) {
+  this->check_vbatch(1000, 64, 32);
+  this->check_vbatch(257, 512, 128);  // 257 % 128 = 1: one real lane in the last tile
+  this->check_vbatch(33, 3, 32);
+  this->check_vbatch(1, 1, 1);
+  this->check_vbatch(2, 2, 32);
+}
+
+TYPED_TEST(ThomasBatchTest, ZeroPivotNamesSystemAndRow) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const int m = 50;
+  auto sys = random_tridiagonal<T>(40, m, 3);
+  // a = b = 0 in row 7 of system 13: beta(7) = b - a c' is exactly 0.
+  sys.a[13 * m + 7] = T(0);
+  sys.b[13 * m + 7] = T(0);
+  auto st = this->to_device(sys, m, 32, T(7));
+  auto status = make_thomas_status(exec);
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 40 : -1);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 13, row 7", "pivot"});
+  check_thomas_status(exec, status, m);  // the record was cleared
+}
+
+TYPED_TEST(ThomasBatchTest, NanNamesSystemAndRow) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const int m = 50;
+  auto sys = random_tridiagonal<T>(10, m, 4);
+  sys.d[6 * m + 20] = this->nan();
+  auto st = this->to_device(sys, m, 4, T(7));
+  auto status = make_thomas_status(exec);
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 10 : -1);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 6, row 20", "non-finite solution"});
+  // A NaN coefficient makes its row's pivot non-finite.
+  sys = random_tridiagonal<T>(10, m, 5);
+  sys.b[2 * m + 31] = std::numeric_limits<T>::infinity();
+  st = this->to_device(sys, m, 4, T(7));
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 10 : -1);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 2, row 31", "pivot"});
+}
+
+TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const int m_max = 40;
+  auto sys = random_tridiagonal<T>(this->random_sizes(50, m_max, 11), 12);
+  const int s = 17, row = sys.size(17) - 1;
+  sys.a[sys.offsets[s] + row] = T(0);
+  sys.b[sys.offsets[s] + row] = T(0);
+  const auto sizes = this->sizes_view(sys);
+  auto status = make_thomas_status(exec);
+  const std::string where = "system 17, row " + std::to_string(row);
+  {
+    auto st = this->to_device(sys, m_max, 32, this->nan());
+    thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); }, {where, "pivot"});
+  }
+  {
+    auto st = this->to_device(sys, m_max, 32, this->nan());
+    pad_vbatch(exec, st.a, st.b, st.c, st.d, sizes);
+    thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); }, {where, "pivot"});
+  }
+  // Size 0 and a size past m_max: not solved, reported through the status (smallest
+  // system first) and by the opt-in host check.
+  auto sys2 = random_tridiagonal<T>(this->random_sizes(50, m_max, 13), 14);
+  auto bad_sizes = this->sizes_of(sys2);
+  bad_sizes[9] = m_max + 1;
+  bad_sizes[5] = 0;
+  auto bad = this->int_view(bad_sizes);
+  this->expect_input_error([&] { check_vbatch_sizes(exec, bad, m_max); }, {"system 5", "size 0"});
+  for (int variant = 0; variant < 2; ++variant) {
+    auto st = this->to_device(sys2, m_max, 32, this->nan());
+    if (variant == 0) {
+      pad_vbatch(exec, st.a, st.b, st.c, st.d, bad);
+      thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status);
+    } else {
+      thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status);
+    }
+    this->expect_input_error([&] { check_thomas_status(exec, status, m_max); },
+                             {"system 5", "invalid size"});
+    check_thomas_status(exec, status, m_max);  // cleared
+    // The bad systems were not touched.
+    using L = typename TestFixture::L;
+    const auto hd = this->to_host(st.d);
+    for (int bad_s : {5, 9})
+      for (int i = 0; i < sys2.size(bad_s); ++i)
+        ASSERT_EQ(L::at(hd, bad_s, i, st.bs), sys2.d[sys2.offsets[bad_s] + i]);
+  }
+}
+
+TYPED_TEST(ThomasBatchTest, BadExtentsRejected) {
+  using E = typename TestFixture::E;
+  using L = typename TestFixture::L;
+  using View = typename TestFixture::View;
+  E exec;
+  const int n = 40, m = 10, bs = L::tiled ? 16 : 1;
+  View a = this->alloc("a", n, m, bs), b = this->alloc("b", n, m, bs),
+       c = this->alloc("c", n, m, bs), d = this->alloc("d", n, m, bs);
+  View longer = this->alloc("longer", n, m + 1, bs);
+  View fewer = this->alloc("fewer", L::tiled ? n - bs : n - 1, m, bs);
+  this->expect_input_error([&] { thomas_batch(exec, a, longer, c, d); }, {"b has extents", "11"});
+  this->expect_input_error([&] { thomas_batch(exec, a, b, c, longer); }, {"a has extents"});
+  this->expect_input_error([&] { thomas_batch(exec, fewer, b, c, d); }, {"a has extents"});
+  const int slots = L::tiled ? 48 : n;  // 3 tiles of 16
+  this->expect_input_error([&] { thomas_batch(exec, a, b, c, d, slots + 1); },
+                           {"num_systems", std::to_string(slots + 1)});
+  this->expect_input_error([&] { thomas_batch(exec, a, b, c, d, -2); }, {"num_systems"});
+  View empty_rows = this->alloc("e", n, 0, bs);
+  this->expect_input_error(
+      [&] { thomas_batch(exec, empty_rows, empty_rows, empty_rows, empty_rows); }, {"row"});
+  // ThomasVBatch: sizes must match the storage's systems (tiles for Block-Interleaved).
+  typename TestFixture::IntView sizes_wrong("sizes", L::tiled ? 3 * bs + 1 : n + 1);
+  this->expect_input_error(
+      [&] { thomas_vbatch_no_computing_padding(exec, a, b, c, d, sizes_wrong); }, {"system"});
+  this->expect_input_error([&] { thomas_vbatch_computing_padding(exec, a, b, c, d, sizes_wrong); },
+                           {"system"});
+  this->expect_input_error([&] { pad_vbatch(exec, a, b, c, d, sizes_wrong); }, {"system"});
+  typename TestFixture::IntView sizes_ok("sizes", n);
+  this->expect_input_error(
+      [&] { thomas_vbatch_no_computing_padding(exec, a, b, longer, d, sizes_ok); },
+      {"c has extents"});
+}
+
+// ------------------------------------------------------------------------------------
+// ThomasVBatch on packed storage (one layout: it has its own).
+using PackedConfigs =
+    AsGtestTypes<ConfigProduct<std::tuple<float, double>, std::tuple<layouts::Flat>,
+                               EnabledExecutionSpaces>::tuple>::type;
+template <class C>
+class ThomasPackedTest : public ThomasFixture<C> {
+ public:
+  using T = typename C::scalar_type;
+  using Rows = typename ThomasFixture<C>::Rows;
+  using IntView = typename ThomasFixture<C>::IntView;
+  static constexpr int kSlack = 7;  // rows past offsets(N), poisoned, must stay untouched
+
+  static Rows rows_view(const std::vector<T>& src) {
+    auto v = ThomasFixture<C>::template no_init<Rows>("rows", src.size() + kSlack);
+    auto h = Kokkos::create_mirror_view(v);
+    ThomasFixture<C>::fill_host(h, std::numeric_limits<T>::quiet_NaN());
+    for (std::size_t k = 0; k < src.size(); ++k) h(k) = src[k];
+    Kokkos::deep_copy(v, h);
+    return v;
+  }
+  static IntView offsets_view(const std::vector<int>& offsets) {
+    return ThomasFixture<C>::int_view(offsets);
+  }
+  static std::vector<T> to_vector(const Rows& v) {
+    auto h = Kokkos::create_mirror_view(v);
+    if (h.data() != v.data()) ThomasFixture<C>::fill_host(h, T(-1));  // poisoned read-back buffer
+    Kokkos::deep_copy(h, v);
+    return std::vector<T>(h.data(), h.data() + h.extent(0));
+  }
+};
+TYPED_TEST_SUITE(ThomasPackedTest, PackedConfigs);
+
+TYPED_TEST(ThomasPackedTest, MatchesReference) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const std::vector<std::pair<int, int>> cases{{1000, 512}, {33, 3}, {1, 1}, {2, 2}, {100, 1024}};
+  for (const auto& [num_systems, max_size] : cases) {
+    const auto sys = random_tridiagonal<T>(
+        this->random_sizes(num_systems, max_size, this->next_seed()), this->next_seed());
+    auto a = this->rows_view(sys.a), b = this->rows_view(sys.b), c = this->rows_view(sys.c),
+         d = this->rows_view(sys.d);
+    auto offsets = this->offsets_view(sys.offsets);
+    auto status = make_thomas_status(exec);
+    thomas_vbatch_packed(exec, a, b, c, d, offsets, status);
+    check_thomas_status(exec, status, offsets);
+    const auto x = this->to_vector(d), cp = this->to_vector(c), ha = this->to_vector(a),
+               hb = this->to_vector(b);
+    std::vector<long double> xr(static_cast<std::size_t>(sys.max_size())), cr(xr.size());
+    for (int s = 0; s < num_systems; ++s) {
+      const int m = sys.size(s);
+      const std::size_t o = static_cast<std::size_t>(sys.offsets[s]);
+      const double res =
+          tridiagonal_relative_residual(m, &sys.a[o], &sys.b[o], &sys.c[o], &sys.d[o], &x[o]);
+      ASSERT_LE(res, this->tolerance()) << "packed system " << s << " m=" << m;
+      thomas_reference(m, &sys.a[o], &sys.b[o], &sys.c[o], &sys.d[o], xr.data(), cr.data());
+      for (int i = 0; i < m; ++i) {
+        ASSERT_LE(std::abs(double(x[o + i] - xr[i])),
+                  this->tolerance() * (1 + std::abs(double(xr[i]))))
+            << "packed system " << s << " row " << i;
+        ASSERT_TRUE(this->same(ha[o + i], sys.a[o + i]) && this->same(hb[o + i], sys.b[o + i]));
+        if (i < m - 1)
+          ASSERT_LE(std::abs(double(cp[o + i] - cr[i])),
+                    this->tolerance() * (1 + std::abs(double(cr[i]))));
+        else
+          ASSERT_TRUE(std::isnan(cp[o + i])) << "c of the last row written, system " << s;
+      }
+    }
+    for (std::size_t k = sys.rows(); k < x.size(); ++k)
+      ASSERT_TRUE(std::isnan(x[k]) && std::isnan(cp[k])) << "slack row " << k << " touched";
+  }
+}
+
+TYPED_TEST(ThomasPackedTest, FailuresAndBadOffsets) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  auto sys = random_tridiagonal<T>(std::vector<int>{5, 1, 8, 6, 2, 9}, 21);
+  sys.a[sys.offsets[3] + 2] = T(0);
+  sys.b[sys.offsets[3] + 2] = T(0);
+  auto a = this->rows_view(sys.a), b = this->rows_view(sys.b), c = this->rows_view(sys.c),
+       d = this->rows_view(sys.d);
+  auto offsets = this->offsets_view(sys.offsets);
+  auto status = make_thomas_status(exec);
+  thomas_vbatch_packed(exec, a, b, c, d, offsets, status);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, offsets); },
+                            {"system 3, row 2", "pivot"});
+  // NaN in d of a size-1 system.
+  sys = random_tridiagonal<T>(std::vector<int>{5, 1, 8}, 22);
+  sys.d[5] = std::numeric_limits<T>::quiet_NaN();
+  a = this->rows_view(sys.a), b = this->rows_view(sys.b), c = this->rows_view(sys.c),
+  d = this->rows_view(sys.d);
+  offsets = this->offsets_view(sys.offsets);
+  thomas_vbatch_packed(exec, a, b, c, d, offsets, status);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, offsets); },
+                            {"system 1, row 0", "non-finite"});
+  // An empty system (size 0) and offsets past the storage.
+  auto empty = this->offsets_view({0, 5, 5, 14});
+  this->expect_input_error([&] { check_vbatch_offsets(exec, empty, 14); }, {"system 1", "size 0"});
+  thomas_vbatch_packed(exec, a, b, c, d, empty, status);
+  this->expect_input_error([&] { check_thomas_status(exec, status, empty); },
+                           {"system 1", "invalid size"});
+  auto past = this->offsets_view({0, 5, 6, 14 + 7 + 1});
+  this->expect_input_error([&] { check_vbatch_offsets(exec, past, a.extent(0)); }, {"past"});
+  thomas_vbatch_packed(exec, a, b, c, d, past, status);
+  this->expect_input_error([&] { check_thomas_status(exec, status, past); }, {"system 2"});
+  // Mismatched extents.
+  typename TestFixture::Rows shorter("shorter", a.extent(0) - 1);
+  this->expect_input_error([&] { thomas_vbatch_packed(exec, a, b, shorter, d, offsets); },
+                           {"c has extents"});
+}
+
+// The oracle itself: the residual catches a solver that swaps a and c (solves the
+// transpose).
+TEST(ThomasReference, ResidualCatchesSwappedOffDiagonals) {
+  const int m = 100;
+  const auto sys = random_tridiagonal<double>(3, m, 1);
+  std::vector<long double> x(m), xt(m);
+  std::vector<double> at(m), ct(m);
+  for (int s = 0; s < 3; ++s) {
+    const std::size_t o = static_cast<std::size_t>(s) * m;
+    const double *a = &sys.a[o], *b = &sys.b[o], *c = &sys.c[o], *d = &sys.d[o];
+    thomas_reference(m, a, b, c, d, x.data());
+    EXPECT_LE(tridiagonal_relative_residual(m, a, b, c, d, x.data()), 1e-15);
+    for (int i = 0; i < m; ++i) {  // the transpose: sub-diagonal c(i-1), super-diagonal a(i+1)
+      at[i] = i > 0 ? c[i - 1] : 0.0;
+      ct[i] = i < m - 1 ? a[i + 1] : 0.0;
+    }
+    thomas_reference(m, at.data(), b, ct.data(), d, xt.data());
+    EXPECT_GT(tridiagonal_relative_residual(m, a, b, c, d, xt.data()), 1e-3);
+  }
+}
+
+}  // namespace
