@@ -1,7 +1,10 @@
 #pragma once
 // HinesBatch: batched Hines (neuron cable) and tridiagonal solvers on Kokkos.
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/branch_batch.hpp"
+#include "hinesbatch/layouts/branch_plan.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/morphology/discretize.hpp"
@@ -10,4 +13,5 @@
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
+#include "hinesbatch/solvers/multi_morphology_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"

@@ -1,0 +1,154 @@
+#pragma once
+// The naive multi-morphology batch (P2 Fig. 6's baseline): the mono-morphology layout,
+// Full-Interleaved padded to the largest cell, with one parent array per cell stored
+// the same way. One thread per cell; each stops at its own size. Optionally the cells
+// are sorted by size first, so the threads of a warp hold cells of similar size
+// (CoreNEURON's "permute 1" idea without its node permutation).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/morphology/tree.hpp"
+
+namespace hinesbatch {
+
+template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class InterleavedMultiBatch {
+ public:
+  using scalar_type = Scalar;
+  using memory_space = MemorySpace;
+  using view_type = Kokkos::View<Scalar**, Kokkos::LayoutLeft, MemorySpace>;
+  using parent_view = Kokkos::View<int**, Kokkos::LayoutLeft, MemorySpace>;
+  using size_view = Kokkos::View<int*, MemorySpace>;
+  using status_view = Kokkos::View<long long[2], MemorySpace>;
+
+  template <class ExecutionSpace>
+  InterleavedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells,
+                        bool sort_by_size = false) {
+    const int n = static_cast<int>(cells.size());
+    cell_offset_.assign(n + 1, 0);
+    for (int c = 0; c < n; ++c) {
+      if (cells[c].size() < 1)
+        throw InputError("InterleavedMultiBatch: cell " + std::to_string(c) + " has no nodes", {},
+                         0, "0");
+      cell_offset_[c + 1] = cell_offset_[c] + cells[c].size();
+      max_nodes_ = std::max(max_nodes_, cells[c].size());
+    }
+    cell_of_slot_.resize(n);
+    std::iota(cell_of_slot_.begin(), cell_of_slot_.end(), 0);
+    if (sort_by_size)
+      std::stable_sort(cell_of_slot_.begin(), cell_of_slot_.end(),
+                       [&](int a, int b) { return cells[a].size() > cells[b].size(); });
+    auto alloc = [&](const char* label) {
+      return view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n,
+                       max_nodes_);
+    };
+    u_ = alloc("hinesbatch::multi_u");
+    l_ = alloc("hinesbatch::multi_l");
+    d_ = alloc("hinesbatch::multi_d");
+    rhs_ = alloc("hinesbatch::multi_rhs");
+    parents_ = parent_view(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::multi_parent"), n, max_nodes_);
+    sizes_ = size_view("hinesbatch::multi_sizes", n);
+    auto hp = Kokkos::create_mirror_view(parents_);
+    auto hs = Kokkos::create_mirror_view(sizes_);
+    for (int s = 0; s < n; ++s) {
+      const Tree& t = cells[cell_of_slot_[s]];
+      hs(s) = t.size();
+      for (int i = 0; i < t.size(); ++i) hp(s, i) = t.parent(i);
+    }
+    Kokkos::deep_copy(exec, parents_, hp);
+    Kokkos::deep_copy(exec, sizes_, hs);
+    status_ = status_view("hinesbatch::status");
+    Kokkos::deep_copy(exec, status_, LLONG_MAX);
+    exec.fence();
+  }
+
+  int num_cells() const { return static_cast<int>(cell_of_slot_.size()); }
+  int max_nodes() const { return max_nodes_; }
+  std::int64_t num_nodes() const { return cell_offset_.back(); }
+  const view_type& u() const { return u_; }
+  const view_type& l() const { return l_; }
+  const view_type& d() const { return d_; }
+  const view_type& rhs() const { return rhs_; }
+  const parent_view& parents() const { return parents_; }
+  const size_view& sizes() const { return sizes_; }
+  const status_view& status() const { return status_; }
+  std::size_t allocated_bytes() const {
+    return 4 * u_.span() * sizeof(Scalar) + parents_.span() * sizeof(int) +
+           sizes_.span() * sizeof(int);
+  }
+
+  // Host arrays in canonical order (cell by cell). Padding is never read. Fences exec.
+  template <class ExecutionSpace>
+  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
+            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
+    scatter(exec, u_, u, "u");
+    scatter(exec, l_, l, "l");
+    scatter(exec, d_, d, "d");
+    scatter(exec, rhs_, rhs, "rhs");
+  }
+  template <class ExecutionSpace>
+  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
+    auto host = Kokkos::create_mirror_view(rhs_);
+    Kokkos::deep_copy(exec, host, rhs_);
+    exec.fence();
+    x.resize(static_cast<std::size_t>(num_nodes()));
+    for (int s = 0; s < num_cells(); ++s) {
+      const int c = cell_of_slot_[s];
+      for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k)
+        x[k] = host(s, static_cast<int>(k - cell_offset_[c]));
+    }
+  }
+  template <class ExecutionSpace>
+  void check(const ExecutionSpace& exec) const {
+    auto host = Kokkos::create_mirror_view(status_);
+    Kokkos::deep_copy(exec, host, status_);
+    exec.fence();
+    const long long bad_pivot = host(0), bad_value = host(1);
+    if (bad_pivot == LLONG_MAX && bad_value == LLONG_MAX) return;
+    Kokkos::deep_copy(exec, status_, LLONG_MAX);
+    exec.fence();
+    const bool pivot = bad_pivot != LLONG_MAX;
+    const long long at = pivot ? bad_pivot : bad_value;
+    throw SolverError("hinesbatch: cell " + std::to_string(cell_of_slot_[at / max_nodes_]) +
+                      ", node " + std::to_string(at % max_nodes_) +
+                      (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
+                      " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+  }
+
+ private:
+  template <class ExecutionSpace>
+  void scatter(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
+               const char* what) const {
+    if (static_cast<std::int64_t>(src.size()) != num_nodes())
+      throw InputError(std::string("hinesbatch: array ") + what + " has " +
+                           std::to_string(src.size()) + " elements, the batch's cells have " +
+                           std::to_string(num_nodes()) + " nodes",
+                       {}, 0, std::to_string(src.size()));
+    auto host = Kokkos::create_mirror_view(v);
+    for (int s = 0; s < num_cells(); ++s) {
+      const int c = cell_of_slot_[s];
+      for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k)
+        host(s, static_cast<int>(k - cell_offset_[c])) = src[k];
+    }
+    Kokkos::deep_copy(exec, v, host);
+    exec.fence();
+  }
+
+  std::vector<std::int64_t> cell_offset_;
+  std::vector<int> cell_of_slot_;
+  int max_nodes_ = 0;
+  view_type u_, l_, d_, rhs_;
+  parent_view parents_;
+  size_view sizes_;
+  status_view status_;
+};
+
+}  // namespace hinesbatch

@@ -1,0 +1,138 @@
+#pragma once
+// Multi-morphology solves (every cell its own tree) over a BranchBatch:
+//  - LevelLaunches: P2's scheme: one launch per branch level and sweep, all branches of
+//    a level across the whole batch side by side (2 x levels launches per solve).
+//  - TeamLevels: one launch per solve; a team per group of cells walks the group's
+//    levels with team barriers between them (in the spirit of Arbor's "fine" solver).
+// Both run the same per-branch sweeps (branch_system.hpp).
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "hinesbatch/layouts/branch_batch.hpp"
+#include "hinesbatch/layouts/interleaved_multi_batch.hpp"
+#include "hinesbatch/solvers/branch_system.hpp"
+#include "hinesbatch/solvers/hines_batch_solve.hpp"
+
+namespace hinesbatch {
+
+enum class BranchSchedule { LevelLaunches, TeamLevels };
+
+inline const char* name(BranchSchedule s) {
+  return s == BranchSchedule::LevelLaunches ? "LevelLaunches" : "TeamLevels";
+}
+
+namespace impl {
+
+template <class Sweeps>
+struct EliminateLevel {
+  Sweeps sweeps;
+  Kokkos::View<const int*, typename Sweeps::memory_space> ids;
+  int begin;
+  KOKKOS_INLINE_FUNCTION void operator()(const int t) const { sweeps.eliminate(ids(begin + t)); }
+};
+template <class Sweeps>
+struct SubstituteLevel {
+  Sweeps sweeps;
+  Kokkos::View<const int*, typename Sweeps::memory_space> ids;
+  int begin;
+  KOKKOS_INLINE_FUNCTION void operator()(const int t) const { sweeps.substitute(ids(begin + t)); }
+};
+
+template <class Sweeps, class ExecutionSpace>
+struct TeamLevelsFunctor {
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  Sweeps sweeps;
+  int num_levels;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const auto& levels = sweeps.plan.group_level_begin;
+    const int base = team.league_rank() * (num_levels + 1);
+    for (int l = num_levels - 1; l >= 0; --l) {
+      const int b0 = levels(base + l), b1 = levels(base + l + 1);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, b0, b1),
+                           [&](const int b) { sweeps.eliminate(b); });
+      team.team_barrier();
+    }
+    for (int l = 0; l < num_levels; ++l) {
+      const int b0 = levels(base + l), b1 = levels(base + l + 1);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, b0, b1),
+                           [&](const int b) { sweeps.substitute(b); });
+      team.team_barrier();
+    }
+  }
+};
+
+template <class Batch>
+struct SolveInterleavedMulti {
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::parent_view parents;
+  typename Batch::size_view sizes;
+  typename Batch::status_view status;
+  int max_nodes;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const auto f = hines_solve_system(
+        Kokkos::subview(parents, s, Kokkos::ALL), sizes(s), Kokkos::subview(u, s, Kokkos::ALL),
+        Kokkos::subview(l, s, Kokkos::ALL), Kokkos::subview(d, s, Kokkos::ALL),
+        Kokkos::subview(rhs, s, Kokkos::ALL));
+    record_failure(status, f, static_cast<long long>(s) * max_nodes);
+  }
+};
+
+template <class Scalar, class MemorySpace>
+using SweepsFor = BranchSweeps<DeviceBranchPlan<MemorySpace>, Kokkos::View<Scalar*, MemorySpace>,
+                               Kokkos::View<long long[2], MemorySpace>>;
+
+}  // namespace impl
+
+// Solves every cell in place (rhs <- solution, d <- eliminated diagonal). Asynchronous
+// on exec; batch.check(exec) reports zero pivots and non-finite values by cell and node.
+// LevelLaunches reads the level sizes from the host plan, so it launches without syncing.
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& batch,
+           BranchSchedule schedule, int team_size = 0) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve: the batch's memory space is not accessible from exec");
+  using Sweeps = impl::SweepsFor<Scalar, MemorySpace>;
+  const Sweeps sweeps{
+      batch.device_plan(),  batch.u(),     batch.l(), batch.d(), batch.rhs(), batch.junction_d(),
+      batch.junction_rhs(), batch.status()};
+  const auto& plan = batch.plan();
+  const int levels = plan.num_levels();
+  if (plan.num_cells() == 0) return;
+  if (schedule == BranchSchedule::LevelLaunches) {
+    for (int l = levels - 1; l >= 0; --l) {
+      const int b0 = plan.level_begin[l], count = plan.level_begin[l + 1] - b0;
+      Kokkos::parallel_for(
+          "hinesbatch::eliminate_level", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, count),
+          impl::EliminateLevel<Sweeps>{sweeps, batch.device_plan().level_branches, b0});
+    }
+    for (int l = 0; l < levels; ++l) {
+      const int b0 = plan.level_begin[l], count = plan.level_begin[l + 1] - b0;
+      Kokkos::parallel_for(
+          "hinesbatch::substitute_level", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, count),
+          impl::SubstituteLevel<Sweeps>{sweeps, batch.device_plan().level_branches, b0});
+    }
+  } else {
+    using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+    const Policy policy = team_size > 0 ? Policy(exec, plan.num_groups(), team_size)
+                                        : Policy(exec, plan.num_groups(), Kokkos::AUTO);
+    Kokkos::parallel_for("hinesbatch::solve_team_levels", policy,
+                         impl::TeamLevelsFunctor<Sweeps, ExecutionSpace>{sweeps, levels});
+  }
+}
+
+// The naive path: the mono-morphology kernel with one parent array per cell.
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve(const ExecutionSpace& exec, const InterleavedMultiBatch<Scalar, MemorySpace>& batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve: the batch's memory space is not accessible from exec");
+  using Batch = InterleavedMultiBatch<Scalar, MemorySpace>;
+  if (batch.num_cells() == 0) return;
+  Kokkos::parallel_for("hinesbatch::solve_interleaved_multi",
+                       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, batch.num_cells()),
+                       impl::SolveInterleavedMulti<Batch>{
+                           batch.u(), batch.l(), batch.d(), batch.rhs(), batch.parents(),
+                           batch.sizes(), batch.status(), batch.max_nodes()});
+}
+
+}  // namespace hinesbatch

@@ -1,0 +1,223 @@
+// Multi-morphology batches (every cell its own tree): the naive interleaved path
+// (unsorted and sorted), P2's one-launch-per-level path and the one-kernel team path,
+// against the sequential Hines algorithm per cell on fresh random systems, on every
+// backend, with the read-back buffer poisoned.
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "backends.hpp"
+#include "hinesbatch/hinesbatch.hpp"
+#include "random_systems.hpp"
+#include "shared_data.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using namespace hinesbatch::test;
+
+enum class Path { Naive, NaiveSorted, LevelLaunches, TeamLevels };
+
+template <class S, class E, Path P>
+struct MultiConfig {
+  using scalar_type = S;
+  using execution_space = E;
+  static constexpr Path path = P;
+};
+
+template <class E>
+using PathsFor =
+    std::tuple<MultiConfig<double, E, Path::Naive>, MultiConfig<double, E, Path::NaiveSorted>,
+               MultiConfig<double, E, Path::LevelLaunches>,
+               MultiConfig<double, E, Path::TeamLevels>, MultiConfig<float, E, Path::LevelLaunches>,
+               MultiConfig<float, E, Path::TeamLevels>>;
+template <class Execs>
+struct AllPaths;
+template <class... E>
+struct AllPaths<std::tuple<E...>> {
+  using type = decltype(std::tuple_cat(PathsFor<E>{}...));
+};
+
+template <class C>
+class MultiMorphology : public ::testing::Test {
+ public:
+  using T = typename C::scalar_type;
+  using E = typename C::execution_space;
+  using Mem = typename E::memory_space;
+  static double tolerance() { return std::is_same<T, float>::value ? 1e-4 : 1e-12; }
+
+  static HostSystems<T> random_forest(const std::vector<Tree>& cells, std::uint64_t seed) {
+    HostSystems<T> all;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const auto one = random_systems<T>(cells[c], 1, seed * 1000003 + c);
+      all.u.insert(all.u.end(), one.u.begin(), one.u.end());
+      all.l.insert(all.l.end(), one.l.begin(), one.l.end());
+      all.d.insert(all.d.end(), one.d.begin(), one.d.end());
+      all.rhs.insert(all.rhs.end(), one.rhs.begin(), one.rhs.end());
+    }
+    all.num_systems = static_cast<int>(cells.size());
+    return all;
+  }
+
+  // Solves on the configured path; returns the solution in canonical order.
+  static std::vector<T> run(const std::vector<Tree>& cells, const HostSystems<T>& in) {
+    E exec;
+    std::vector<T> x(in.rhs.size(), std::numeric_limits<T>::quiet_NaN());
+    if (C::path == Path::Naive || C::path == Path::NaiveSorted) {
+      InterleavedMultiBatch<T, Mem> batch(exec, cells, C::path == Path::NaiveSorted);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      solve(exec, batch);
+      batch.check(exec);
+      batch.solution_to_host(exec, x);
+    } else {
+      BranchPlanOptions options;
+      options.branches_per_group = 32;
+      const BranchPlan plan(cells, options);
+      BranchBatch<T, Mem> batch(exec, plan);
+      const T nan = std::numeric_limits<T>::quiet_NaN();
+      Kokkos::deep_copy(batch.rhs(), nan);  // padding and every node poisoned
+      Kokkos::deep_copy(batch.d(), nan);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      solve(exec, batch,
+            C::path == Path::LevelLaunches ? BranchSchedule::LevelLaunches
+                                           : BranchSchedule::TeamLevels);
+      batch.check(exec);
+      batch.solution_to_host(exec, x);
+    }
+    return x;
+  }
+
+  static void check(const std::vector<Tree>& cells, const std::string& what,
+                    std::uint64_t seed = 1) {
+    const auto in = random_forest(cells, seed);
+    const auto x = run(cells, in);
+    std::size_t off = 0;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const Tree& t = cells[c];
+      const int n = t.size();
+      std::vector<T> d(in.d.begin() + off, in.d.begin() + off + n),
+          ref(in.rhs.begin() + off, in.rhs.begin() + off + n);
+      hines_solve_serial(t.parents().data(), n, in.u.data() + off, in.l.data() + off, d.data(),
+                         ref.data());
+      const double r = relative_residual(t, in.u.data() + off, in.l.data() + off, in.d.data() + off,
+                                         in.rhs.data() + off, x.data() + off);
+      ASSERT_TRUE(r <= tolerance())
+          << what << ": cell " << c << " (" << n << " nodes) residual " << r;
+      long double dd = 0, rr = 0;
+      for (int i = 0; i < n; ++i) {
+        dd += ((long double)x[off + i] - ref[i]) * ((long double)x[off + i] - ref[i]);
+        rr += (long double)ref[i] * ref[i];
+      }
+      ASSERT_TRUE(std::sqrt(double(dd / rr)) <= 10 * tolerance()) << what << ": cell " << c;
+      off += n;
+    }
+  }
+};
+
+using MultiConfigs = AsGtestTypes<typename AllPaths<EnabledExecutionSpaces>::type>::type;
+TYPED_TEST_SUITE(MultiMorphology, MultiConfigs);
+
+TYPED_TEST(MultiMorphology, SingleNodeCellsAndTinyTrees) {
+  this->check({chain_tree(1)}, "one single-node cell");
+  this->check({chain_tree(1), chain_tree(2), star_tree(3), chain_tree(1), balanced_binary_tree(2)},
+              "tiny mix");
+}
+
+TYPED_TEST(MultiMorphology, HardShapesMixed) {
+  std::vector<Tree> cells{chain_tree(2000),      star_tree(1000), balanced_binary_tree(10),
+                          random_tree(10000, 3), chain_tree(1),   p2_binary_tree(4)};
+  for (const auto& c : paper_classes()) cells.push_back(paper_class_tree(c.id, 5));
+  this->check(cells, "hard shapes");
+}
+
+TYPED_TEST(MultiMorphology, RandomCellsOfAllSizes) {
+  std::vector<Tree> cells;
+  std::uint64_t s = 11;
+  for (int c = 0; c < 300; ++c) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int n = 1 + static_cast<int>((s >> 33) % 700);
+    cells.push_back(random_tree(n, s, 0.05 + 0.3 * double((s >> 20) % 100) / 100.0));
+  }
+  this->check(cells, "300 random cells", 2);
+}
+
+TYPED_TEST(MultiMorphology, HundredThousandCells) {
+  std::vector<Tree> cells;
+  const std::vector<Tree> kinds{paper_class_tree(PaperClass::SmallLow, 1),
+                                paper_class_tree(PaperClass::SmallHigh, 2), chain_tree(3),
+                                random_tree(40, 4, 0.3), chain_tree(1)};
+  for (int c = 0; c < 100000; ++c) cells.push_back(kinds[(c * 7) % kinds.size()]);
+  this->check(cells, "100000 cells", 3);
+}
+
+TYPED_TEST(MultiMorphology, RealMorphologiesMixedWithSynthetic) {
+  const std::string dir = morphology_dir();
+  std::vector<Tree> cells;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.substr(name.size() - 4) == ".swc")
+        cells.push_back(read_swc(dir + "/" + name).tree());
+    }
+    closedir(d);
+  }
+  if (cells.empty()) GTEST_SKIP() << "no SWC files in " << dir << " (../shared absent)";
+  const std::size_t real = cells.size();
+  for (std::size_t k = 0; k < real; ++k) cells.push_back(random_tree(cells[k].size(), k, 0.1));
+  cells.push_back(star_tree(1000));
+  std::vector<Tree> batch;
+  for (int r = 0; r < 40; ++r) batch.insert(batch.end(), cells.begin(), cells.end());
+  this->check(batch, "real + synthetic", 4);
+}
+
+TYPED_TEST(MultiMorphology, ZeroPivotNamesCellAndNode) {
+  using T = typename TestFixture::T;
+  const std::vector<Tree> cells{paper_class_tree(PaperClass::SmallHigh), chain_tree(5),
+                                paper_class_tree(PaperClass::MediumHigh)};
+  auto in = this->random_forest(cells, 9);
+  const int leaf = cells[2].size() - 1;  // a leaf of cell 2: its pivot is its own diagonal
+  in.d[cells[0].size() + cells[1].size() + leaf] = T(0);
+  try {
+    this->run(cells, in);
+    FAIL() << "zero pivot not reported";
+  } catch (const SolverError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("cell 2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
+  }
+}
+
+TEST(BranchPlan, GroupsLevelsAndStorage) {
+  const std::vector<Tree> cells{p2_binary_tree(4), p2_binary_tree(2), chain_tree(3),
+                                p2_binary_tree(4)};
+  BranchPlanOptions o;
+  o.branches_per_group = 8;
+  const BranchPlan plan(cells, o);
+  EXPECT_EQ(plan.num_cells(), 4);
+  EXPECT_EQ(plan.num_nodes(), 448 + 512 + 3 + 448);
+  EXPECT_EQ(plan.num_levels(), 4);
+  // Every node has a distinct storage slot inside the storage.
+  std::vector<int> seen(plan.storage_size(), 0);
+  for (auto s : plan.storage_of) {
+    ASSERT_GE(s, 0);
+    ASSERT_LT(s, plan.storage_size());
+    ++seen[s];
+  }
+  for (std::int64_t k = 0; k < plan.num_nodes(); ++k) EXPECT_EQ(seen[plan.storage_of[k]], 1);
+  // Level 3 of a 4-level tree has 8 branches: two of them exceed the budget of 8.
+  EXPECT_EQ(plan.num_groups(), 2);
+  EXPECT_EQ(plan.level_begin.back(), plan.num_branches());
+  EXPECT_GE(plan.planning_seconds(), 0.0);
+}
+
+TEST(BranchPlan, RejectsEmptyCells) {
+  EXPECT_THROW(BranchPlan({Tree()}), InputError);
+  BranchPlanOptions o;
+  o.branches_per_group = 0;
+  EXPECT_THROW(BranchPlan({chain_tree(3)}, o), InputError);
+}
+
+}  // namespace
