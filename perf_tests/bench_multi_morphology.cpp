@@ -1,0 +1,241 @@
+// Multi-morphology batches (P2 §4): every cell its own tree.
+//  - Fig. 6: the mono-morphology kernel on one shared tree against the paths for cells
+//    that all differ (same size, branch ratios 10% and 50%), 25,600 cells.
+//  - Fig. 14: 512-node binary trees of 2, 3 and 4 levels, 256 to 256,000 cells.
+//  - Mixed real cells: the NeuroMorpho files of ../shared (when present), 25,600 and
+//    256,000 cells.
+// Paths: Mono (Full-Interleaved, one tree), Naive (interleaved, per-cell parents),
+// NaiveSorted (the same after sorting cells by size), LevelLaunches (P2: one launch per
+// level and sweep), TeamLevels (one launch, a team per group of cells).
+//
+// Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
+// mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
+// so a path that needs them shows it as a lower fraction of the copy bandwidth.
+// The planner runs once per input set, untimed; its time is reported as plan_seconds.
+#include <benchmark/benchmark.h>
+#include <dirent.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "hinesbatch/hinesbatch.hpp"
+#include "perf_common.hpp"
+#include "random_systems.hpp"
+#include "shared_data.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using Default = Kokkos::DefaultExecutionSpace;
+using Mem = Default::memory_space;
+using Clock = std::chrono::steady_clock;
+
+enum class Path { Mono, Naive, NaiveSorted, LevelLaunches, TeamLevels };
+const char* path_name(Path p) {
+  switch (p) {
+    case Path::Mono:
+      return "Mono";
+    case Path::Naive:
+      return "Naive";
+    case Path::NaiveSorted:
+      return "NaiveSorted";
+    case Path::LevelLaunches:
+      return "LevelLaunches";
+    default:
+      return "TeamLevels";
+  }
+}
+
+// One input set alive at a time: cells and their systems in canonical order.
+struct Input {
+  std::string key;
+  std::vector<Tree> cells;
+  test::HostSystems<double> sys;
+  std::int64_t nodes = 0;
+};
+std::unique_ptr<Input> g_input;
+
+template <class MakeCells>
+const Input& input(const std::string& key, MakeCells make) {
+  if (!g_input || g_input->key != key) {
+    g_input.reset();
+    auto in = std::make_unique<Input>();
+    in->key = key;
+    in->cells = make();
+    for (std::size_t c = 0; c < in->cells.size(); ++c) {
+      // Cells that share a tree share its systems' pattern, not their values.
+      const auto one = test::random_systems<double>(in->cells[c], 1, 7919 * c + 17);
+      in->sys.u.insert(in->sys.u.end(), one.u.begin(), one.u.end());
+      in->sys.l.insert(in->sys.l.end(), one.l.begin(), one.l.end());
+      in->sys.d.insert(in->sys.d.end(), one.d.begin(), one.d.end());
+      in->sys.rhs.insert(in->sys.rhs.end(), one.rhs.begin(), one.rhs.end());
+      in->nodes += in->cells[c].size();
+    }
+    g_input = std::move(in);
+  }
+  return *g_input;
+}
+
+template <class View>
+double timed_solve_loop(benchmark::State& state, const Default& exec, const View& d,
+                        const View& rhs, const View& d0, const View& rhs0,
+                        const std::function<void()>& solve_once) {
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, d, d0);
+    Kokkos::deep_copy(exec, rhs, rhs0);
+    exec.fence();
+    const auto t0 = Clock::now();
+    solve_once();
+    exec.fence();
+    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return 0;
+}
+
+void report(benchmark::State& state, const Input& in, std::size_t allocated) {
+  const double nodes = static_cast<double>(in.nodes);
+  const double bytes = 5.0 * sizeof(double) * nodes;
+  perf::set_counters(state, nodes, bytes);
+  state.counters["frac_copy_bw"] = benchmark::Counter(
+      bytes / perf::copy_bandwidth(), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes_allocated"] = static_cast<double>(allocated);
+  state.counters["cells"] = static_cast<double>(in.cells.size());
+}
+
+// Runs one path on the current input set.
+void run_path(benchmark::State& state, const Input& in, Path path) {
+  Default exec;
+  const auto& s = in.sys;
+  if (path == Path::Mono) {
+    // Every cell has the first cell's tree (callers use it only where that is true).
+    const Tree& tree = in.cells.front();
+    HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
+                                                            tree.size());
+    batch.fill(exec, s.u, s.l, s.d, s.rhs);
+    Kokkos::View<double**, Kokkos::LayoutLeft, Mem> d0("d0", batch.d().extent(0),
+                                                       batch.d().extent(1)),
+        r0("r0", batch.d().extent(0), batch.d().extent(1));
+    Kokkos::deep_copy(d0, batch.d());
+    Kokkos::deep_copy(r0, batch.rhs());
+    DeviceTree<Mem> dtree(exec, tree);
+    timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
+                     [&] { solve(exec, dtree, batch); });
+    batch.check(exec);
+    report(state, in, batch.allocated_bytes());
+  } else if (path == Path::Naive || path == Path::NaiveSorted) {
+    InterleavedMultiBatch<double, Mem> batch(exec, in.cells, path == Path::NaiveSorted);
+    batch.fill(exec, s.u, s.l, s.d, s.rhs);
+    Kokkos::View<double**, Kokkos::LayoutLeft, Mem> d0("d0", batch.d().extent(0),
+                                                       batch.d().extent(1)),
+        r0("r0", batch.d().extent(0), batch.d().extent(1));
+    Kokkos::deep_copy(d0, batch.d());
+    Kokkos::deep_copy(r0, batch.rhs());
+    timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0, [&] { solve(exec, batch); });
+    batch.check(exec);
+    report(state, in, batch.allocated_bytes());
+  } else {
+    const auto t0 = Clock::now();
+    const BranchPlan plan(in.cells);
+    const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    BranchBatch<double, Mem> batch(exec, plan);
+    batch.fill(exec, s.u, s.l, s.d, s.rhs);
+    Kokkos::View<double*, Mem> d0("d0", batch.d().extent(0)), r0("r0", batch.d().extent(0));
+    Kokkos::deep_copy(d0, batch.d());
+    Kokkos::deep_copy(r0, batch.rhs());
+    const auto schedule =
+        path == Path::LevelLaunches ? BranchSchedule::LevelLaunches : BranchSchedule::TeamLevels;
+    timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
+                     [&] { solve(exec, batch, schedule); });
+    batch.check(exec);
+    report(state, in, batch.allocated_bytes());
+    state.counters["plan_seconds"] = plan_seconds;
+    state.counters["levels"] = plan.num_levels();
+    state.counters["groups"] = plan.num_groups();
+  }
+}
+
+std::vector<Tree> real_cells() {
+  std::vector<Tree> cells;
+  const std::string dir = test::morphology_dir();
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.substr(name.size() - 4) == ".swc") names.push_back(name);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) cells.push_back(read_swc(dir + "/" + n).tree());
+  return cells;
+}
+
+template <class MakeCells>
+void add(const std::string& name, const std::string& key, MakeCells make, Path path) {
+  benchmark::RegisterBenchmark((name + "/" + path_name(path)).c_str(),
+                               [key, make, path](benchmark::State& state) {
+                                 const Input& in = input(key, make);
+                                 if (in.cells.empty()) {
+                                   state.SkipWithError("no input (../shared/morphologies absent?)");
+                                   return;
+                                 }
+                                 run_path(state, in, path);
+                               })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+bool register_all() {
+  const Path multi[] = {Path::Naive, Path::NaiveSorted, Path::LevelLaunches, Path::TeamLevels};
+  // Fig. 6: 25,600 cells of 512 nodes; Mono shares one random tree, the others differ.
+  for (int ratio : {10, 50}) {
+    const std::string base = "Multi/Fig6/branch" + std::to_string(ratio) + "/25600";
+    add(
+        base, base + "/mono",
+        [ratio] { return std::vector<Tree>(25600, random_tree(512, 99, ratio / 100.0)); },
+        Path::Mono);
+    for (Path p : multi)
+      add(
+          base, base + "/multi",
+          [ratio] {
+            std::vector<Tree> cells;
+            for (int c = 0; c < 25600; ++c)
+              cells.push_back(random_tree(512, 1000 + c, ratio / 100.0));
+            return cells;
+          },
+          p);
+  }
+  // Fig. 14: 512-node binary trees of 2, 3, 4 levels, every cell the same tree.
+  for (int levels : {2, 3, 4})
+    for (int n : {256, 2560, 25600, 256000}) {
+      const std::string base =
+          "Multi/Fig14/levels" + std::to_string(levels) + "/" + std::to_string(n);
+      for (Path p : {Path::Mono, Path::Naive, Path::LevelLaunches, Path::TeamLevels})
+        add(
+            base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); }, p);
+    }
+  // Mixed real cells (P2's motivation): the files cycled.
+  for (int n : {25600, 256000}) {
+    const std::string base = "Multi/RealMixed/" + std::to_string(n);
+    for (Path p : multi)
+      add(
+          base, base,
+          [n] {
+            const auto kinds = real_cells();
+            std::vector<Tree> cells;
+            if (kinds.empty()) return cells;
+            for (int c = 0; c < n; ++c) cells.push_back(kinds[c % kinds.size()]);
+            return cells;
+          },
+          p);
+  }
+  return true;
+}
+
+[[maybe_unused]] const bool registered = register_all();
+
+}  // namespace

@@ -1,0 +1,440 @@
+// Batched tridiagonal solves (reference §3, P2 §4.1): ThomasBatch (Figs. 9/10, 12b),
+// ThomasVBatch (Fig. 13) and the accuracy of ThomasBatch against a long-double Thomas
+// (Fig. 12a), on the default execution space, with the sequential one-core baseline
+// (Serial on Flat) and, when the default space is CUDA, P2's Multicore (OpenMP over
+// systems on Flat).
+//
+// Names (every timing ends in /manual_time, so filters can select m and N with '/m/N/'):
+//   ThomasBatch/<Method>/<f64|f32>/<m>/<N>      Method: Sequential, Flat, FullInterleaved
+//                                               (P2's cuThomasBatch), BlockInterleaved
+//                                               (BS 128), Multicore (CUDA builds only)
+//   ThomasVBatch/<Method>/<f64|f32>/<N>         Method: ComputingPadding, NoComputingPadding
+//                                               (both on padded Full-Interleaved storage),
+//                                               Packed (rank-1 storage), Fixed256, Fixed512
+//                                               (ThomasBatch Full-Interleaved, m = 256 / 512)
+//   ThomasAccuracy/<f64|f32>/<m>/iterations:1   64 systems, error vs long double
+//
+// Byte models (T = the scalar type):
+//   bytes_per_s: the minimal model, 5 x sizeof(T) per (real) row: read a, b, c, d once,
+//     write x once. frac_copy_bw = bytes_per_s / the device copy bandwidth.
+//   traffic_bytes_per_s: the memory accesses the kernel makes (thomas_system.hpp, no cache
+//     reuse assumed): forward sweep reads a (m-1), b (m), c (m-1), d (m) and writes d' (m),
+//     c' (m-1); back substitution reads d' (m-1), c' (m-1) and writes x (m-1): 9m - 6
+//     elements per system of m rows, about 9 x sizeof(T) per row. Computing Padding runs
+//     m_max rows for every system (9 m_max - 6) and reads sizes(s); No Computing Padding
+//     9 sizes(s) - 6 plus sizes(s); Packed 9 sizes(s) - 6 plus the N + 1 offsets.
+//     traffic_frac_copy_bw = traffic_bytes_per_s / the device copy bandwidth.
+//   rows_per_s (items): real rows solved per second (padding rows are not counted).
+//   bytes_allocated (Fig. 12b): the solver's storage, a, b, c, d in the benchmark's layout
+//     (padded lanes / rows included) plus sizes or offsets for ThomasVBatch; the solvers
+//     need no workspace. The benchmark's pristine copies of c and d are not counted.
+//
+// Time: the solve alone, bracketed by exec.fence(); c and d (overwritten by the solve) are
+// restored from pristine copies outside the timed region. The status is checked after the
+// loop: a failed solve is reported as an error, never as a timing.
+//
+// Inputs: random diagonally dominant systems (thomas_reference.hpp), seeded per input set,
+// generated once per (type, m, N) (or (type, N) for ThomasVBatch) and shared by every
+// method registered on it; only one input set is alive at a time (256,000 x 512 rows in
+// double is 4 GiB on the host, plus 6 arrays in the solver's memory space).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "hinesbatch/solvers/thomas_batch.hpp"
+#include "perf_common.hpp"
+#include "thomas_reference.hpp"
+
+namespace {
+
+using namespace hinesbatch;
+using Default = Kokkos::DefaultExecutionSpace;
+
+template <class T>
+std::string type_name() {
+  return std::is_same<T, float>::value ? "f32" : "f64";
+}
+
+constexpr int kBlockSize = 128;  // Block-Interleaved tile (P1's best)
+
+// ---------------------------------------------------------------------------------------
+// Inputs: one set alive at a time, shared by consecutive benchmarks with the same key.
+
+struct InputCache {
+  std::string key;
+  std::shared_ptr<void> data;
+};
+InputCache& input_cache() {
+  static InputCache cache;
+  return cache;
+}
+
+template <class T, class Make>
+const test::TridiagonalSystems<T>& cached_input(const std::string& key, const Make& make) {
+  auto& cache = input_cache();
+  if (cache.key != key || !cache.data) {
+    cache.data.reset();  // free the previous set before generating the next
+    cache.key.clear();
+    cache.data = std::make_shared<test::TridiagonalSystems<T>>(make());
+    cache.key = key;
+  }
+  return *static_cast<const test::TridiagonalSystems<T>*>(cache.data.get());
+}
+
+std::uint64_t seed_of(std::uint64_t kind, std::uint64_t m, std::uint64_t n, std::size_t bytes) {
+  return 0x7407a5ULL + kind * 0x9E3779B97F4A7C15ULL + m * 1000003ULL + n * 7919ULL + bytes;
+}
+
+// N systems of m rows, packed (= Flat order, system s at rows [s m, (s+1) m)).
+template <class T>
+const test::TridiagonalSystems<T>& fixed_input(int m, int n) {
+  return cached_input<T>(
+      type_name<T>() + "/fixed/" + std::to_string(m) + "/" + std::to_string(n),
+      [&] { return test::random_tridiagonal<T>(n, m, seed_of(1, m, n, sizeof(T))); });
+}
+
+// N systems with sizes uniform in [256, 512] (P2's Fig. 13).
+template <class T>
+const test::TridiagonalSystems<T>& vbatch_input(int n) {
+  return cached_input<T>(type_name<T>() + "/vbatch/" + std::to_string(n), [&] {
+    std::mt19937_64 gen(seed_of(2, 0, n, sizeof(T)));
+    std::uniform_int_distribution<int> size(256, 512);
+    std::vector<int> sizes(static_cast<std::size_t>(n));
+    for (auto& s : sizes) s = size(gen);
+    return test::random_tridiagonal<T>(sizes, seed_of(3, 0, n, sizeof(T)));
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Storage: one coefficient array in layout L, filled from value(s, i) through a host
+// mirror (one array at a time, so the host holds at most one extra array).
+
+template <class L, class View, class Exec, class Value>
+View make_storage(const Exec& exec, const std::string& label, int n, int m, int bs,
+                  const Value& value) {
+  using T = typename View::non_const_value_type;
+  View v = L::template allocate<View>(label, n, m, bs);
+  auto h = Kokkos::create_mirror_view(v);
+  if (L::tiled && n % bs != 0) std::fill(h.data(), h.data() + h.span(), T(0));  // idle lanes
+  constexpr int kChunk = 128;  // systems per pass: both sides stream through the cache
+  for (int s0 = 0; s0 < n; s0 += kChunk) {
+    const int s1 = std::min(n, s0 + kChunk);
+    for (int i = 0; i < m; ++i)
+      for (int s = s0; s < s1; ++s) L::at(h, s, i, bs) = value(s, i);
+  }
+  Kokkos::deep_copy(exec, v, h);
+  exec.fence();
+  return v;
+}
+
+template <class View, class Exec, class Src>
+View make_rows(const Exec& exec, const std::string& label, const std::vector<Src>& src) {
+  View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), src.size());
+  auto h = Kokkos::create_mirror_view(v);
+  std::copy(src.begin(), src.end(), h.data());
+  Kokkos::deep_copy(exec, v, h);
+  exec.fence();
+  return v;
+}
+
+template <class Exec, class Solve>
+double timed_solve(const Exec& exec, const Solve& solve) {
+  exec.fence();
+  const auto t0 = std::chrono::steady_clock::now();
+  solve();
+  exec.fence();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Counters shared by every timing (see the byte models at the top of the file).
+template <class T>
+void report(benchmark::State& state, double rows, double traffic_bytes, double allocated_bytes,
+            const std::string& label) {
+  using benchmark::Counter;
+  const double bytes = 5.0 * sizeof(T) * rows;
+  perf::set_counters(state, rows, bytes);
+  state.counters["rows_per_s"] = state.counters["nodes_per_s"];
+  state.counters.erase("nodes_per_s");
+  state.counters["traffic_bytes_per_s"] =
+      Counter(traffic_bytes, Counter::kIsIterationInvariantRate, Counter::kIs1024);
+  state.counters["frac_copy_bw"] =
+      Counter(bytes / perf::copy_bandwidth(), Counter::kIsIterationInvariantRate);
+  state.counters["traffic_frac_copy_bw"] =
+      Counter(traffic_bytes / perf::copy_bandwidth(), Counter::kIsIterationInvariantRate);
+  state.counters["bytes_allocated"] =
+      Counter(allocated_bytes, Counter::kDefaults, Counter::kIs1024);
+  state.SetLabel(label);
+}
+
+// Elements the Thomas kernel reads and writes on one system of m rows (thomas_system.hpp).
+double thomas_traffic_elements(double m) { return m >= 1 ? 9.0 * m - 6.0 : 0.0; }
+
+// E.g. "min 5x8B/row; traffic (9m-6)x8B/sys".
+template <class T>
+std::string byte_model_label(const char* traffic_elements) {
+  const std::string t = std::to_string(sizeof(T));
+  return "min 5x" + t + "B/row; traffic " + traffic_elements + "x" + t + "B/sys";
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasBatch: N systems of m rows in layout L on Exec (Serial / OpenMP on Flat: the
+// Sequential / Multicore baselines).
+
+template <class T, class L, class Exec>
+void BM_Batch(benchmark::State& state, int m, int n) {
+  using Mem = typename Exec::memory_space;
+  using View = typename L::template view_type<T, Mem>;
+  const int bs = L::tiled ? kBlockSize : 1;
+  const auto& in = fixed_input<T>(m, n);
+  Exec exec;
+  auto from = [m](const std::vector<T>& src) {
+    return [&src, m](int s, int i) { return src[static_cast<std::size_t>(s) * m + i]; };
+  };
+  const View a = make_storage<L, View>(exec, "thomas_a", n, m, bs, from(in.a));
+  const View b = make_storage<L, View>(exec, "thomas_b", n, m, bs, from(in.b));
+  const View c0 = make_storage<L, View>(exec, "thomas_c0", n, m, bs, from(in.c));
+  const View d0 = make_storage<L, View>(exec, "thomas_d0", n, m, bs, from(in.d));
+  const View c = L::template allocate<View>("thomas_c", n, m, bs);
+  const View d = L::template allocate<View>("thomas_d", n, m, bs);
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    state.SetIterationTime(timed_solve(exec, [&] { thomas_batch(exec, a, b, c, d, status, n); }));
+  }
+  try {
+    check_thomas_status(exec, status, m);  // a benchmark of a failed solve is worthless
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const double rows = double(n) * m;
+  report<T>(state, rows, double(n) * thomas_traffic_elements(m) * sizeof(T),
+            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>("(9m-6)"));
+  state.counters["block_size"] = bs;
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasVBatch on padded Full-Interleaved storage (P2's layout), m_max = the largest size.
+// Computing Padding: pad_vbatch once at set-up (identity padding rows), not timed.
+
+template <class T, bool kComputingPadding>
+void BM_VBatchPadded(benchmark::State& state, int n) {
+  using L = layouts::FullInterleaved;
+  using Mem = typename Default::memory_space;
+  using View = typename L::template view_type<T, Mem>;
+  const auto& in = vbatch_input<T>(n);
+  const int m_max = in.max_size();
+  Default exec;
+  auto from = [&in](const std::vector<T>& src) {
+    return [&src, &in](int s, int i) { return i < in.size(s) ? src[in.offsets[s] + i] : T(0); };
+  };
+  std::vector<int> host_sizes(static_cast<std::size_t>(n));
+  for (int s = 0; s < n; ++s) host_sizes[s] = in.size(s);
+  const auto sizes = make_rows<Kokkos::View<int*, Mem>>(exec, "thomas_sizes", host_sizes);
+  const View a = make_storage<L, View>(exec, "thomas_a", n, m_max, 1, from(in.a));
+  const View b = make_storage<L, View>(exec, "thomas_b", n, m_max, 1, from(in.b));
+  const View c0 = make_storage<L, View>(exec, "thomas_c0", n, m_max, 1, from(in.c));
+  const View d0 = make_storage<L, View>(exec, "thomas_d0", n, m_max, 1, from(in.d));
+  if (kComputingPadding) pad_vbatch(exec, a, b, c0, d0, sizes);
+  const View c = L::template allocate<View>("thomas_c", n, m_max, 1);
+  const View d = L::template allocate<View>("thomas_d", n, m_max, 1);
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    state.SetIterationTime(timed_solve(exec, [&] {
+      if (kComputingPadding)
+        thomas_vbatch_computing_padding(exec, a, b, c, d, sizes, status);
+      else
+        thomas_vbatch_no_computing_padding(exec, a, b, c, d, sizes, status);
+    }));
+  }
+  try {
+    check_thomas_status(exec, status, m_max);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  double traffic = 0;
+  for (int s = 0; s < n; ++s)
+    traffic += thomas_traffic_elements(kComputingPadding ? m_max : in.size(s)) * sizeof(T);
+  traffic += double(n) * sizeof(int);  // sizes(s)
+  report<T>(state, double(in.rows()), traffic,
+            4.0 * sizeof(T) * double(a.span()) + double(n) * sizeof(int),
+            byte_model_label<T>(kComputingPadding ? "(9m_max-6)" : "(9m_s-6)"));
+  state.counters["m_max"] = m_max;
+}
+
+// ThomasVBatch on packed rank-1 storage (divergent and uncoalesced: P2's worst case).
+template <class T>
+void BM_VBatchPacked(benchmark::State& state, int n) {
+  using Mem = typename Default::memory_space;
+  using Rows = Kokkos::View<T*, Mem>;
+  const auto& in = vbatch_input<T>(n);
+  Default exec;
+  const auto offsets = make_rows<Kokkos::View<int*, Mem>>(exec, "thomas_offsets", in.offsets);
+  const Rows a = make_rows<Rows>(exec, "thomas_a", in.a);
+  const Rows b = make_rows<Rows>(exec, "thomas_b", in.b);
+  const Rows c0 = make_rows<Rows>(exec, "thomas_c0", in.c);
+  const Rows d0 = make_rows<Rows>(exec, "thomas_d0", in.d);
+  const Rows c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "thomas_c"), in.rows());
+  const Rows d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "thomas_d"), in.rows());
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    state.SetIterationTime(
+        timed_solve(exec, [&] { thomas_vbatch_packed(exec, a, b, c, d, offsets, status); }));
+  }
+  try {
+    check_thomas_status(exec, status, offsets);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  double traffic = double(n + 1) * sizeof(int);  // offsets
+  for (int s = 0; s < n; ++s) traffic += thomas_traffic_elements(in.size(s)) * sizeof(T);
+  report<T>(state, double(in.rows()), traffic,
+            4.0 * sizeof(T) * double(in.rows()) + double(n + 1) * sizeof(int),
+            byte_model_label<T>("(9m_s-6)"));
+  state.counters["m_max"] = in.max_size();
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasAccuracy (P2 Fig. 12a): one solve of 64 systems of m rows (Full-Interleaved, the
+// default space); max over systems of ||x - x_ref||_2 / ||x_ref||_2 against the long-double
+// Thomas, and of the relative residual ||d - A x||_2 / ||d||_2 (long double).
+
+template <class T>
+void BM_Accuracy(benchmark::State& state, int m) {
+  using L = layouts::FullInterleaved;
+  using Mem = typename Default::memory_space;
+  using View = typename L::template view_type<T, Mem>;
+  constexpr int n = 64;
+  const auto in = test::random_tridiagonal<T>(n, m, seed_of(4, m, n, sizeof(T)));
+  Default exec;
+  auto from = [m](const std::vector<T>& src) {
+    return [&src, m](int s, int i) { return src[static_cast<std::size_t>(s) * m + i]; };
+  };
+  const View a = make_storage<L, View>(exec, "thomas_a", n, m, 1, from(in.a));
+  const View b = make_storage<L, View>(exec, "thomas_b", n, m, 1, from(in.b));
+  const View c0 = make_storage<L, View>(exec, "thomas_c0", n, m, 1, from(in.c));
+  const View d0 = make_storage<L, View>(exec, "thomas_d0", n, m, 1, from(in.d));
+  const View c = L::template allocate<View>("thomas_c", n, m, 1);
+  const View d = L::template allocate<View>("thomas_d", n, m, 1);
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    thomas_batch(exec, a, b, c, d, status);
+    exec.fence();
+  }
+  try {
+    check_thomas_status(exec, status, m);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  auto hd = Kokkos::create_mirror_view(d);
+  Kokkos::deep_copy(exec, hd, d);
+  exec.fence();
+  std::vector<long double> xr(static_cast<std::size_t>(m));
+  std::vector<T> x(static_cast<std::size_t>(m));
+  double max_err = 0, max_res = 0;
+  for (int s = 0; s < n; ++s) {
+    const std::size_t o = static_cast<std::size_t>(s) * m;
+    const T *ps = &in.a[o], *pb = &in.b[o], *pc = &in.c[o], *pd = &in.d[o];
+    test::thomas_reference(m, ps, pb, pc, pd, xr.data());
+    long double ee = 0, rr = 0;
+    for (int i = 0; i < m; ++i) {
+      x[i] = L::at(hd, s, i, 1);
+      const long double e = static_cast<long double>(x[i]) - xr[i];
+      ee += e * e;
+      rr += xr[i] * xr[i];
+    }
+    const double err = static_cast<double>(std::sqrt(rr > 0 ? ee / rr : ee));
+    max_err = std::max(max_err, err == err ? err : HUGE_VAL);
+    max_res = std::max(max_res, test::tridiagonal_relative_residual(m, ps, pb, pc, pd, x.data()));
+  }
+  state.counters["max_rel_error"] = max_err;
+  state.counters["log10_max_rel_error"] = std::log10(max_err > 0 ? max_err : 1e-300);
+  state.counters["max_rel_residual"] = max_res;
+  state.counters["systems"] = n;
+  state.SetLabel("vs long-double Thomas, FullInterleaved");
+}
+
+// ---------------------------------------------------------------------------------------
+// Registration: grouped by input set, every method in a row, so that one input set (up to
+// gigabytes) is generated once and shared by all the methods compared on it.
+
+template <class Fn>
+void add_timing(const std::string& name, Fn&& fn) {
+  benchmark::RegisterBenchmark(name.c_str(), std::forward<Fn>(fn))
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <class T>
+void register_thomas_benchmarks() {
+  using benchmark::State;
+  const std::string ty = "/" + type_name<T>() + "/";
+  // P2 Figs. 9/10: small sizes with 256 .. 256,000 systems, large with 20 .. 20,000.
+  const std::vector<std::pair<std::vector<int>, std::vector<int>>> groups = {
+      {{64, 128, 256, 512}, {256, 2560, 25600, 256000}},
+      {{1024, 2048, 4096, 8192}, {20, 200, 2000, 20000}}};
+  for (const auto& group : groups)
+    for (int m : group.first)
+      for (int n : group.second) {
+        const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
+#if defined(KOKKOS_ENABLE_SERIAL)
+        add_timing("ThomasBatch/Sequential" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::Flat, Kokkos::Serial>(s, m, n); });
+#endif
+        add_timing("ThomasBatch/Flat" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n); });
+        add_timing("ThomasBatch/FullInterleaved" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n); });
+        add_timing("ThomasBatch/BlockInterleaved" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n); });
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
+        add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
+          BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
+        });
+#endif
+      }
+  // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
+  for (int n : {256, 2560, 25600, 256000}) {
+    const std::string suffix = ty + std::to_string(n);
+    add_timing("ThomasVBatch/ComputingPadding" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, true>(s, n); });
+    add_timing("ThomasVBatch/NoComputingPadding" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, false>(s, n); });
+    add_timing("ThomasVBatch/Packed" + suffix, [n](State& s) { BM_VBatchPacked<T>(s, n); });
+    add_timing("ThomasVBatch/Fixed256" + suffix,
+               [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 256, n); });
+    add_timing("ThomasVBatch/Fixed512" + suffix,
+               [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 512, n); });
+  }
+  // P2 Fig. 12a: accuracy (not a timing).
+  for (int m = 64; m <= 8192; m *= 2)
+    benchmark::RegisterBenchmark(("ThomasAccuracy" + ty + std::to_string(m)).c_str(),
+                                 [m](State& s) { BM_Accuracy<T>(s, m); })
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+}
+
+[[maybe_unused]] const bool registered =
+    (register_thomas_benchmarks<double>(), register_thomas_benchmarks<float>(), true);
+
+}  // namespace
