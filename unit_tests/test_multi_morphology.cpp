@@ -221,3 +221,58 @@ TEST(BranchPlan, RejectsEmptyCells) {
 }
 
 }  // namespace
+
+namespace {
+
+// The same batch solved on every enabled backend agrees to rounding: device code may
+// fuse multiply-adds where host code does not, so agreement is asserted to 1e-13, not
+// bitwise.
+template <class E>
+std::vector<double> solve_on(const std::vector<hinesbatch::Tree>& cells,
+                             const hinesbatch::test::HostSystems<double>& in,
+                             hinesbatch::BranchSchedule schedule) {
+  using namespace hinesbatch;
+  E exec;
+  const BranchPlan plan(cells);
+  BranchBatch<double, typename E::memory_space> batch(exec, plan);
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  solve(exec, batch, schedule);
+  batch.check(exec);
+  std::vector<double> x;
+  batch.solution_to_host(exec, x);
+  return x;
+}
+
+template <class... E>
+std::vector<std::vector<double>> solve_on_all(std::tuple<E...>, const std::vector<hinesbatch::Tree>& cells,
+                                              const hinesbatch::test::HostSystems<double>& in,
+                                              hinesbatch::BranchSchedule schedule) {
+  return {solve_on<E>(cells, in, schedule)...};
+}
+
+TEST(MultiMorphologyBackends, AgreeToRounding) {
+  using namespace hinesbatch;
+  std::vector<Tree> cells;
+  for (int c = 0; c < 500; ++c) cells.push_back(random_tree(1 + (c * 37) % 900, c, 0.2));
+  test::HostSystems<double> in;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const auto one = test::random_systems<double>(cells[c], 1, 77 + c);
+    in.u.insert(in.u.end(), one.u.begin(), one.u.end());
+    in.l.insert(in.l.end(), one.l.begin(), one.l.end());
+    in.d.insert(in.d.end(), one.d.begin(), one.d.end());
+    in.rhs.insert(in.rhs.end(), one.rhs.begin(), one.rhs.end());
+  }
+  for (auto schedule : {BranchSchedule::LevelLaunches, BranchSchedule::TeamLevels}) {
+    const auto all = solve_on_all(test::EnabledExecutionSpaces{}, cells, in, schedule);
+    for (std::size_t b = 1; b < all.size(); ++b) {
+      double diff = 0, size = 0;  // max-norm, relative
+      for (std::size_t k = 0; k < all[0].size(); ++k) {
+        diff = std::max(diff, std::abs(all[b][k] - all[0][k]));
+        size = std::max(size, std::abs(all[0][k]));
+      }
+      EXPECT_LE(diff / size, 1e-13) << "backend " << b << " vs backend 0, " << name(schedule);
+    }
+  }
+}
+
+}  // namespace

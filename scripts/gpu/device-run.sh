@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine over a packed .devcarry/: the unit tests on every backend,
 # the main job and the perf tests; logs and JSON go to $OUT.
-#   scripts/gpu/device-run.sh [tests] [main] [perf] [perf-filter REGEX]
+#   scripts/gpu/device-run.sh [tests] [main] [perf:NAME:REGEX]...
+# perf:NAME:REGEX runs the benchmarks matching REGEX into $OUT/perf_NAME.{json,txt}.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 c=.devcarry
@@ -10,15 +11,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/$c/lib:${LD_LIBRARY_PATH:-}
 export HINESBATCH_SHARED_DIR=$PWD/$c/shared
 export OMP_PROC_BIND=spread OMP_PLACES=threads
-filter=.
-steps=()
-while [ $# -gt 0 ]; do
-  case $1 in
-  perf-filter) filter=$2; shift ;;
-  *) steps+=("$1") ;;
-  esac
-  shift
-done
+steps=("$@")
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
@@ -36,10 +29,13 @@ for s in "${steps[@]}"; do
     echo "=== main job, default (CUDA) space"
     $c/bin/hinesbatch-paper-classes --systems 25600 2>&1 | tee "$out/paper_classes_25600.txt"
     ;;
-  perf)
-    echo "=== perf tests ($filter)"
+  perf:*)
+    name=$(echo "$s" | cut -d: -f2)
+    filter=$(echo "$s" | cut -d: -f3-)
+    echo "=== perf tests $name ($filter)"
     $c/bin/hinesbatch_perf_tests --benchmark_filter="$filter" --benchmark_min_time=0.1 \
-      --benchmark_out="$out/perf.json" --benchmark_out_format=json 2>&1 | tee "$out/perf.txt" | grep -vE "^-|^Benchmark" | awk 'NR%6==1'
+      --benchmark_out="$out/perf_$name.json" --benchmark_out_format=json >"$out/perf_$name.txt" 2>&1
+    echo "perf $name rc=$? ($(grep -c manual_time "$out/perf_$name.txt") results)"
     ;;
   esac
 done
