@@ -74,7 +74,7 @@ class MultiMorphology : public ::testing::Test {
       batch.solution_to_host(exec, x);
     } else {
       BranchPlanOptions options;
-      options.branches_per_group = 32;
+      options.cells_per_group = 3;  // small groups: many groups and group boundaries
       const BranchPlan plan(cells, options);
       BranchBatch<T, Mem> batch(exec, plan);
       const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -194,7 +194,7 @@ TEST(BranchPlan, GroupsLevelsAndStorage) {
   const std::vector<Tree> cells{p2_binary_tree(4), p2_binary_tree(2), chain_tree(3),
                                 p2_binary_tree(4)};
   BranchPlanOptions o;
-  o.branches_per_group = 8;
+  o.cells_per_group = 3;
   const BranchPlan plan(cells, o);
   EXPECT_EQ(plan.num_cells(), 4);
   EXPECT_EQ(plan.num_nodes(), 448 + 512 + 3 + 448);
@@ -207,8 +207,12 @@ TEST(BranchPlan, GroupsLevelsAndStorage) {
     ++seen[s];
   }
   for (std::int64_t k = 0; k < plan.num_nodes(); ++k) EXPECT_EQ(seen[plan.storage_of[k]], 1);
-  // Level 3 of a 4-level tree has 8 branches: two of them exceed the budget of 8.
-  EXPECT_EQ(plan.num_groups(), 2);
+  EXPECT_EQ(plan.num_groups(), 2);  // 4 cells, 3 per group
+  // Sorted by depth then size: the two 4-level cells lead, so group 0's level-3 block
+  // holds their 16 branches (8 each) side by side.
+  const int l3 = plan.group_level_begin[3];
+  EXPECT_EQ(plan.group_level_begin[4] - l3, 16);
+  EXPECT_EQ(plan.branch_stride[l3], 16);
   EXPECT_EQ(plan.level_begin.back(), plan.num_branches());
   EXPECT_GE(plan.planning_seconds(), 0.0);
 }
@@ -216,7 +220,7 @@ TEST(BranchPlan, GroupsLevelsAndStorage) {
 TEST(BranchPlan, RejectsEmptyCells) {
   EXPECT_THROW(BranchPlan({Tree()}), InputError);
   BranchPlanOptions o;
-  o.branches_per_group = 0;
+  o.cells_per_group = 0;
   EXPECT_THROW(BranchPlan({chain_tree(3)}, o), InputError);
 }
 
@@ -244,7 +248,8 @@ std::vector<double> solve_on(const std::vector<hinesbatch::Tree>& cells,
 }
 
 template <class... E>
-std::vector<std::vector<double>> solve_on_all(std::tuple<E...>, const std::vector<hinesbatch::Tree>& cells,
+std::vector<std::vector<double>> solve_on_all(std::tuple<E...>,
+                                              const std::vector<hinesbatch::Tree>& cells,
                                               const hinesbatch::test::HostSystems<double>& in,
                                               hinesbatch::BranchSchedule schedule) {
   return {solve_on<E>(cells, in, schedule)...};

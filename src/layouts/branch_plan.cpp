@@ -10,17 +10,56 @@
 namespace hinesbatch {
 
 namespace {
+// A cell's branches as flat arrays (no per-branch allocation: a plan may cover
+// hundreds of thousands of cells). Branch b's nodes are node[first[b] .. first[b+1]).
 struct CellBranches {
-  std::vector<Tree::Branch> branches;
+  std::vector<int> first, node, level, parent_node, parent_branch;
   std::vector<int> per_level;  // branch count at each level
+  int count() const { return static_cast<int>(level.size()); }
+  int length(int b) const { return first[b + 1] - first[b]; }
 };
+
+// Same decomposition as Tree::branches(): a branch starts at the root and at every
+// child of a node with two or more children.
+CellBranches split_into_branches(const Tree& tree) {
+  const int n = tree.size();
+  CellBranches cb;
+  std::vector<int> children(n, 0), branch_of(n, -1), next_in_branch(n, -1);
+  for (int i = 1; i < n; ++i) ++children[tree.parent(i)];
+  std::vector<int> head;  // first node of each branch, in discovery order
+  for (int i = 0; i < n; ++i) {
+    const int p = tree.parent(i);
+    if (p < 0 || children[p] >= 2) {
+      const int b = static_cast<int>(head.size());
+      head.push_back(i);
+      branch_of[i] = b;
+      cb.parent_node.push_back(p);
+      cb.parent_branch.push_back(p < 0 ? -1 : branch_of[p]);
+      cb.level.push_back(p < 0 ? 0 : cb.level[branch_of[p]] + 1);
+    } else {
+      branch_of[i] = branch_of[p];
+      next_in_branch[p] = i;
+    }
+  }
+  cb.first.assign(head.size() + 1, 0);
+  cb.node.reserve(n);
+  for (std::size_t b = 0; b < head.size(); ++b) {
+    for (int v = head[b]; v != -1; v = next_in_branch[v]) cb.node.push_back(v);
+    cb.first[b + 1] = static_cast<int>(cb.node.size());
+  }
+  for (int l : cb.level) {
+    if (l >= static_cast<int>(cb.per_level.size())) cb.per_level.resize(l + 1, 0);
+    ++cb.per_level[l];
+  }
+  return cb;
+}
 }  // namespace
 
 BranchPlan::BranchPlan(const std::vector<Tree>& cells, const BranchPlanOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (options.branches_per_group < 1)
-    throw InputError("BranchPlan: branches_per_group must be >= 1", {}, 0,
-                     std::to_string(options.branches_per_group));
+  if (options.cells_per_group < 1)
+    throw InputError("BranchPlan: cells_per_group must be >= 1", {}, 0,
+                     std::to_string(options.cells_per_group));
   const int num_cells = static_cast<int>(cells.size());
   cell_offset.assign(num_cells + 1, 0);
   for (int c = 0; c < num_cells; ++c) {
@@ -31,12 +70,7 @@ BranchPlan::BranchPlan(const std::vector<Tree>& cells, const BranchPlanOptions& 
 
   std::vector<CellBranches> split(num_cells);
   for (int c = 0; c < num_cells; ++c) {
-    split[c].branches = cells[c].branches();
-    for (const auto& b : split[c].branches) {
-      if (b.level >= static_cast<int>(split[c].per_level.size()))
-        split[c].per_level.resize(b.level + 1, 0);
-      ++split[c].per_level[b.level];
-    }
+    split[c] = split_into_branches(cells[c]);
     num_levels_ = std::max(num_levels_, static_cast<int>(split[c].per_level.size()));
   }
 
@@ -48,28 +82,17 @@ BranchPlan::BranchPlan(const std::vector<Tree>& cells, const BranchPlanOptions& 
         return split[a].per_level.size() > split[b].per_level.size();
       return cells[a].size() > cells[b].size();
     });
-
-  // Greedy grouping in that order: close a group when one of its levels would exceed the
-  // branch budget. A single cell wider than the budget forms a group of its own.
   std::vector<std::vector<int>> groups;
-  std::vector<int> load(num_levels_, 0);
-  for (int c : order) {
-    bool fits = !groups.empty();
-    for (std::size_t l = 0; fits && l < split[c].per_level.size(); ++l)
-      fits = load[l] + split[c].per_level[l] <= options.branches_per_group;
-    if (!fits) {
-      groups.emplace_back();
-      std::fill(load.begin(), load.end(), 0);
-    }
-    groups.back().push_back(c);
-    for (std::size_t l = 0; l < split[c].per_level.size(); ++l) load[l] += split[c].per_level[l];
+  for (int k = 0; k < num_cells; ++k) {
+    if (k % options.cells_per_group == 0) groups.emplace_back();
+    groups.back().push_back(order[k]);
   }
   num_groups_ = static_cast<int>(groups.size());
 
   // Lay out each group's levels; ids follow (group, level, longest branch first).
   storage_of.assign(num_nodes(), -1);
   std::vector<std::vector<int>> global_id(num_cells);
-  for (int c = 0; c < num_cells; ++c) global_id[c].assign(split[c].branches.size(), -1);
+  for (int c = 0; c < num_cells; ++c) global_id[c].assign(split[c].count(), -1);
   group_level_begin.assign(static_cast<std::size_t>(num_groups_) * (num_levels_ + 1), 0);
   std::vector<std::pair<int, int>> level_members;  // (cell, local branch)
   for (int g = 0; g < num_groups_; ++g) {
@@ -78,31 +101,29 @@ BranchPlan::BranchPlan(const std::vector<Tree>& cells, const BranchPlanOptions& 
       if (l == num_levels_) break;
       level_members.clear();
       for (int c : groups[g])
-        for (int b = 0; b < static_cast<int>(split[c].branches.size()); ++b)
-          if (split[c].branches[b].level == l) level_members.push_back({c, b});
+        for (int b = 0; b < split[c].count(); ++b)
+          if (split[c].level[b] == l) level_members.push_back({c, b});
+      // Longest first: the threads of a warp then finish close together.
       std::stable_sort(level_members.begin(), level_members.end(), [&](auto x, auto y) {
-        return split[x.first].branches[x.second].nodes.size() >
-               split[y.first].branches[y.second].nodes.size();
+        return split[x.first].length(x.second) > split[y.first].length(y.second);
       });
       const int width = static_cast<int>(level_members.size());
       int rows = 0;
-      for (auto [c, b] : level_members)
-        rows = std::max(rows, static_cast<int>(split[c].branches[b].nodes.size()));
+      for (auto [c, b] : level_members) rows = std::max(rows, split[c].length(b));
       for (int j = 0; j < width; ++j) {
         const auto [c, b] = level_members[j];
-        const auto& br = split[c].branches[b];
-        const int id = num_branches();
-        global_id[c][b] = id;
+        const CellBranches& cb = split[c];
+        global_id[c][b] = num_branches();
         branch_offset.push_back(storage_size_ + j);
         branch_stride.push_back(width);
-        branch_length.push_back(static_cast<int>(br.nodes.size()));
+        branch_length.push_back(cb.length(b));
         branch_level.push_back(l);
-        for (std::size_t k = 0; k < br.nodes.size(); ++k)
-          storage_of[cell_offset[c] + br.nodes[k]] =
+        for (int k = 0; k < cb.length(b); ++k)
+          storage_of[cell_offset[c] + cb.node[cb.first[b] + k]] =
               storage_size_ + j + static_cast<std::int64_t>(k) * width;
         // The parent's level was laid out before this one.
         branch_parent_index.push_back(
-            br.parent_node < 0 ? -1 : storage_of[cell_offset[c] + br.parent_node]);
+            cb.parent_node[b] < 0 ? -1 : storage_of[cell_offset[c] + cb.parent_node[b]]);
       }
       storage_size_ += static_cast<std::int64_t>(rows) * width;
     }
@@ -114,9 +135,9 @@ BranchPlan::BranchPlan(const std::vector<Tree>& cells, const BranchPlanOptions& 
   branch_child_end.assign(nb, 0);
   std::vector<int> parent_id(nb, -1), count(nb, 0);
   for (int c = 0; c < num_cells; ++c)
-    for (std::size_t b = 0; b < split[c].branches.size(); ++b)
-      if (split[c].branches[b].parent_branch >= 0) {
-        const int id = global_id[c][b], pid = global_id[c][split[c].branches[b].parent_branch];
+    for (int b = 0; b < split[c].count(); ++b)
+      if (split[c].parent_branch[b] >= 0) {
+        const int id = global_id[c][b], pid = global_id[c][split[c].parent_branch[b]];
         parent_id[id] = pid;
         ++count[pid];
       }

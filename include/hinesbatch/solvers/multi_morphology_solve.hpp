@@ -7,6 +7,7 @@
 // Both run the same per-branch sweeps (branch_system.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <type_traits>
 
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
@@ -86,6 +87,7 @@ using SweepsFor = BranchSweeps<DeviceBranchPlan<MemorySpace>, Kokkos::View<Scala
 
 // Solves every cell in place (rhs <- solution, d <- eliminated diagonal). Asynchronous
 // on exec; batch.check(exec) reports zero pivots and non-finite values by cell and node.
+// team_size (TeamLevels only): 0 picks a warp on CUDA and Kokkos::AUTO elsewhere.
 // LevelLaunches reads the level sizes from the host plan, so it launches without syncing.
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& batch,
@@ -114,6 +116,11 @@ void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& b
     }
   } else {
     using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+#if defined(KOKKOS_ENABLE_CUDA)
+    // A warp per group: its level blocks are a warp wide (BranchPlanOptions), and a
+    // barrier inside one warp is cheap.
+    if (team_size == 0 && std::is_same<ExecutionSpace, Kokkos::Cuda>::value) team_size = 32;
+#endif
     const Policy policy = team_size > 0 ? Policy(exec, plan.num_groups(), team_size)
                                         : Policy(exec, plan.num_groups(), Kokkos::AUTO);
     Kokkos::parallel_for("hinesbatch::solve_team_levels", policy,
