@@ -25,6 +25,13 @@ for s in "${steps[@]}"; do
     echo "unit tests rc=$?"
     grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/unit_tests.log" | sort | uniq -c | head -20
     ;;
+  tests:*)
+    filter=${s#tests:}
+    echo "=== unit tests ($filter)"
+    $c/bin/hinesbatch_unit_tests --gtest_filter="$filter" >"$out/unit_tests_filtered.log" 2>&1
+    echo "unit tests rc=$?"
+    grep -E "^\[  (PASSED|FAILED) " "$out/unit_tests_filtered.log"
+    ;;
   main)
     echo "=== main job, default (CUDA) space"
     $c/bin/hinesbatch-paper-classes --systems 25600 2>&1 | tee "$out/paper_classes_25600.txt"
