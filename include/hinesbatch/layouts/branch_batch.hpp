@@ -11,6 +11,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
 
 namespace hinesbatch {
 
@@ -61,7 +62,7 @@ class BranchBatch {
   using scalar_type = Scalar;
   using memory_space = MemorySpace;
   using view_type = Kokkos::View<Scalar*, MemorySpace>;
-  using status_view = Kokkos::View<long long[2], MemorySpace>;
+  using status_view = SolveStatus<MemorySpace>;
 
   template <class ExecutionSpace>
   BranchBatch(const ExecutionSpace& exec, const BranchPlan& plan)
@@ -76,8 +77,7 @@ class BranchBatch {
     rhs_ = alloc("hinesbatch::branch_rhs");
     junction_d_ = view_type("hinesbatch::junction_d", plan.num_branches());
     junction_rhs_ = view_type("hinesbatch::junction_rhs", plan.num_branches());
-    status_ = status_view("hinesbatch::status");
-    Kokkos::deep_copy(status_, LLONG_MAX);
+    status_ = make_solve_status<MemorySpace>();
   }
 
   const BranchPlan& plan() const { return *plan_; }
@@ -119,32 +119,19 @@ class BranchBatch {
   // non-finite solution of the last solves, then clears the record. One fence.
   template <class ExecutionSpace>
   void check(const ExecutionSpace& exec) const {
-    auto host = Kokkos::create_mirror_view(status_);
-    Kokkos::deep_copy(exec, host, status_);
-    exec.fence();
-    const long long bad_pivot = host(0), bad_value = host(1);
-    if (bad_pivot == LLONG_MAX && bad_value == LLONG_MAX) return;
-    Kokkos::deep_copy(exec, status_, LLONG_MAX);
-    exec.fence();
-    const bool pivot = bad_pivot != LLONG_MAX;
-    const long long key = pivot ? bad_pivot : bad_value;
+    const auto r = take_solve_status(exec, status_);
+    if (!r.failed()) return;
     const auto [cell, node] =
-        plan_->cell_node_of_storage(key & ((1LL << BranchPlan::kLevelShift) - 1));
-    throw SolverError("hinesbatch: cell " + std::to_string(cell) + ", node " +
-                      std::to_string(node) +
-                      (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
-                      " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+        plan_->cell_node_of_storage(r.key() & ((1LL << BranchPlan::kLevelShift) - 1));
+    throw_solve_failure("cell " + std::to_string(cell) + ", node " + std::to_string(node),
+                        r.pivot());
   }
 
  private:
   template <class ExecutionSpace>
   void scatter(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
                const char* what) const {
-    if (static_cast<std::int64_t>(src.size()) != plan_->num_nodes())
-      throw InputError(std::string("hinesbatch: array ") + what + " has " +
-                           std::to_string(src.size()) + " elements, the batch's cells have " +
-                           std::to_string(plan_->num_nodes()) + " nodes",
-                       {}, 0, std::to_string(src.size()));
+    require_elements(src.size(), plan_->num_nodes(), what, "the batch's cells");
     auto host = Kokkos::create_mirror_view(v);
     for (std::size_t k = 0; k < src.size(); ++k) host(plan_->storage_of[k]) = src[k];
     Kokkos::deep_copy(exec, v, host);

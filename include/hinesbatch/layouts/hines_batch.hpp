@@ -11,6 +11,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
 
 namespace hinesbatch {
 
@@ -25,7 +26,7 @@ class HinesBatch {
   // Smallest flat index (s*n + i) where the solve met a zero or non-finite pivot, and
   // where it produced a non-finite solution; LLONG_MAX when none. Written by the solve
   // only on failure, read and reset by check().
-  using status_view = Kokkos::View<long long[2], MemorySpace>;
+  using status_view = SolveStatus<MemorySpace>;
 
   static constexpr int default_block_size = 128;
 
@@ -44,8 +45,7 @@ class HinesBatch {
     d_ = Layout::template allocate<view_type>("hinesbatch::d", num_systems, num_nodes, block_size_);
     rhs_ = Layout::template allocate<view_type>("hinesbatch::rhs", num_systems, num_nodes,
                                                 block_size_);
-    status_ = status_view("hinesbatch::status");
-    Kokkos::deep_copy(status_, LLONG_MAX);
+    status_ = make_solve_status<MemorySpace>();
   }
 
   int num_systems() const { return num_systems_; }
@@ -93,35 +93,25 @@ class HinesBatch {
   // or non-finite pivot or produced a non-finite value, then clears the record. One fence.
   template <class ExecutionSpace>
   void check(const ExecutionSpace& exec) const {
-    auto host = Kokkos::create_mirror_view(status_);
-    Kokkos::deep_copy(exec, host, status_);
+    const auto r = take_solve_status(exec, status_);
+    if (!r.failed()) return;
+    const int s = static_cast<int>(r.key() / num_nodes_),
+              i = static_cast<int>(r.key() % num_nodes_);
+    auto hv = Kokkos::create_mirror_view(r.pivot() ? d_ : rhs_);
+    Kokkos::deep_copy(exec, hv, r.pivot() ? d_ : rhs_);
     exec.fence();
-    // Copy out before the reset: on a host space the mirror is status_ itself.
-    const long long bad_pivot = host(0), bad_value = host(1);
-    if (bad_pivot == LLONG_MAX && bad_value == LLONG_MAX) return;
-    Kokkos::deep_copy(exec, status_, LLONG_MAX);
-    const bool pivot = bad_pivot != LLONG_MAX;  // a bad pivot is the cause of a bad value
-    const long long at = pivot ? bad_pivot : bad_value;
-    const int s = static_cast<int>(at / num_nodes_), i = static_cast<int>(at % num_nodes_);
-    auto hv = Kokkos::create_mirror_view(pivot ? d_ : rhs_);
-    Kokkos::deep_copy(exec, hv, pivot ? d_ : rhs_);
-    exec.fence();
-    const Scalar v = Layout::at(hv, s, i, block_size_);
-    throw SolverError("hinesbatch: system " + std::to_string(s) + ", node " + std::to_string(i) +
-                      (pivot ? ": zero or non-finite pivot d = " : ": non-finite solution x = ") +
-                      std::to_string(static_cast<double>(v)) +
-                      " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+    const double v = static_cast<double>(Layout::at(hv, s, i, block_size_));
+    throw_solve_failure("system " + std::to_string(s) + ", node " + std::to_string(i), r.pivot(),
+                        (r.pivot() ? " d = " : " x = ") + std::to_string(v));
   }
 
  private:
   template <class ExecutionSpace>
   void fill_one(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
                 const char* what) const {
-    if (static_cast<long long>(src.size()) != num_elements())
-      throw InputError(std::string("hinesbatch: array ") + what + " has " +
-                           std::to_string(src.size()) + " elements, batch needs N*n = " +
-                           std::to_string(num_systems_) + "*" + std::to_string(num_nodes_),
-                       {}, 0, std::to_string(src.size()));
+    require_elements(src.size(), num_elements(), what,
+                     "a batch of " + std::to_string(num_systems_) + " systems of " +
+                         std::to_string(num_nodes_) + " nodes");
     auto host = Kokkos::create_mirror_view(v);
     for (int s = 0; s < num_systems_; ++s)
       for (int i = 0; i < num_nodes_; ++i)

@@ -14,6 +14,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
 
 namespace hinesbatch {
@@ -26,7 +27,7 @@ class InterleavedMultiBatch {
   using view_type = Kokkos::View<Scalar**, Kokkos::LayoutLeft, MemorySpace>;
   using parent_view = Kokkos::View<int**, Kokkos::LayoutLeft, MemorySpace>;
   using size_view = Kokkos::View<int*, MemorySpace>;
-  using status_view = Kokkos::View<long long[2], MemorySpace>;
+  using status_view = SolveStatus<MemorySpace>;
 
   template <class ExecutionSpace>
   InterleavedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells,
@@ -65,8 +66,7 @@ class InterleavedMultiBatch {
     }
     Kokkos::deep_copy(exec, parents_, hp);
     Kokkos::deep_copy(exec, sizes_, hs);
-    status_ = status_view("hinesbatch::status");
-    Kokkos::deep_copy(exec, status_, LLONG_MAX);
+    status_ = make_solve_status<MemorySpace>();
     exec.fence();
   }
 
@@ -108,30 +108,18 @@ class InterleavedMultiBatch {
   }
   template <class ExecutionSpace>
   void check(const ExecutionSpace& exec) const {
-    auto host = Kokkos::create_mirror_view(status_);
-    Kokkos::deep_copy(exec, host, status_);
-    exec.fence();
-    const long long bad_pivot = host(0), bad_value = host(1);
-    if (bad_pivot == LLONG_MAX && bad_value == LLONG_MAX) return;
-    Kokkos::deep_copy(exec, status_, LLONG_MAX);
-    exec.fence();
-    const bool pivot = bad_pivot != LLONG_MAX;
-    const long long at = pivot ? bad_pivot : bad_value;
-    throw SolverError("hinesbatch: cell " + std::to_string(cell_of_slot_[at / max_nodes_]) +
-                      ", node " + std::to_string(at % max_nodes_) +
-                      (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
-                      " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+    const auto r = take_solve_status(exec, status_);
+    if (!r.failed()) return;
+    throw_solve_failure("cell " + std::to_string(cell_of_slot_[r.key() / max_nodes_]) + ", node " +
+                            std::to_string(r.key() % max_nodes_),
+                        r.pivot());
   }
 
  private:
   template <class ExecutionSpace>
   void scatter(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
                const char* what) const {
-    if (static_cast<std::int64_t>(src.size()) != num_nodes())
-      throw InputError(std::string("hinesbatch: array ") + what + " has " +
-                           std::to_string(src.size()) + " elements, the batch's cells have " +
-                           std::to_string(num_nodes()) + " nodes",
-                       {}, 0, std::to_string(src.size()));
+    require_elements(src.size(), num_nodes(), what, "the batch's cells");
     auto host = Kokkos::create_mirror_view(v);
     for (int s = 0; s < num_cells(); ++s) {
       const int c = cell_of_slot_[s];

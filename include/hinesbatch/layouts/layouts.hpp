@@ -10,12 +10,12 @@
 namespace hinesbatch {
 namespace layouts {
 
-// Flat: each system's vectors contiguous, [system][node]. Not coalesced on a GPU (one
-// thread per system walks its own cache lines), natural on a CPU.
-struct Flat {
+namespace impl {
+// A rank-2 (system, node) View: the Kokkos layout alone decides where elements go.
+template <class KokkosLayout>
+struct SystemNodeLayout {
   template <class T, class MemorySpace>
-  using view_type = Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>;
-  static constexpr const char* name = "Flat";
+  using view_type = Kokkos::View<T**, KokkosLayout, MemorySpace>;
   static constexpr bool tiled = false;
 
   template <class View>
@@ -31,27 +31,18 @@ struct Flat {
     return Kokkos::subview(v, s, Kokkos::ALL);
   }
 };
+}  // namespace impl
+
+// Flat: each system's vectors contiguous, [system][node]. Not coalesced on a GPU (one
+// thread per system walks its own cache lines), natural on a CPU.
+struct Flat : impl::SystemNodeLayout<Kokkos::LayoutRight> {
+  static constexpr const char* name = "Flat";
+};
 
 // Full-Interleaved: node i of every system, then node i+1 of every system. Consecutive
 // threads (systems) touch consecutive addresses: coalesced; a thread strides by N.
-struct FullInterleaved {
-  template <class T, class MemorySpace>
-  using view_type = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
+struct FullInterleaved : impl::SystemNodeLayout<Kokkos::LayoutLeft> {
   static constexpr const char* name = "FullInterleaved";
-  static constexpr bool tiled = false;
-
-  template <class View>
-  static View allocate(const std::string& label, int num_systems, int num_nodes, int) {
-    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), num_systems, num_nodes);
-  }
-  template <class View>
-  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i, int) {
-    return v(s, i);
-  }
-  template <class View>
-  KOKKOS_INLINE_FUNCTION static auto system_view(const View& v, int s, int) {
-    return Kokkos::subview(v, s, Kokkos::ALL);
-  }
 };
 
 // Block-Interleaved: tiles of BS systems, interleaved inside a tile, stored as a View
