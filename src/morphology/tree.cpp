@@ -89,8 +89,8 @@ std::vector<Tree::Branch> Tree::branches() const {
   std::vector<int> branch_of(parent_.size(), -1);
   for (int i = 0; i < size(); ++i) {
     const int p = parent_[i];
-    const bool starts =
-        p == -1 || children[p] >= 2 || branch_of[p] == -1 || out[branch_of[p]].nodes.back() != p;
+    // p < i was placed already; an only child continues its parent's branch.
+    const bool starts = p == -1 || children[p] >= 2;
     if (starts) {
       Branch b;
       b.parent_node = p;
