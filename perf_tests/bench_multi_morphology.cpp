@@ -106,6 +106,15 @@ void report(benchmark::State& state, const Input& in, std::size_t allocated) {
   state.counters["cells"] = static_cast<double>(in.cells.size());
 }
 
+// A copy of a coefficient array taken after fill(): every timed solve starts from it.
+template <class View>
+View pristine_copy(const View& v) {
+  View copy(Kokkos::view_alloc(std::string("hinesbatch::pristine"), Kokkos::WithoutInitializing),
+            v.layout());
+  Kokkos::deep_copy(copy, v);
+  return copy;
+}
+
 // Runs one path on the current input set.
 void run_path(benchmark::State& state, const Input& in, Path path) {
   Default exec;
@@ -116,11 +125,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
                                                             tree.size());
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
-    Kokkos::View<double**, Kokkos::LayoutLeft, Mem> d0("d0", batch.d().extent(0),
-                                                       batch.d().extent(1)),
-        r0("r0", batch.d().extent(0), batch.d().extent(1));
-    Kokkos::deep_copy(d0, batch.d());
-    Kokkos::deep_copy(r0, batch.rhs());
+    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
     DeviceTree<Mem> dtree(exec, tree);
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
                      [&] { solve(exec, dtree, batch); });
@@ -129,11 +134,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
   } else if (path == Path::Naive || path == Path::NaiveSorted) {
     InterleavedMultiBatch<double, Mem> batch(exec, in.cells, path == Path::NaiveSorted);
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
-    Kokkos::View<double**, Kokkos::LayoutLeft, Mem> d0("d0", batch.d().extent(0),
-                                                       batch.d().extent(1)),
-        r0("r0", batch.d().extent(0), batch.d().extent(1));
-    Kokkos::deep_copy(d0, batch.d());
-    Kokkos::deep_copy(r0, batch.rhs());
+    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0, [&] { solve(exec, batch); });
     batch.check(exec);
     report(state, in, batch.allocated_bytes());
@@ -143,9 +144,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     BranchBatch<double, Mem> batch(exec, plan);
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
-    Kokkos::View<double*, Mem> d0("d0", batch.d().extent(0)), r0("r0", batch.d().extent(0));
-    Kokkos::deep_copy(d0, batch.d());
-    Kokkos::deep_copy(r0, batch.rhs());
+    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
     const auto schedule =
         path == Path::LevelLaunches ? BranchSchedule::LevelLaunches : BranchSchedule::TeamLevels;
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
