@@ -1,0 +1,435 @@
+#pragma once
+// The cells one rank simulates, on the device of ExecutionSpace, and the fused time step
+// (issue #5): one work item per cell does NEURON's fixed step in one pass, so a step is
+// one kernel launch:
+//   assemble  d = C/dt + sum g_axial + g_mech,  rhs = I_mech(v) + I_axial(v) + I_stim
+//   solve     the cell's Hines system for dv (hines_system.hpp)
+//   update    v += dv; hh gates by cnexp at the new v; ExpSyn g decays
+//   detect    v at the detector crosses the threshold from below -> a spike at t + dt
+// Storage is (cell, node) in the execution space's preferred layout: LayoutLeft on
+// CUDA (cells interleaved: CoreNEURON's one-thread-per-cell scheme, cells sorted by size
+// so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/spike_exchange.hpp"
+#include "hinesbatch/solvers/hines_batch_solve.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+
+namespace hinesbatch {
+
+enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
+
+template <class ExecutionSpace>
+struct CellGroupViews {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using layout = typename ExecutionSpace::array_layout;
+  using nodes_d = Kokkos::View<double**, layout, memory_space>;
+  using nodes_i = Kokkos::View<int**, layout, memory_space>;
+  using nodes_u8 = Kokkos::View<unsigned char**, layout, memory_space>;
+  using vec_d = Kokkos::View<double*, memory_space>;
+  using vec_i = Kokkos::View<int*, memory_space>;
+
+  vec_i size;  // nodes per cell slot
+  nodes_i parent;
+  nodes_d v, d, rhs, a, d0;  // a = -g_axial (symmetric off-diagonal); d0 = C/dt + sum g
+  nodes_u8 mechs;
+  nodes_d pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el, hh_m, hh_h, hh_n;  // absolute (uS)
+  vec_i syn_begin, syn_node;
+  vec_d syn_decay, syn_e, syn_g;
+  vec_i stim_begin, stim_node;
+  vec_d stim_del, stim_dur, stim_amp;
+  vec_i det_node, det_flag;
+  vec_d det_threshold;
+  Kokkos::View<int, memory_space> spike_count;
+  vec_i spike_slot, spike_step;
+  SolveStatus<memory_space> status;
+};
+
+namespace impl {
+
+template <class ExecutionSpace>
+struct StepCells {
+  CellGroupViews<ExecutionSpace> c;
+  double dt, t_mid, ena, ek, q10;
+  int step_end;  // global index of the step's end time (spike time = step_end * dt)
+  int max_nodes;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    using std::exp;
+    const int n = c.size(s);
+    // Assemble, root to leaves: a node's axial current to its parent goes into the
+    // parent's rhs, which was written earlier in this loop (parent < node).
+    for (int i = 0; i < n; ++i) {
+      const double vi = c.v(s, i);
+      double di = c.d0(s, i), ri = 0;
+      const unsigned char mk = c.mechs(s, i);
+      if (mk & kPasBit) {
+        const double g = c.pas_g(s, i);
+        di += g;
+        ri -= g * (vi - c.pas_e(s, i));
+      }
+      if (mk & kHHBit) {
+        const double m = c.hh_m(s, i), nn = c.hh_n(s, i);
+        const double gna = c.hh_gna(s, i) * m * m * m * c.hh_h(s, i);
+        const double gk = c.hh_gk(s, i) * nn * nn * nn * nn;
+        const double gl = c.hh_gl(s, i);
+        di += gna + gk + gl;
+        ri -= gna * (vi - ena) + gk * (vi - ek) + gl * (vi - c.hh_el(s, i));
+      }
+      if (i > 0) {
+        const int p = c.parent(s, i);
+        const double current = -c.a(s, i) * (c.v(s, p) - vi);
+        ri += current;
+        c.rhs(s, p) -= current;
+      }
+      c.d(s, i) = di;
+      c.rhs(s, i) = ri;
+    }
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) {
+      const int node = c.syn_node(k);
+      const double g = c.syn_g(k);
+      c.d(s, node) += g;
+      c.rhs(s, node) -= g * (c.v(s, node) - c.syn_e(k));
+    }
+    for (int k = c.stim_begin(s); k < c.stim_begin(s + 1); ++k)
+      if (t_mid >= c.stim_del(k) && t_mid < c.stim_del(k) + c.stim_dur(k))
+        c.rhs(s, c.stim_node(k)) += c.stim_amp(k);
+    const auto a = Kokkos::subview(c.a, s, Kokkos::ALL);
+    const auto f = hines_solve_system(Kokkos::subview(c.parent, s, Kokkos::ALL), n, a, a,
+                                      Kokkos::subview(c.d, s, Kokkos::ALL),
+                                      Kokkos::subview(c.rhs, s, Kokkos::ALL));
+    record_failure(c.status, f, static_cast<long long>(s) * max_nodes);
+    for (int i = 0; i < n; ++i) {
+      const double vi = c.v(s, i) + c.rhs(s, i);
+      c.v(s, i) = vi;
+      if (c.mechs(s, i) & kHHBit) {
+        const HHRates r = hh_rates(vi, q10);
+        c.hh_m(s, i) += (1 - exp(-dt / r.mtau)) * (r.minf - c.hh_m(s, i));
+        c.hh_h(s, i) += (1 - exp(-dt / r.htau)) * (r.hinf - c.hh_h(s, i));
+        c.hh_n(s, i) += (1 - exp(-dt / r.ntau)) * (r.ninf - c.hh_n(s, i));
+      }
+    }
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) *= c.syn_decay(k);
+    const int det = c.det_node(s);
+    if (det >= 0) {
+      if (c.v(s, det) > c.det_threshold(s)) {
+        if (!c.det_flag(s)) {
+          c.det_flag(s) = 1;
+          const int idx = Kokkos::atomic_fetch_add(&c.spike_count(), 1);
+          if (idx < static_cast<int>(c.spike_slot.extent(0))) {
+            c.spike_slot(idx) = s;
+            c.spike_step(idx) = step_end;
+          }
+        }
+      } else {
+        c.det_flag(s) = 0;
+      }
+    }
+  }
+};
+
+// Adds a step's events to their synapses' conductances: the first event of each run of
+// equal synapses adds the whole run in order (events are sorted), so sums are the same
+// on every backend and for any number of ranks.
+template <class MemorySpace>
+struct DeliverEvents {
+  Kokkos::View<const int*, MemorySpace> synapse;
+  Kokkos::View<const double*, MemorySpace> weight;
+  Kokkos::View<double*, MemorySpace> syn_g;
+  int begin, end;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    if (i > begin && synapse(i) == synapse(i - 1)) return;
+    double g = syn_g(synapse(i));
+    for (int j = i; j < end && synapse(j) == synapse(i); ++j) g += weight(j);
+    syn_g(synapse(i)) = g;
+  }
+};
+
+template <class ExecutionSpace>
+struct InitCells {
+  CellGroupViews<ExecutionSpace> c;
+  double v_init, q10;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const HHRates r = hh_rates(v_init, q10);
+    for (int i = 0; i < c.size(s); ++i) {
+      c.v(s, i) = v_init;
+      if (c.mechs(s, i) & kHHBit) {
+        c.hh_m(s, i) = r.minf;
+        c.hh_h(s, i) = r.hinf;
+        c.hh_n(s, i) = r.ninf;
+      }
+    }
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
+    if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
+  }
+};
+
+template <class ExecutionSpace>
+struct RecordVoltages {
+  Kokkos::View<const double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      v;
+  Kokkos::View<const int*, typename ExecutionSpace::memory_space> slot, node;
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> trace;
+  int row;
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const { trace(row, r) = v(slot(r), node(r)); }
+};
+
+}  // namespace impl
+
+// One rank's cells. Slots are the cells sorted by node count (descending, ties by gid).
+template <class ExecutionSpace>
+class CellGroup {
+ public:
+  using views = CellGroupViews<ExecutionSpace>;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  CellGroup(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
+            const NetworkSpec& net, const std::vector<std::int64_t>& gids,
+            const SimulationParameters& p, int spike_capacity_steps)
+      : params_(p) {
+    const int nc = static_cast<int>(gids.size());
+    gid_of_slot_.assign(gids.begin(), gids.end());
+    std::stable_sort(gid_of_slot_.begin(), gid_of_slot_.end(),
+                     [&](std::int64_t a, std::int64_t b) {
+                       const int na = templates[net.template_of(a)].compartments.size();
+                       const int nb = templates[net.template_of(b)].compartments.size();
+                       return na != nb ? na > nb : a < b;
+                     });
+    max_nodes_ = 1;
+    for (std::int64_t g : gid_of_slot_) {
+      const int n = templates[net.template_of(g)].compartments.size();
+      max_nodes_ = std::max(max_nodes_, n);
+      num_nodes_ += n;
+    }
+    auto nd = [&](const char* l) {
+      return typename views::nodes_d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(l)), nc,
+                                     max_nodes_);
+    };
+    views& c = v_;
+    c.size = typename views::vec_i("hb::size", nc);
+    c.parent = typename views::nodes_i("hb::parent", nc, max_nodes_);
+    c.v = nd("hb::v");
+    c.d = nd("hb::d");
+    c.rhs = nd("hb::rhs");
+    c.a = typename views::nodes_d("hb::a", nc, max_nodes_);
+    c.d0 = typename views::nodes_d("hb::d0", nc, max_nodes_);
+    c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
+    c.pas_g = typename views::nodes_d("hb::pas_g", nc, max_nodes_);
+    c.pas_e = typename views::nodes_d("hb::pas_e", nc, max_nodes_);
+    c.hh_gna = typename views::nodes_d("hb::gna", nc, max_nodes_);
+    c.hh_gk = typename views::nodes_d("hb::gk", nc, max_nodes_);
+    c.hh_gl = typename views::nodes_d("hb::gl", nc, max_nodes_);
+    c.hh_el = typename views::nodes_d("hb::el", nc, max_nodes_);
+    c.hh_m = typename views::nodes_d("hb::m", nc, max_nodes_);
+    c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
+    c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
+    auto hsize = Kokkos::create_mirror_view(c.size);
+    auto hparent = Kokkos::create_mirror_view(c.parent);
+    auto ha = Kokkos::create_mirror_view(c.a);
+    auto hd0 = Kokkos::create_mirror_view(c.d0);
+    auto hmechs = Kokkos::create_mirror_view(c.mechs);
+    auto hpg = Kokkos::create_mirror_view(c.pas_g);
+    auto hpe = Kokkos::create_mirror_view(c.pas_e);
+    auto hgna = Kokkos::create_mirror_view(c.hh_gna);
+    auto hgk = Kokkos::create_mirror_view(c.hh_gk);
+    auto hgl = Kokkos::create_mirror_view(c.hh_gl);
+    auto hel = Kokkos::create_mirror_view(c.hh_el);
+    std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
+    std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
+    syn_begin_of_slot_.assign(1, 0);
+    for (int s = 0; s < nc; ++s) {
+      const std::int64_t gid = gid_of_slot_[s];
+      slot_of_gid_[gid] = s;
+      const CellTemplate& t = templates[net.template_of(gid)];
+      const NeuronCompartments& comp = t.compartments;
+      const int n = comp.size();
+      hsize(s) = n;
+      std::vector<double> d0(n, 0);
+      for (int i = 0; i < n; ++i) {
+        hparent(s, i) = comp.tree.parent(i);
+        d0[i] += t.cm * comp.area_um2[i] * 1e-5 / p.dt;
+        if (i > 0) {
+          const double g = comp.g_axial_uS[i];
+          ha(s, i) = -g;
+          d0[i] += g;
+          d0[comp.tree.parent(i)] += g;
+        }
+      }
+      for (int i = 0; i < n; ++i) hd0(s, i) = d0[i];
+      for (const DensityMechanism& m : t.density)
+        for (int sec : t.sections_of(m)) {
+          const int first = comp.first_centre[sec];
+          for (int i = first; i < first + comp.section_nseg[sec]; ++i) {
+            const double area = comp.area_um2[i] * 1e-2;  // S/cm2 -> uS
+            if (m.kind == DensityMechanism::Pas) {
+              hmechs(s, i) |= kPasBit;
+              hpg(s, i) = m.pas.g * area;
+              hpe(s, i) = m.pas.e;
+            } else {
+              hmechs(s, i) |= kHHBit;
+              hgna(s, i) = m.hh.gnabar * area;
+              hgk(s, i) = m.hh.gkbar * area;
+              hgl(s, i) = m.hh.gl * area;
+              hel(s, i) = m.hh.el;
+            }
+          }
+        }
+      for (const ExpSynSpec& syn : t.synapses) {
+        syn_node.push_back(comp.node_at(syn.where));
+        syn_decay.push_back(std::exp(-p.dt / syn.tau));
+        syn_e.push_back(syn.e);
+      }
+      syn_begin.push_back(static_cast<int>(syn_node.size()));
+      std::vector<IClampSpec> stims = t.iclamps;
+      for (const IClampSpec& x : net.stimulus(gid, t).iclamps) stims.push_back(x);
+      for (const IClampSpec& x : stims) {
+        stim_node.push_back(comp.node_at(x.where));
+        stim_del.push_back(x.del);
+        stim_dur.push_back(x.dur);
+        stim_amp.push_back(x.amp);
+      }
+      stim_begin.push_back(static_cast<int>(stim_node.size()));
+      det_node.push_back(t.detector.present ? comp.node_at(t.detector.where) : -1);
+      det_thr.push_back(t.detector.threshold);
+    }
+    syn_begin_of_slot_ = syn_begin;
+    Kokkos::deep_copy(exec, c.size, hsize);
+    Kokkos::deep_copy(exec, c.parent, hparent);
+    Kokkos::deep_copy(exec, c.a, ha);
+    Kokkos::deep_copy(exec, c.d0, hd0);
+    Kokkos::deep_copy(exec, c.mechs, hmechs);
+    Kokkos::deep_copy(exec, c.pas_g, hpg);
+    Kokkos::deep_copy(exec, c.pas_e, hpe);
+    Kokkos::deep_copy(exec, c.hh_gna, hgna);
+    Kokkos::deep_copy(exec, c.hh_gk, hgk);
+    Kokkos::deep_copy(exec, c.hh_gl, hgl);
+    Kokkos::deep_copy(exec, c.hh_el, hel);
+    exec.fence();
+    c.syn_begin = upload<int>(exec, syn_begin, "hb::syn_begin");
+    c.syn_node = upload<int>(exec, syn_node, "hb::syn_node");
+    c.syn_decay = upload<double>(exec, syn_decay, "hb::syn_decay");
+    c.syn_e = upload<double>(exec, syn_e, "hb::syn_e");
+    c.syn_g = typename views::vec_d("hb::syn_g", syn_node.size());
+    c.stim_begin = upload<int>(exec, stim_begin, "hb::stim_begin");
+    c.stim_node = upload<int>(exec, stim_node, "hb::stim_node");
+    c.stim_del = upload<double>(exec, stim_del, "hb::stim_del");
+    c.stim_dur = upload<double>(exec, stim_dur, "hb::stim_dur");
+    c.stim_amp = upload<double>(exec, stim_amp, "hb::stim_amp");
+    c.det_node = upload<int>(exec, det_node, "hb::det_node");
+    c.det_threshold = upload<double>(exec, det_thr, "hb::det_threshold");
+    c.det_flag = typename views::vec_i("hb::det_flag", nc);
+    c.spike_count = Kokkos::View<int, memory_space>("hb::spike_count");
+    const std::size_t cap = static_cast<std::size_t>(nc) * std::max(1, spike_capacity_steps);
+    c.spike_slot = typename views::vec_i("hb::spike_slot", cap);
+    c.spike_step = typename views::vec_i("hb::spike_step", cap);
+    c.status = make_solve_status<memory_space>();
+    exec.fence();
+  }
+
+  int num_cells() const { return static_cast<int>(gid_of_slot_.size()); }
+  int max_nodes() const { return max_nodes_; }
+  std::int64_t num_nodes() const { return num_nodes_; }
+  std::int64_t gid_of_slot(int s) const { return gid_of_slot_[s]; }
+  int slot_of_gid(std::int64_t gid) const {
+    const auto it = slot_of_gid_.find(gid);
+    return it == slot_of_gid_.end() ? -1 : it->second;
+  }
+  // Local synapse index of (gid, synapse k of its template).
+  int synapse_index(std::int64_t gid, int k) const {
+    const int s = slot_of_gid(gid);
+    return syn_begin_of_slot_[s] + k;
+  }
+  int synapses_of(std::int64_t gid) const {
+    const int s = slot_of_gid(gid);
+    return syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s];
+  }
+  const views& data() const { return v_; }
+
+  void initialize(const ExecutionSpace& exec) {
+    Kokkos::parallel_for("hinesbatch::sim_init",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
+                         impl::InitCells<ExecutionSpace>{v_, params_.v_init, hh_q10(params_.celsius)});
+  }
+  // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
+  void step(const ExecutionSpace& exec, std::int64_t step) {
+    const double dt = params_.dt;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
+        impl::StepCells<ExecutionSpace>{v_, dt, (static_cast<double>(step) + 0.5) * dt,
+                                        params_.ena, params_.ek, hh_q10(params_.celsius),
+                                        static_cast<int>(step + 1), max_nodes_});
+  }
+  void deliver(const ExecutionSpace& exec, const Kokkos::View<const int*, memory_space>& syn,
+               const Kokkos::View<const double*, memory_space>& w, int begin, int end) {
+    if (end <= begin) return;
+    Kokkos::parallel_for("hinesbatch::sim_deliver",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
+                         impl::DeliverEvents<memory_space>{syn, w, v_.syn_g, begin, end});
+  }
+  // Spikes since the last call, as (gid, step); fences exec. Throws SolverError if a
+  // solve failed (naming gid and node) or the spike buffer overflowed.
+  std::vector<Spike> take_spikes(const ExecutionSpace& exec) {
+    auto hcount = Kokkos::create_mirror_view(v_.spike_count);
+    Kokkos::deep_copy(exec, hcount, v_.spike_count);
+    exec.fence();
+    const int count = hcount();
+    check(exec);
+    if (count > static_cast<int>(v_.spike_slot.extent(0)))
+      throw SolverError("hinesbatch: spike buffer overflow (" + std::to_string(count) + " spikes)");
+    std::vector<Spike> out(count);
+    if (count > 0) {
+      auto hs = Kokkos::create_mirror_view(v_.spike_slot);
+      auto ht = Kokkos::create_mirror_view(v_.spike_step);
+      const auto r = std::make_pair(0, count);
+      Kokkos::deep_copy(exec, Kokkos::subview(hs, r), Kokkos::subview(v_.spike_slot, r));
+      Kokkos::deep_copy(exec, Kokkos::subview(ht, r), Kokkos::subview(v_.spike_step, r));
+      exec.fence();
+      for (int k = 0; k < count; ++k) out[k] = {gid_of_slot_[hs(k)], ht(k)};
+      Kokkos::deep_copy(exec, v_.spike_count, 0);
+      exec.fence();
+    }
+    return out;
+  }
+  void check(const ExecutionSpace& exec) const {
+    const auto r = take_solve_status(exec, v_.status);
+    if (!r.failed()) return;
+    throw_solve_failure("gid " + std::to_string(gid_of_slot_[r.key() / max_nodes_]) + ", node " +
+                            std::to_string(r.key() % max_nodes_),
+                        r.pivot());
+  }
+
+ private:
+  template <class T>
+  static Kokkos::View<T*, memory_space> upload(const ExecutionSpace& exec, const std::vector<T>& src,
+                                               const char* label) {
+    Kokkos::View<T*, memory_space> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                     src.size());
+    auto h = Kokkos::create_mirror_view(v);
+    for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
+    Kokkos::deep_copy(exec, v, h);
+    exec.fence();
+    return v;
+  }
+
+  SimulationParameters params_;
+  std::vector<std::int64_t> gid_of_slot_;
+  std::unordered_map<std::int64_t, int> slot_of_gid_;
+  std::vector<int> syn_begin_of_slot_;
+  int max_nodes_ = 1;
+  std::int64_t num_nodes_ = 0;
+  views v_;
+};
+
+}  // namespace hinesbatch

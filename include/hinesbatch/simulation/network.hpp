@@ -1,0 +1,71 @@
+#pragma once
+// Networks of cells (issue #5): which template each gid uses, which connections feed its
+// synapses, which external events it receives. Connectivity is generated per target gid
+// from (seed, gid) alone, so every rank builds only its own cells' inputs and any number
+// of ranks (or a dry run emulating them) sees the same network.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/simulation/mechanisms.hpp"
+
+namespace hinesbatch {
+
+struct Connection {
+  std::int64_t source = 0;  // gid whose detector fires
+  int synapse = 0;          // index into the target template's synapses
+  double weight = 0;        // uS
+  double delay = 1;         // ms
+};
+struct ExternalEvent {
+  int synapse = 0;
+  double time = 0, weight = 0;
+};
+struct CellStimulus {  // IClamps a network adds to one cell on top of its template's
+  std::vector<IClampSpec> iclamps;
+};
+
+struct NetworkSpec {
+  enum Type { Single, Ring, Random } type = Single;
+  std::int64_t cells = 1;
+  // Ring (Arbor's busyring): rings of ring_size cells; cell i feeds cell i+1 of its ring
+  // through synapse 0; extra_synapses more synapses per cell get weight-zero connections
+  // from random gids (they load the communication only); cell 0 of each ring is kicked.
+  int ring_size = 10;
+  int extra_synapses = 0;
+  double kick_time = 1, kick_weight = 0.1;
+  // Random (P3): synapses_per_cell connections from random other gids (every other cell
+  // when synapses_per_cell >= cells - 1), weights uniform in [weight, weight_max].
+  int synapses_per_cell = 500;
+  double weight = 0.01, weight_max = -1;  // weight_max < 0: all weights equal `weight`
+  double delay_min = 1, delay_max = 1;    // ms, uniform
+  // Per-cell tonic drive for Random: IClamp at the detector location, amp, from a random
+  // start in [0, stim_start_max) to the end.
+  double stim_amp = 0, stim_start_max = 10;
+  std::uint64_t seed = 1;
+  // Templates are used round-robin: gid g uses template g % templates.
+  int templates = 1;
+
+  int template_of(std::int64_t gid) const { return static_cast<int>(gid % templates); }
+  // Synapses a cell of template t needs (the template must provide at least this many).
+  int synapses_needed() const;
+  std::vector<Connection> incoming(std::int64_t gid) const;
+  std::vector<ExternalEvent> external_events(std::int64_t gid) const;
+  CellStimulus stimulus(std::int64_t gid, const CellTemplate& t) const;
+  double min_delay() const { return delay_min; }
+  void validate() const;  // InputError naming the bad value
+};
+
+// A deterministic uniform double in [0, 1) from (seed, a, b): splitmix64 of the mix.
+double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b);
+
+// Which gids each of `ranks` ranks simulates. Contiguous: equal blocks of gids.
+// Balanced: by compartment count (longest-processing-time greedy over cells sorted by
+// size, ties by gid), for multi-morphology networks (P3's future work).
+enum class Partition { Contiguous, Balanced };
+Partition parse_partition(const std::string& name);
+std::vector<std::vector<std::int64_t>> partition_gids(const NetworkSpec& net,
+                                                      const std::vector<CellTemplate>& templates,
+                                                      int ranks, Partition how);
+
+}  // namespace hinesbatch

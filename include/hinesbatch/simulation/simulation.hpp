@@ -1,0 +1,330 @@
+#pragma once
+// The network simulation driver (issue #5, P3 and Arbor's time scales): D local steps of
+// dt make an epoch; at the end of each epoch the rank's spikes go to every rank through
+// SpikeExchange::all_gather and become events in per-synapse queues.
+//
+// Overlap (as Arbor; P3 used OpenMP tasks): the exchange of epoch k runs on a helper
+// thread while epoch k + 1 computes, and its events are queued before epoch k + 2. That
+// is exact when every event lands at least two epochs after its spike, so D is at most
+// floor(min_delay / (2 dt)) with overlap and floor(min_delay / dt) without; a smaller
+// min_delay is an InputError, and a late event (which these bounds exclude) a logic_error.
+// Results do not depend on D, the rank count or the backend's thread order: every cell's
+// arithmetic is its own and each step's events are applied in a fixed order.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <future>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/simulation/cell_group.hpp"
+#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/spike_exchange.hpp"
+
+namespace hinesbatch {
+
+struct RunOptions {
+  bool overlap = true;
+  int epoch_steps = 0;          // 0: the largest the delays allow
+  double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
+};
+
+struct RecordSpec {
+  std::int64_t gid = 0;
+  Location where;
+};
+
+struct RunMetrics {
+  std::string exchange;
+  int ranks = 1;
+  bool overlap = true;
+  int epoch_steps = 0;
+  std::int64_t steps = 0, epochs = 0;
+  std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
+  double setup_s = 0, wall_s = 0;       // this rank
+  double compute_s = 0;                 // launching and finishing the steps
+  double exchange_s = 0;                // inside all_gather
+  double exposed_exchange_s = 0;        // main thread waiting for the exchange
+  double events_s = 0;                  // queueing, sorting and uploading events
+  double compute_max_s = 0, compute_mean_s = 0, wall_max_s = 0;  // over ranks
+  std::int64_t spikes = 0, events_delivered = 0, max_spikes_per_epoch = 0;
+  double simulated_ms = 0;
+  // Derived.
+  double wall_s_per_simulated_s() const { return wall_max_s / (simulated_ms * 1e-3); }
+  double compartment_steps_per_s() const { return global_nodes * double(steps) / wall_max_s; }
+  double spikes_per_epoch() const { return epochs ? double(spikes) / epochs : 0; }
+  double bytes_per_epoch() const { return spikes_per_epoch() * sizeof(Spike); }
+  double exposed_comm_fraction() const { return wall_s > 0 ? exposed_exchange_s / wall_s : 0; }
+  double load_balance() const { return compute_mean_s > 0 ? compute_max_s / compute_mean_s : 1; }
+};
+
+// The largest epoch (in steps) that min_delay allows; InputError when none.
+inline int max_epoch_steps(double min_delay, double dt, bool overlap) {
+  const int d = static_cast<int>(std::floor(min_delay / (overlap ? 2 * dt : dt) + 1e-9));
+  if (d < 1) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  overlap ? "minimum delay %g ms is shorter than 2 dt = %g ms: the spike exchange "
+                            "cannot overlap computation (set overlap to false or reduce dt)"
+                          : "minimum delay %g ms is shorter than dt = %g ms",
+                  min_delay, overlap ? 2 * dt : dt);
+    throw InputError(buf, {}, 0, std::to_string(min_delay));
+  }
+  return d;
+}
+
+template <class ExecutionSpace>
+class NetworkSimulation {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using clock = std::chrono::steady_clock;
+  static double since(clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  }
+
+ public:
+  NetworkSimulation(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
+                    const NetworkSpec& net, const std::vector<std::int64_t>& local_gids,
+                    const SimulationParameters& params, SpikeExchange& exchange,
+                    const RunOptions& options, const std::vector<RecordSpec>& records = {})
+      : exec_(exec), params_(params), exchange_(exchange), options_(options) {
+    const auto t0 = clock::now();
+    net.validate();
+    if (static_cast<int>(templates.size()) != net.templates)
+      throw InputError("network uses " + std::to_string(net.templates) + " templates, got " +
+                           std::to_string(templates.size()),
+                       {}, 0, std::to_string(templates.size()));
+    for (const CellTemplate& t : templates)
+      if (static_cast<int>(t.synapses.size()) < net.synapses_needed())
+        throw InputError("cell template has " + std::to_string(t.synapses.size()) +
+                             " synapses, the network needs " +
+                             std::to_string(net.synapses_needed()),
+                         t.morphology.source, 0, std::to_string(t.synapses.size()));
+    if (!(params.dt > 0) || !(params.tstop >= 0) || !std::isfinite(params.tstop))
+      throw InputError("need dt > 0 and tstop >= 0", {}, 0, std::to_string(params.dt));
+    steps_ = params.steps();
+    const bool connected = net.type != NetworkSpec::Single;
+    int d = connected ? max_epoch_steps(net.min_delay(), params.dt, options.overlap)
+                      : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
+    if (options.epoch_steps > 0) {
+      if (options.epoch_steps > d)
+        throw InputError("epoch_steps " + std::to_string(options.epoch_steps) +
+                             " exceeds what the minimum delay allows (" + std::to_string(d) + ")",
+                         {}, 0, std::to_string(options.epoch_steps));
+      d = options.epoch_steps;
+    }
+    epoch_steps_ = d;
+    group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
+                                                         epoch_steps_);
+    // Incoming connections and external events of the local cells.
+    for (std::int64_t gid : local_gids) {
+      for (const Connection& c : net.incoming(gid)) {
+        if (c.synapse < 0 || c.synapse >= group_->synapses_of(gid))
+          throw InputError("connection into gid " + std::to_string(gid) + " names synapse " +
+                               std::to_string(c.synapse),
+                           {}, 0, std::to_string(c.synapse));
+        table_.add(c.source, {group_->synapse_index(gid, c.synapse), c.weight, c.delay});
+      }
+      for (const ExternalEvent& e : net.external_events(gid))
+        queue_.push(delivery_step(e.time, params.dt),
+                    {group_->synapse_index(gid, e.synapse), e.weight, e.time, -1});
+    }
+    table_.finalize();
+    // Recordings that live here.
+    std::vector<int> rs, rn;
+    for (const RecordSpec& r : records) {
+      const int s = group_->slot_of_gid(r.gid);
+      if (s < 0) continue;
+      local_records_.push_back(r);
+      rs.push_back(s);
+      rn.push_back(templates[net.template_of(r.gid)].compartments.node_at(r.where));
+    }
+    rec_slot_ = to_device<int>(rs, "hb::rec_slot");
+    rec_node_ = to_device<int>(rn, "hb::rec_node");
+    trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
+        "hb::trace", epoch_steps_ + 1, rs.size());
+    metrics_.exchange = exchange.name();
+    metrics_.ranks = exchange.size();
+    metrics_.overlap = options.overlap;
+    metrics_.epoch_steps = epoch_steps_;
+    metrics_.local_cells = group_->num_cells();
+    metrics_.local_nodes = group_->num_nodes();
+    metrics_.local_connections = static_cast<std::int64_t>(table_.size());
+    metrics_.setup_s = since(t0);
+  }
+
+  void run() {
+    const auto t_start = clock::now();
+    group_->initialize(exec_);
+    record(0);
+    copy_trace_rows(0, 1);
+    std::future<std::vector<Spike>> pending;
+    double last_progress = 0;
+    std::int64_t epochs = 0;
+    for (std::int64_t first = 0; first < steps_; first += epoch_steps_, ++epochs) {
+      const int count = static_cast<int>(std::min<std::int64_t>(epoch_steps_, steps_ - first));
+      auto t = clock::now();
+      queue_.take(first, count, ev_begin_, ev_syn_, ev_w_);
+      upload_events();
+      metrics_.events_s += since(t);
+      t = clock::now();
+      for (int j = 0; j < count; ++j) {
+        group_->deliver(exec_, ev_syn_dev_, ev_w_dev_, ev_begin_[j], ev_begin_[j + 1]);
+        group_->step(exec_, first + j);
+        record(j + 1);
+      }
+      std::vector<Spike> local = group_->take_spikes(exec_);  // fences
+      metrics_.compute_s += since(t);
+      copy_trace_rows(1, count + 1);
+      const std::int64_t open = first + count;  // first step not yet run
+      if (options_.overlap) {
+        if (pending.valid()) {
+          t = clock::now();
+          auto all = pending.get();
+          metrics_.exposed_exchange_s += since(t);
+          deliver(std::move(all), open);
+        }
+        pending = std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
+      } else {
+        t = clock::now();
+        auto all = gather(local);
+        metrics_.exposed_exchange_s += since(t);
+        deliver(std::move(all), open);
+      }
+      if (options_.progress_every_s > 0 && exchange_.rank() == 0 &&
+          since(t_start) - last_progress >= options_.progress_every_s) {
+        last_progress = since(t_start);
+        std::fprintf(stderr, "[hinesbatch-sim] t = %.3f / %.3f ms (%.0f%%), %.1f s, %lld spikes\n",
+                     (first + count) * params_.dt, steps_ * params_.dt,
+                     100.0 * (first + count) / steps_, last_progress,
+                     static_cast<long long>(raster_.size()));
+      }
+    }
+    if (pending.valid()) {
+      const auto t = clock::now();
+      auto all = pending.get();
+      metrics_.exposed_exchange_s += since(t);
+      deliver(std::move(all), steps_);
+    }
+    std::sort(raster_.begin(), raster_.end());
+    metrics_.wall_s = since(t_start);
+    metrics_.steps = steps_;
+    metrics_.epochs = epochs;
+    metrics_.simulated_ms = steps_ * params_.dt;
+    metrics_.spikes = static_cast<std::int64_t>(raster_.size());
+    // Collective: every rank reaches this point.
+    metrics_.compute_max_s = exchange_.max(metrics_.compute_s);
+    metrics_.compute_mean_s = exchange_.sum(metrics_.compute_s) / exchange_.size();
+    metrics_.wall_max_s = exchange_.max(metrics_.wall_s);
+    metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
+  }
+
+  // Every spike of the network (all ranks), sorted by (step, gid); time = step * dt.
+  const std::vector<Spike>& spikes() const { return raster_; }
+  // Voltage traces of the records that live on this rank: rows t = 0, dt, ..., one column
+  // per local record (in the order given).
+  const std::vector<RecordSpec>& local_records() const { return local_records_; }
+  const std::vector<std::vector<double>>& traces() const { return traces_; }
+  const RunMetrics& metrics() const { return metrics_; }
+  int epoch_steps() const { return epoch_steps_; }
+  const CellGroup<ExecutionSpace>& cells() const { return *group_; }
+
+ private:
+  template <class T>
+  Kokkos::View<T*, memory_space> to_device(const std::vector<T>& src, const char* label) {
+    Kokkos::View<T*, memory_space> v(std::string(label), src.size());
+    auto h = Kokkos::create_mirror_view(v);
+    for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
+    Kokkos::deep_copy(exec_, v, h);
+    exec_.fence();
+    return v;
+  }
+
+  std::vector<Spike> gather(const std::vector<Spike>& local) {
+    const auto t = clock::now();
+    auto all = exchange_.all_gather(local);
+    exchange_seconds_ += since(t);
+    return all;
+  }
+
+  void deliver(std::vector<Spike> all, std::int64_t open) {
+    metrics_.exchange_s = exchange_seconds_;
+    const auto t = clock::now();
+    metrics_.max_spikes_per_epoch =
+        std::max<std::int64_t>(metrics_.max_spikes_per_epoch, static_cast<std::int64_t>(all.size()));
+    std::sort(all.begin(), all.end());
+    metrics_.events_delivered += static_cast<std::int64_t>(
+        queue_.push_spikes(all, table_, params_.dt, open));
+    // NEURON checks thresholds at the start of a step, so a crossing in the last step
+    // (at t = tstop) is never reported: neither is it here.
+    for (const Spike& s : all)
+      if (s.step < steps_) raster_.push_back(s);
+    metrics_.events_s += since(t);
+  }
+
+  void upload_events() {
+    if (ev_syn_.size() > ev_syn_dev_.extent(0)) {
+      const std::size_t cap = ev_syn_.size() * 2;
+      ev_syn_dev_ = Kokkos::View<int*, memory_space>("hb::ev_syn", cap);
+      ev_w_dev_ = Kokkos::View<double*, memory_space>("hb::ev_w", cap);
+      ev_syn_host_ = Kokkos::create_mirror_view(ev_syn_dev_);
+      ev_w_host_ = Kokkos::create_mirror_view(ev_w_dev_);
+    }
+    if (ev_syn_.empty()) return;
+    for (std::size_t i = 0; i < ev_syn_.size(); ++i) {
+      ev_syn_host_(i) = ev_syn_[i];
+      ev_w_host_(i) = ev_w_[i];
+    }
+    const auto r = std::make_pair(std::size_t(0), ev_syn_.size());
+    Kokkos::deep_copy(exec_, Kokkos::subview(ev_syn_dev_, r), Kokkos::subview(ev_syn_host_, r));
+    Kokkos::deep_copy(exec_, Kokkos::subview(ev_w_dev_, r), Kokkos::subview(ev_w_host_, r));
+  }
+
+  void record(int row) {
+    if (local_records_.empty()) return;
+    const auto& c = group_->data();
+    Kokkos::parallel_for("hinesbatch::sim_record",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec_, 0, local_records_.size()),
+                         impl::RecordVoltages<ExecutionSpace>{c.v, rec_slot_, rec_node_, trace_buf_, row});
+  }
+  void copy_trace_rows(int begin, int end) {
+    if (local_records_.empty()) return;
+    auto h = Kokkos::create_mirror_view(trace_buf_);
+    Kokkos::deep_copy(exec_, h, trace_buf_);
+    exec_.fence();
+    for (int r = begin; r < end; ++r) {
+      std::vector<double> row(local_records_.size());
+      for (std::size_t k = 0; k < row.size(); ++k) row[k] = h(r, k);
+      traces_.push_back(std::move(row));
+    }
+  }
+
+  ExecutionSpace exec_;
+  SimulationParameters params_;
+  SpikeExchange& exchange_;
+  RunOptions options_;
+  std::int64_t steps_ = 0;
+  int epoch_steps_ = 1;
+  std::unique_ptr<CellGroup<ExecutionSpace>> group_;
+  ConnectionTable table_;
+  EventQueue queue_;
+  std::vector<int> ev_begin_, ev_syn_;
+  std::vector<double> ev_w_;
+  Kokkos::View<int*, memory_space> ev_syn_dev_;
+  Kokkos::View<double*, memory_space> ev_w_dev_;
+  typename Kokkos::View<int*, memory_space>::HostMirror ev_syn_host_;
+  typename Kokkos::View<double*, memory_space>::HostMirror ev_w_host_;
+  std::vector<RecordSpec> local_records_;
+  Kokkos::View<int*, memory_space> rec_slot_, rec_node_;
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
+  std::vector<std::vector<double>> traces_;
+  std::vector<Spike> raster_;
+  double exchange_seconds_ = 0;  // written by the exchange thread, read after its join
+  RunMetrics metrics_;
+};
+
+}  // namespace hinesbatch

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Run a HinesBatch MODEL.json ("hinesbatch-model-1") in NEURON 8.2.
+
+  neuron_run.py MODEL.json --spikes OUT.txt --traces OUT.csv [--quiet]
+
+Fixed-step implicit Euler (secondorder 0, no CVode): h.finitialize(v_init) and then
+exactly round(tstop/dt) calls of h.fadvance(). hh uses the exact rate functions
+(usetable_hh = 0).
+
+Outputs (same formats as hinesbatch-sim):
+  spikes: one line per spike "gid time" (time "%.6f"), sorted by (time, gid)
+  traces: CSV, header "t,g<gid>_s<section>_x<x>" (x with %g), N+1 rows (t=0 included),
+          values "%.9g"
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def load_neuron():
+    # NEURON prints a DISPLAY warning on import without X; keep stdout clean.
+    os.environ.setdefault("NEURON_MODULE_OPTIONS", "-nogui")
+    from neuron import h
+    h.load_file("stdrun.hoc")
+    return h
+
+
+def build(h, model):
+    dt = float(model["dt"])
+    h.celsius = float(model.get("celsius", 6.3))
+    h.secondorder = 0
+    if hasattr(h, "usetable_hh"):
+        h.usetable_hh = 0
+    cv = h.CVode()
+    cv.active(0)
+    for key in ("Ra", "cm"):
+        if key not in model:
+            sys.stderr.write("neuron_run: WARNING: model has no top-level %r, using NEURON's default\n" % key)
+    Ra = float(model.get("Ra", 35.4))
+    cm = float(model.get("cm", 1.0))
+    ena = model.get("ena")
+    ek = model.get("ek")
+
+    keep = []  # python references that must outlive the run
+    cells = {}
+    for cell in model["cells"]:
+        gid = int(cell["gid"])
+        morph = model["morphologies"][int(cell["morphology"])]
+        secs = []
+        for k, sd in enumerate(morph["sections"]):
+            if int(sd.get("id", k)) != k:
+                raise ValueError("morphology %s: section ids must be 0..n-1 in order" % cell["morphology"])
+            sec = h.Section(name="g%d_s%d" % (gid, k))
+            h.pt3dclear(sec=sec)
+            for p in sd["pt3d"]:
+                h.pt3dadd(float(p[0]), float(p[1]), float(p[2]), float(p[3]), sec=sec)
+            secs.append(sec)
+        for k, sd in enumerate(morph["sections"]):
+            par = int(sd["parent"])
+            if par >= 0:
+                secs[k].connect(secs[par](float(sd["parent_x"])), 0.0)
+        for k, sd in enumerate(morph["sections"]):
+            secs[k].nseg = int(sd["nseg"])
+            secs[k].Ra = Ra
+            secs[k].cm = cm
+        for dm in cell.get("density", []):
+            name = dm["mechanism"]
+            params = {kk: vv for kk, vv in dm.items() if kk not in ("mechanism", "sections")}
+            for sid in dm["sections"]:
+                sec = secs[int(sid)]
+                sec.insert(name)
+                for pname, val in params.items():
+                    if isinstance(val, bool) or not isinstance(val, (int, float)):
+                        sys.stderr.write("neuron_run: ignoring non-numeric %s.%s = %r\n" % (name, pname, val))
+                        continue
+                    if not hasattr(sec(0.5), "%s_%s" % (pname, name)):
+                        raise ValueError("mechanism %s has no parameter %r" % (name, pname))
+                    setattr(sec, "%s_%s" % (pname, name), float(val))
+                if name == "hh":
+                    if ena is not None:
+                        sec.ena = float(ena)
+                    if ek is not None:
+                        sec.ek = float(ek)
+        iclamps = []
+        for ic in cell.get("iclamps", []):
+            stim = h.IClamp(secs[int(ic["section"])](float(ic["x"])))
+            stim.delay = float(ic["del"])
+            stim.dur = float(ic["dur"])
+            stim.amp = float(ic["amp"])
+            iclamps.append(stim)
+        syns = []
+        for sy in cell.get("synapses", []):
+            s = h.ExpSyn(secs[int(sy["section"])](float(sy["x"])))
+            s.tau = float(sy.get("tau", 2.0))
+            s.e = float(sy.get("e", 0.0))
+            syns.append(s)
+        det = cell.get("detector")
+        cells[gid] = {"secs": secs, "iclamps": iclamps, "syns": syns, "detector": det}
+    return cells, keep
+
+
+def run(model, quiet=False):
+    h = load_neuron()
+    t0 = time.time()
+    cells, keep = build(h, model)
+    dt = float(model["dt"])
+    tstop = float(model["tstop"])
+    nsteps = int(round(tstop / dt))
+
+    # spike detection: one NetCon per detector, recording (time, gid)
+    spikes = []
+    det_nc = {}
+    for gid, c in cells.items():
+        det = c["detector"]
+        if not det:
+            continue
+        sec = c["secs"][int(det["section"])]
+        nc = h.NetCon(sec(float(det["x"]))._ref_v, None, sec=sec)
+        nc.threshold = float(det["threshold"])
+        tv = h.Vector()
+        nc.record(tv)
+        det_nc[gid] = (nc, tv, sec, float(det["x"]), float(det["threshold"]))
+
+    conns = []
+    for cn in model.get("connections", []):
+        src, dst = int(cn["src"]), int(cn["dst"])
+        if src not in det_nc:
+            raise ValueError("connection from gid %d which has no detector" % src)
+        _, _, sec, x, thr = det_nc[src]
+        syn = cells[dst]["syns"][int(cn["syn"])]
+        nc = h.NetCon(sec(x)._ref_v, syn, sec=sec)
+        nc.threshold = thr
+        nc.delay = float(cn["delay"])
+        nc.weight[0] = float(cn["weight"])
+        conns.append(nc)
+
+    ext = []
+    for ev in model.get("events", []):
+        syn = cells[int(ev["dst"])]["syns"][int(ev["syn"])]
+        nc = h.NetCon(None, syn)
+        nc.weight[0] = float(ev["weight"])
+        nc.delay = 0
+        ext.append((nc, float(ev["time"])))
+
+    def queue_events():
+        for nc, t in ext:
+            nc.event(t)
+    fih = h.FInitializeHandler(queue_events) if ext else None
+
+    recs = []
+    header = ["t"]
+    tvec = h.Vector()
+    tvec.record(h._ref_t)
+    for r in model.get("record", []):
+        gid, sid, x = int(r["gid"]), int(r["section"]), float(r["x"])
+        v = h.Vector()
+        v.record(cells[gid]["secs"][sid](x)._ref_v)
+        recs.append(v)
+        header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x))
+
+    h.dt = dt
+    h.steps_per_ms = 1.0 / dt
+    h.finitialize(float(model.get("v_init", -65.0)))
+    for _ in range(nsteps):
+        h.fadvance()
+    elapsed = time.time() - t0
+
+    for gid, (nc, tv, _, _, _) in det_nc.items():
+        for t in tv:
+            spikes.append((t, gid))
+    spikes.sort()
+    traces = [list(tvec)] + [list(v) for v in recs]
+    nseg_total = sum(s.nseg for c in cells.values() for s in c["secs"])
+    if not quiet:
+        sys.stderr.write("neuron_run: %d cells, %d segments, %d steps, %d spikes, %.2f s\n"
+                         % (len(cells), nseg_total, nsteps, len(spikes), elapsed))
+    del fih, keep, conns
+    return header, traces, spikes
+
+
+def write_spikes(path, spikes):
+    with open(path, "w") as f:
+        for t, gid in spikes:
+            f.write("%d %.6f\n" % (gid, t))
+
+
+def write_traces(path, header, traces):
+    with open(path, "w") as f:
+        f.write(",".join(header) + "\n")
+        n = len(traces[0])
+        for i in range(n):
+            f.write(",".join("%.9g" % col[i] for col in traces) + "\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--spikes", required=True)
+    ap.add_argument("--traces", required=True)
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args(argv)
+    with open(a.model) as f:
+        model = json.load(f)
+    fmt = model.get("format")
+    if fmt != "hinesbatch-model-1":
+        sys.stderr.write("neuron_run: unexpected format %r (expected hinesbatch-model-1)\n" % fmt)
+        return 2
+    header, traces, spikes = run(model, a.quiet)
+    write_spikes(a.spikes, spikes)
+    write_traces(a.traces, header, traces)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

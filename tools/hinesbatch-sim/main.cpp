@@ -1,0 +1,275 @@
+// hinesbatch-sim: runs a network of NEURON-style cells from a JSON config (issue #5).
+//
+//   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
+//       [--traces FILE] [--metrics FILE] [--export-model FILE] [--backend device|host]
+//       [--no-overlap] [--dry-run-ranks P] [--quiet] [Kokkos options, e.g.
+//       --kokkos-num-devices=N to give each rank of a node its own GPU]
+//
+// Outputs: spikes "gid time" sorted by (time, gid); traces CSV (t and one column per
+// record); metrics JSON (wall time per simulated second, compartment-steps/s, spikes and
+// bytes per epoch, exposed communication fraction, load balance). Errors: exit 2 with
+// "file:line: message (value ...)".
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/simulation/simulation.hpp"
+
+#ifdef HINESBATCH_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace {
+
+using namespace hinesbatch;
+using namespace hinesbatch::sim_tool;
+
+#ifdef HINESBATCH_HAVE_MPI
+// MPI_Allgatherv of the spikes (P3's MPI_Allgather, with counts first). Called from one
+// thread at a time (MPI_THREAD_SERIALIZED): the overlap thread or the main thread.
+class MpiExchange final : public SpikeExchange {
+ public:
+  MpiExchange() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::vector<Spike> all_gather(const std::vector<Spike>& local) override {
+    int n = static_cast<int>(local.size() * sizeof(Spike));
+    std::vector<int> counts(size_), displs(size_);
+    MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    long long total = 0;
+    for (int r = 0; r < size_; ++r) {
+      displs[r] = static_cast<int>(total);
+      total += counts[r];
+    }
+    std::vector<Spike> all(static_cast<std::size_t>(total / sizeof(Spike)));
+    MPI_Allgatherv(local.data(), n, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
+                   MPI_COMM_WORLD);
+    return all;
+  }
+  double max(double x) override {
+    double y;
+    MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return y;
+  }
+  double sum(double x) override {
+    double y;
+    MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return y;
+  }
+  std::string name() const override { return "mpi-allgatherv"; }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+#endif
+
+struct Cli {
+  std::string config;
+  std::vector<std::string> sets;
+  std::string spikes, traces, metrics, model, backend = "device";
+  bool no_overlap = false, quiet = false;
+  int dry_run = -1;
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "hinesbatch-sim: %s\nusage: hinesbatch-sim CONFIG.json [--set key=value]... "
+               "[--spikes F] [--traces F] [--metrics F] [--export-model F] "
+               "[--backend device|host] [--no-overlap] [--dry-run-ranks P] [--quiet]\n",
+               why);
+  std::exit(2);
+}
+
+Cli parse(int argc, char** argv) {
+  Cli c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--set") c.sets.push_back(value());
+    else if (a == "--spikes") c.spikes = value();
+    else if (a == "--traces") c.traces = value();
+    else if (a == "--metrics") c.metrics = value();
+    else if (a == "--export-model") c.model = value();
+    else if (a == "--backend") c.backend = value();
+    else if (a == "--no-overlap") c.no_overlap = true;
+    else if (a == "--dry-run-ranks") c.dry_run = std::atoi(value().c_str());
+    else if (a == "--quiet") c.quiet = true;
+    else if (a == "--help" || a == "-h") usage("help");
+    else if (a.rfind("--kokkos", 0) == 0) continue;  // Kokkos took it
+    else if (!a.empty() && a[0] == '-') usage(("unknown option " + a).c_str());
+    else if (c.config.empty()) c.config = a;
+    else usage(("unexpected argument " + a).c_str());
+  }
+  if (c.config.empty()) usage("no config file");
+  if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
+  return c;
+}
+
+std::string with_rank(const std::string& f, int rank, int size) {
+  return size > 1 ? f + ".rank" + std::to_string(rank) : f;
+}
+
+template <class Exec>
+int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
+  const int rank = ex.rank();
+  int real_ranks = ex.size();
+  std::unique_ptr<DryRunExchange> dry;
+  std::vector<std::int64_t> gids;
+  if (cfg.dry_run_ranks > 1) {
+    if (real_ranks != 1) throw InputError("dry_run_ranks needs a single real rank", cfg.path);
+    // The network is defined over dry_run_ranks x cells; this rank simulates block 0.
+    const std::int64_t per_rank = cfg.network.cells;
+    cfg.network.cells = per_rank * cfg.dry_run_ranks;
+    for (std::int64_t g = 0; g < per_rank; ++g) gids.push_back(g);
+    dry = std::make_unique<DryRunExchange>(cfg.dry_run_ranks, per_rank);
+  } else {
+    gids = partition_gids(cfg.network, cfg.templates, real_ranks, cfg.partition)[rank];
+  }
+  SpikeExchange& exchange = dry ? static_cast<SpikeExchange&>(*dry) : ex;
+  if (!cli.model.empty() && rank == 0) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(cfg.network.cells));
+    for (std::int64_t g = 0; g < cfg.network.cells; ++g) all[g] = g;
+    export_model(cfg, all, cli.model);
+  }
+  RunOptions opts = cfg.run;
+  if (cli.quiet) opts.progress_every_s = 0;
+  Exec exec;
+  NetworkSimulation<Exec> sim(exec, cfg.templates, cfg.network, gids, cfg.params, exchange, opts,
+                              cfg.records);
+  if (!cli.quiet && rank == 0)
+    std::fprintf(stderr,
+                 "[hinesbatch-sim] %s: %lld cells (%lld here, %lld nodes), %lld steps of %g ms, "
+                 "epoch %d steps, overlap %s, exchange %s, backend %s\n",
+                 cfg.path.c_str(), static_cast<long long>(cfg.network.cells),
+                 static_cast<long long>(gids.size()),
+                 static_cast<long long>(sim.metrics().local_nodes),
+                 static_cast<long long>(cfg.params.steps()), cfg.params.dt, sim.epoch_steps(),
+                 opts.overlap ? "on" : "off", exchange.name().c_str(), Exec::name());
+  sim.run();
+  const RunMetrics& m = sim.metrics();
+  const double dt = cfg.params.dt;
+  if (rank == 0 && !cfg.outputs.spikes.empty()) {
+    std::FILE* f = std::fopen(cfg.outputs.spikes.c_str(), "w");
+    if (!f) throw InputError("cannot write spikes file", cfg.outputs.spikes);
+    for (const Spike& s : sim.spikes())
+      std::fprintf(f, "%lld %.6f\n", static_cast<long long>(s.gid), s.step * dt);
+    std::fclose(f);
+  }
+  if (!cfg.outputs.traces.empty() && !sim.local_records().empty()) {
+    const std::string file = with_rank(cfg.outputs.traces, rank, real_ranks);
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    if (!f) throw InputError("cannot write traces file", file);
+    std::fprintf(f, "t");
+    for (const RecordSpec& r : sim.local_records())
+      std::fprintf(f, ",g%lld_s%d_x%g", static_cast<long long>(r.gid), r.where.section, r.where.x);
+    std::fprintf(f, "\n");
+    const auto& tr = sim.traces();
+    for (std::size_t k = 0; k < tr.size(); ++k) {
+      std::fprintf(f, "%.9g", static_cast<double>(k) * dt);
+      for (double v : tr[k]) std::fprintf(f, ",%.9g", v);
+      std::fprintf(f, "\n");
+    }
+    std::fclose(f);
+  }
+  if (rank == 0) {
+    char buf[4096];
+    std::snprintf(
+        buf, sizeof buf,
+        "{\n  \"config\": \"%s\",\n  \"backend\": \"%s\",\n  \"exchange\": \"%s\",\n"
+        "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
+        "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
+        "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
+        "  \"setup_s\": %.6g,\n  \"wall_s\": %.6g,\n  \"wall_s_per_simulated_s\": %.6g,\n"
+        "  \"compartment_steps_per_s\": %.6g,\n  \"compute_s_rank0\": %.6g,\n"
+        "  \"compute_max_s\": %.6g,\n  \"compute_mean_s\": %.6g,\n  \"load_balance\": %.6g,\n"
+        "  \"exchange_s_rank0\": %.6g,\n  \"exposed_exchange_s_rank0\": %.6g,\n"
+        "  \"exposed_comm_fraction\": %.6g,\n  \"events_s_rank0\": %.6g,\n"
+        "  \"spikes\": %lld,\n  \"spikes_per_epoch\": %.6g,\n  \"max_spikes_per_epoch\": %lld,\n"
+        "  \"bytes_per_epoch\": %.6g,\n  \"events_delivered_rank0\": %lld\n}\n",
+        cfg.path.c_str(), Exec::name(), m.exchange.c_str(), m.ranks,
+        static_cast<long long>(cfg.network.cells), static_cast<long long>(m.global_nodes),
+        static_cast<long long>(m.local_connections), m.overlap ? "true" : "false", m.epoch_steps,
+        static_cast<long long>(m.steps), static_cast<long long>(m.epochs), m.simulated_ms,
+        m.setup_s, m.wall_max_s, m.wall_s_per_simulated_s(), m.compartment_steps_per_s(),
+        m.compute_s, m.compute_max_s, m.compute_mean_s, m.load_balance(), m.exchange_s,
+        m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
+        static_cast<long long>(m.spikes), m.spikes_per_epoch(),
+        static_cast<long long>(m.max_spikes_per_epoch), m.bytes_per_epoch(),
+        static_cast<long long>(m.events_delivered));
+    if (!cfg.outputs.metrics.empty()) {
+      std::ofstream o(cfg.outputs.metrics);
+      if (!o) throw InputError("cannot write metrics file", cfg.outputs.metrics);
+      o << buf;
+    }
+    if (!cli.quiet)
+      std::fprintf(stderr,
+                   "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
+                   "%.3g compartment-steps/s), exposed communication %.2f%%, load balance %.3f\n",
+                   static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
+                   m.compartment_steps_per_s(), 100 * m.exposed_comm_fraction(), m.load_balance());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rank = 0;
+#ifdef HINESBATCH_HAVE_MPI
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+  int rc = 0;
+  {
+    Kokkos::initialize(argc, argv);
+    try {
+      const Cli cli = parse(argc, argv);
+      SimConfig cfg = load_config(cli.config, cli.sets);
+      if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
+      if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
+      if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
+      if (cli.no_overlap) cfg.run.overlap = false;
+      if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
+#ifdef HINESBATCH_HAVE_MPI
+      if (provided < MPI_THREAD_SERIALIZED && cfg.run.overlap) {
+        if (rank == 0)
+          std::fprintf(stderr, "[hinesbatch-sim] MPI gives no MPI_THREAD_SERIALIZED: overlap off\n");
+        cfg.run.overlap = false;
+      }
+      MpiExchange ex;
+#else
+      LocalExchange ex;
+#endif
+      if (cli.backend == "host")
+        rc = run<Kokkos::DefaultHostExecutionSpace>(cli, cfg, ex);
+      else
+        rc = run<Kokkos::DefaultExecutionSpace>(cli, cfg, ex);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "hinesbatch-sim: error: %s\n", e.what());
+      rc = 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hinesbatch-sim: error: %s\n", e.what());
+      rc = 1;
+    }
+    Kokkos::finalize();
+  }
+#ifdef HINESBATCH_HAVE_MPI
+  if (rc != 0) MPI_Abort(MPI_COMM_WORLD, rc);
+  MPI_Finalize();
+#endif
+  return rc;
+}
