@@ -268,7 +268,9 @@ int main(int argc, char** argv) {
     Kokkos::finalize();
   }
 #ifdef HINESBATCH_HAVE_MPI
-  if (rc != 0) MPI_Abort(MPI_COMM_WORLD, rc);
+  // Config errors are the same on every rank, so all ranks leave together; anything
+  // else may be one rank's alone and must not leave the others waiting.
+  if (rc != 0 && rc != 2) MPI_Abort(MPI_COMM_WORLD, rc);
   MPI_Finalize();
 #endif
   return rc;

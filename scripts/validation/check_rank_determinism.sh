@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The spike raster of a network must not depend on the number of MPI ranks, the
+# partition, overlap or the backend (issue #5). Runs tools/hinesbatch-sim/tests/
+# ring_small.json with 1, 2 and 4 ranks (oversubscribed: correctness only) and compares.
+#   check_rank_determinism.sh PATH/hinesbatch-sim     (exit 77: no mpirun)
+set -euo pipefail
+sim=$1
+cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/hinesbatch-sim/tests" && pwd)/ring_small.json
+command -v mpirun >/dev/null || { echo "SKIPPED: mpirun not found"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+mpi=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
+"$sim" "$cfg" --quiet --backend host --spikes "$work/ref.txt"
+n=$(wc -l <"$work/ref.txt")
+[ "$n" -ge 40 ] || { echo "FAIL: only $n spikes in the reference run"; exit 1; }
+status=0
+check() {
+  local name=$1
+  shift
+  "$@" --quiet --backend host --spikes "$work/$name.txt" >"$work/$name.log" 2>&1 ||
+    { echo "FAIL: $name exited nonzero"; cat "$work/$name.log"; status=1; return; }
+  if cmp -s "$work/ref.txt" "$work/$name.txt"; then
+    echo "ok   $name: $n spikes identical"
+  else
+    echo "FAIL $name: raster differs"; diff "$work/ref.txt" "$work/$name.txt" | head; status=1
+  fi
+}
+check np1 "${mpi[@]}" -np 1 "$sim" "$cfg"
+check np2 "${mpi[@]}" -np 2 "$sim" "$cfg"
+check np4 "${mpi[@]}" -np 4 "$sim" "$cfg"
+check np3_balanced "${mpi[@]}" -np 3 "$sim" "$cfg" --set run.partition=balanced
+check np2_no_overlap "${mpi[@]}" -np 2 "$sim" "$cfg" --no-overlap
+check np4_epoch3 "${mpi[@]}" -np 4 "$sim" "$cfg" --set run.epoch_steps=3
+exit $status

@@ -1,0 +1,412 @@
+// Network simulation (issue #5): NEURON's section rules and discretisation, the fused
+// time step against a dense long-double reference, event delivery, and rasters that do
+// not depend on the epoch length, overlap, dry-run replication or the backend.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/simulation/simulation.hpp"
+#include "support/backends.hpp"
+
+namespace hinesbatch::test {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+SwcMorphology swc(const std::string& text) {
+  std::istringstream in(text);
+  return parse_swc(in, "test.swc");
+}
+
+// --- sections ------------------------------------------------------------------------
+
+TEST(NeuronSections, ThreePointSomaAndNumberingBySecondPointId) {
+  // Soma 1 (centre), 2 and 3 (+/- r); dendrite 10-11 branching at 11 into 12 and 20;
+  // axon 30 leaving soma point 2.
+  const auto m = swc(
+      "1 1 0 0 0 5 -1\n2 1 0 5 0 5 1\n3 1 0 -5 0 5 1\n"
+      "20 3 30 0 0 0.5 11\n10 3 10 0 0 1 1\n11 3 20 0 0 1 10\n12 3 30 10 0 0.5 11\n"
+      "30 2 0 10 0 0.4 2\n");
+  const auto s = neuron_sections(m, {1, 0});
+  ASSERT_EQ(s.size(), 5);
+  // Soma: [child 2, root, child 3].
+  ASSERT_EQ(s.sections[0].pt3d.size(), 3u);
+  EXPECT_EQ(s.sections[0].pt3d[0].y, 5);
+  EXPECT_EQ(s.sections[0].pt3d[1].y, 0);
+  EXPECT_EQ(s.sections[0].pt3d[2].y, -5);
+  EXPECT_EQ(s.sections[0].parent, -1);
+  // Neurites by second-point id: 10 (dend from soma), 12, 20, 30 (axon from soma).
+  EXPECT_EQ(s.sections[1].pt3d.back().x, 20);  // 1 -> 10 -> 11
+  EXPECT_EQ(s.sections[1].parent, 0);
+  EXPECT_EQ(s.sections[1].parent_x, 0.5);
+  EXPECT_EQ(s.sections[1].pt3d[0].diam, 2.0);  // soma start takes point 10's diameter
+  EXPECT_EQ(s.sections[2].pt3d.back().y, 10);  // 11 -> 12
+  EXPECT_EQ(s.sections[2].parent, 1);
+  EXPECT_EQ(s.sections[2].parent_x, 1);
+  EXPECT_EQ(s.sections[3].pt3d.back().x, 30);  // 11 -> 20
+  EXPECT_EQ(s.sections[3].parent, 1);
+  EXPECT_EQ(s.sections[4].swc_type, 2);
+  EXPECT_EQ(s.sections[4].parent, 0);
+  EXPECT_EQ(s.sections[4].pt3d[0].diam, 0.8);
+}
+
+TEST(NeuronSections, NoSomaRootSectionIsTheRootsFirstChild) {
+  const auto m = swc("1 2 0 0 0 1 -1\n5 2 0 10 0 1 1\n3 2 10 0 0 1 1\n4 2 20 0 0 1 3\n");
+  const auto s = neuron_sections(m, {1, 0});
+  ASSERT_EQ(s.size(), 2);
+  EXPECT_EQ(s.sections[0].parent, -1);
+  EXPECT_EQ(s.sections[0].pt3d.back().x, 20);  // 1 -> 3 -> 4 (child id 3 < 5)
+  EXPECT_EQ(s.sections[1].parent, 0);
+  EXPECT_EQ(s.sections[1].parent_x, 0);
+}
+
+TEST(NeuronSections, NsegIsTheSmallestOddCountAndZeroLengthIsAnError) {
+  const auto m = swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n3 3 100 0 0 1 2\n");
+  EXPECT_EQ(neuron_sections(m, {0, 20}).sections[1].nseg, 5);
+  EXPECT_EQ(neuron_sections(m, {0, 30}).sections[1].nseg, 5);  // ceil(3.33) = 4 -> 5
+  EXPECT_EQ(neuron_sections(m, {0, 100}).sections[1].nseg, 1);
+  EXPECT_EQ(neuron_sections(m, {4, 0}).sections[1].nseg, 4);
+  try {
+    neuron_sections(swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n"), {1, 0});
+    FAIL() << "zero-length section accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("test.swc:2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(neuron_sections(m, {0, 0}), InputError);
+}
+
+// --- compartments --------------------------------------------------------------------
+
+TEST(NeuronCompartmentsTest, CylinderAreasConductancesAndNodes) {
+  SectionedMorphology m;
+  m.source = "cylinder";
+  Section s;
+  s.nseg = 5;
+  s.pt3d = {{0, 0, 0, 2}, {100, 0, 0, 2}};
+  m.sections.push_back(s);
+  const double Ra = 100;
+  const auto c = neuron_compartments(m, Ra);
+  ASSERT_EQ(c.size(), 7);  // 0-end, 5 centres, 1-end
+  const double dx = 20, gfull = 1 / (4 * Ra * dx / (kPi * 4) * 1e-2);
+  EXPECT_EQ(c.area_um2[0], 0);
+  EXPECT_EQ(c.area_um2[6], 0);
+  for (int i = 1; i <= 5; ++i) {
+    EXPECT_NEAR(c.area_um2[i], kPi * 2 * dx, 1e-9);
+    EXPECT_NEAR(c.g_axial_uS[i], i == 1 ? 2 * gfull : gfull, 1e-9 * gfull);
+  }
+  EXPECT_NEAR(c.g_axial_uS[6], 2 * gfull, 1e-9 * gfull);
+  EXPECT_EQ(c.node_at({0, 0}), 0);
+  EXPECT_EQ(c.node_at({0, 1}), 6);
+  EXPECT_EQ(c.node_at({0, 0.5}), 3);
+  EXPECT_EQ(c.node_at({0, 0.05}), 1);
+  EXPECT_THROW(c.node_at({1, 0.5}), InputError);
+  EXPECT_THROW(c.node_at({0, 1.5}), InputError);
+}
+
+TEST(NeuronCompartmentsTest, TaperedAreaAddsUpToTheFrustum) {
+  SectionedMorphology m;
+  Section s;
+  s.nseg = 7;
+  s.pt3d = {{0, 0, 0, 4}, {30, 0, 0, 3}, {50, 0, 0, 1}};
+  m.sections.push_back(s);
+  const auto c = neuron_compartments(m, 35.4);
+  double area = 0;
+  for (double a : c.area_um2) area += a;
+  auto frustum = [](double d0, double d1, double l) {
+    return kPi * (d0 + d1) / 2 * std::sqrt(l * l + (d0 - d1) * (d0 - d1) / 4);
+  };
+  EXPECT_NEAR(area, frustum(4, 3, 30) + frustum(3, 1, 20), 1e-9);
+  // Series resistance from end to end = sum of the conductances' inverses.
+  double r = 0;
+  for (int i = 1; i < c.size(); ++i) r += 1 / c.g_axial_uS[i];
+  EXPECT_NEAR(r, 4 * 35.4 / kPi * 1e-2 * (30 / (4.0 * 3) + 20 / (3.0 * 1)), 1e-9);
+}
+
+TEST(Events, DeliveryFollowsNeuronsHalfStepRule) {
+  const double dt = 0.025;
+  EXPECT_EQ(delivery_step(1.0, dt), 40);     // te = t_40 exactly: te <= t_40 + dt/2
+  EXPECT_EQ(delivery_step(1.0125, dt), 40);  // te = t_40 + dt/2
+  EXPECT_EQ(delivery_step(1.013, dt), 41);
+  EXPECT_EQ(delivery_step(0.0, dt), 0);
+  EXPECT_EQ(delivery_step(-3, dt), 0);
+}
+
+// --- the time step against a dense long-double reference -----------------------------
+
+CellTemplate ball_and_stick(bool with_hh, std::vector<ExpSynSpec> syn = {}) {
+  std::vector<DensityMechanism> dens;
+  DensityMechanism pas;
+  pas.kind = DensityMechanism::Pas;
+  pas.region = with_hh ? Region::Dend : Region::All;
+  pas.pas = {0.0002, -65};
+  dens.push_back(pas);
+  if (with_hh) {
+    DensityMechanism hh;
+    hh.kind = DensityMechanism::HH;
+    hh.region = Region::Soma;
+    hh.hh.gnabar = 0.25;
+    dens.push_back(hh);
+  }
+  IClampSpec stim{{0, 0.5}, 1, 15, with_hh ? 0.4 : 0.1};  // passive: about +20 mV
+  DetectorSpec det{true, {0, 0.5}, 10};
+  return make_cell_template(synthetic_sections("ball-and-stick"), 100, 1, dens, {stim},
+                            std::move(syn), det);
+}
+
+std::vector<RecordSpec> every_node(const CellTemplate& t) {
+  std::vector<RecordSpec> r;
+  r.push_back({0, {0, 0}});
+  for (int s = 0; s < t.morphology.size(); ++s) {
+    const int nseg = t.morphology.sections[s].nseg;
+    for (int j = 0; j < nseg; ++j) r.push_back({0, {s, (j + 0.5) / nseg}});
+    r.push_back({0, {s, 1}});
+  }
+  return r;
+}
+
+// NEURON's fixed step written out densely: assemble, Gaussian elimination with partial
+// pivoting in long double, v += dv, hh gates by cnexp.
+std::vector<std::vector<double>> dense_reference(const CellTemplate& t,
+                                                 const SimulationParameters& p,
+                                                 const std::vector<RecordSpec>& rec) {
+  const auto& c = t.compartments;
+  const int n = c.size();
+  std::vector<long double> v(n, p.v_init), m(n), h(n), nn(n);
+  std::vector<double> gpas(n, 0), epas(n, 0), gna(n, 0), gk(n, 0), gl(n, 0), el(n, 0);
+  std::vector<char> has_hh(n, 0);
+  for (const auto& d : t.density)
+    for (int s : t.sections_of(d))
+      for (int i = c.first_centre[s]; i < c.first_centre[s] + c.section_nseg[s]; ++i) {
+        const double a = c.area_um2[i] * 1e-2;
+        if (d.kind == DensityMechanism::Pas) {
+          gpas[i] = d.pas.g * a;
+          epas[i] = d.pas.e;
+        } else {
+          has_hh[i] = 1;
+          gna[i] = d.hh.gnabar * a;
+          gk[i] = d.hh.gkbar * a;
+          gl[i] = d.hh.gl * a;
+          el[i] = d.hh.el;
+        }
+      }
+  const double q10 = hh_q10(p.celsius);
+  for (int i = 0; i < n; ++i) {
+    const HHRates r = hh_rates(p.v_init, q10);
+    m[i] = r.minf;
+    h[i] = r.hinf;
+    nn[i] = r.ninf;
+  }
+  std::vector<int> nodes;
+  for (const auto& r : rec) nodes.push_back(c.node_at(r.where));
+  std::vector<std::vector<double>> out;
+  auto snapshot = [&] {
+    std::vector<double> row;
+    for (int k : nodes) row.push_back(static_cast<double>(v[k]));
+    out.push_back(row);
+  };
+  snapshot();
+  for (long step = 0; step < p.steps(); ++step) {
+    const double tmid = (step + 0.5) * p.dt;
+    std::vector<std::vector<long double>> A(n, std::vector<long double>(n + 1, 0));
+    for (int i = 0; i < n; ++i) {
+      A[i][i] += t.cm * c.area_um2[i] * 1e-5 / p.dt + gpas[i];
+      A[i][n] -= gpas[i] * (v[i] - epas[i]);
+      if (has_hh[i]) {
+        const long double a = gna[i] * m[i] * m[i] * m[i] * h[i];
+        const long double b = gk[i] * nn[i] * nn[i] * nn[i] * nn[i];
+        A[i][i] += a + b + gl[i];
+        A[i][n] -= a * (v[i] - p.ena) + b * (v[i] - p.ek) + gl[i] * (v[i] - el[i]);
+      }
+      if (i > 0) {
+        const int q = c.tree.parent(i);
+        const long double g = c.g_axial_uS[i];
+        A[i][i] += g;
+        A[q][q] += g;
+        A[i][q] -= g;
+        A[q][i] -= g;
+        A[i][n] += g * (v[q] - v[i]);
+        A[q][n] -= g * (v[q] - v[i]);
+      }
+    }
+    for (const auto& s : t.iclamps)
+      if (tmid >= s.del && tmid < s.del + s.dur) A[c.node_at(s.where)][n] += s.amp;
+    for (int col = 0; col < n; ++col) {
+      int piv = col;
+      for (int r = col + 1; r < n; ++r)
+        if (std::fabs(A[r][col]) > std::fabs(A[piv][col])) piv = r;
+      std::swap(A[col], A[piv]);
+      for (int r = col + 1; r < n; ++r) {
+        const long double f = A[r][col] / A[col][col];
+        for (int k = col; k <= n; ++k) A[r][k] -= f * A[col][k];
+      }
+    }
+    std::vector<long double> x(n);
+    for (int r = n - 1; r >= 0; --r) {
+      long double s = A[r][n];
+      for (int k = r + 1; k < n; ++k) s -= A[r][k] * x[k];
+      x[r] = s / A[r][r];
+    }
+    for (int i = 0; i < n; ++i) {
+      v[i] += x[i];
+      if (has_hh[i]) {
+        const HHRates r = hh_rates(static_cast<double>(v[i]), q10);
+        m[i] += (1 - std::exp(-p.dt / r.mtau)) * (r.minf - m[i]);
+        h[i] += (1 - std::exp(-p.dt / r.htau)) * (r.hinf - h[i]);
+        nn[i] += (1 - std::exp(-p.dt / r.ntau)) * (r.ninf - nn[i]);
+      }
+    }
+    snapshot();
+  }
+  return out;
+}
+
+template <class T>
+class Simulation : public ::testing::Test {};
+using SimSpaces = AsGtestTypes<EnabledExecutionSpaces>::type;
+TYPED_TEST_SUITE(Simulation, SimSpaces);
+
+TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {
+  using Exec = TypeParam;
+  for (bool with_hh : {false, true}) {
+    SCOPED_TRACE(with_hh ? "hh soma" : "passive");
+    const CellTemplate t = ball_and_stick(with_hh);
+    SimulationParameters p;
+    p.tstop = 25;
+    const auto rec = every_node(t);
+    ASSERT_EQ(static_cast<int>(rec.size()), t.compartments.size());
+    NetworkSpec net;
+    LocalExchange ex;
+    NetworkSimulation<Exec> sim(Exec(), {t}, net, {0}, p, ex, {}, rec);
+    sim.run();
+    const auto ref = dense_reference(t, p, rec);
+    ASSERT_EQ(sim.traces().size(), ref.size());
+    double worst = 0;
+    for (std::size_t k = 0; k < ref.size(); ++k)
+      for (std::size_t j = 0; j < rec.size(); ++j) {
+        ASSERT_TRUE(std::isfinite(sim.traces()[k][j])) << "step " << k << " node " << j;
+        worst = std::max(worst, std::fabs(sim.traces()[k][j] - ref[k][j]));
+      }
+    EXPECT_LT(worst, 1e-7) << "max |v - v_ref| in mV";
+    if (with_hh) {
+      EXPECT_GE(sim.spikes().size(), 2u);  // it really fired
+    } else {
+      EXPECT_TRUE(sim.spikes().empty());
+    }
+  }
+}
+
+// A ring of ball-and-stick cells with hh somata and weight-zero extra synapses.
+struct Ring {
+  std::vector<CellTemplate> templates;
+  NetworkSpec net;
+  SimulationParameters p;
+};
+Ring ring(int cells, int extra, double dmin, double dmax) {
+  Ring r;
+  r.net.type = NetworkSpec::Ring;
+  r.net.cells = cells;
+  r.net.ring_size = 6;
+  r.net.extra_synapses = extra;
+  r.net.weight = 0.05;
+  r.net.delay_min = dmin;
+  r.net.delay_max = dmax;
+  r.net.kick_weight = 0.2;
+  r.net.seed = 11;
+  std::vector<ExpSynSpec> syn(1 + extra, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
+  r.templates.push_back(ball_and_stick(true, syn));
+  r.templates[0].iclamps.clear();
+  r.p.tstop = 60;
+  return r;
+}
+
+TYPED_TEST(Simulation, RingRasterDoesNotDependOnEpochOverlapOrDryRun) {
+  using Exec = TypeParam;
+  Ring r = ring(18, 3, 1.0, 2.5);
+  std::vector<std::int64_t> gids(18);
+  for (int g = 0; g < 18; ++g) gids[g] = g;
+  LocalExchange ex;
+  NetworkSimulation<Exec> base(Exec(), r.templates, r.net, gids, r.p, ex, {true, 0, 0});
+  base.run();
+  const auto raster = base.spikes();
+  ASSERT_GE(raster.size(), 18u) << "the kick must travel round the rings";
+  // Every ring (3 of 6 cells) fires in order: cell i after cell i-1.
+  for (int variant = 0; variant < 3; ++variant) {
+    RunOptions o;
+    o.overlap = variant != 1;
+    o.epoch_steps = variant == 2 ? 3 : 0;
+    NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, o);
+    sim.run();
+    EXPECT_EQ(sim.spikes(), raster) << "variant " << variant;
+  }
+  // Dry run: 3 emulated ranks of 18 cells each = the network of 54 cells' first block,
+  // with every spike seen three times at gid offsets.
+  Ring big = ring(54, 3, 1.0, 2.5);
+  DryRunExchange dry(3, 18);
+  NetworkSimulation<Exec> d(Exec(), big.templates, big.net, gids, big.p, dry, {});
+  d.run();
+  std::size_t local = 0;
+  for (const Spike& s : d.spikes()) local += s.gid < 18;
+  EXPECT_EQ(d.spikes().size(), 3 * local);
+  EXPECT_GT(local, 0u);
+}
+
+TEST(SimulationBackends, SameRasterAndTracesOnEveryBackend) {
+  Ring r = ring(12, 2, 1.0, 2.0);
+  std::vector<std::int64_t> gids(12);
+  for (int g = 0; g < 12; ++g) gids[g] = g;
+  const std::vector<RecordSpec> rec{{0, {0, 0.5}}, {7, {1, 0.5}}};
+  std::vector<std::vector<Spike>> rasters;
+  std::vector<std::vector<std::vector<double>>> traces;
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    LocalExchange ex;
+    NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, {}, rec);
+    sim.run();
+    rasters.push_back(sim.spikes());
+    traces.push_back(sim.traces());
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+  for (std::size_t b = 1; b < rasters.size(); ++b) {
+    EXPECT_EQ(rasters[b], rasters[0]) << "backend " << b;
+    for (std::size_t k = 0; k < traces[0].size(); ++k)
+      for (std::size_t j = 0; j < rec.size(); ++j)
+        EXPECT_NEAR(traces[b][k][j], traces[0][k][j], 1e-9);
+  }
+}
+
+TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
+  Ring r = ring(6, 0, 0.04, 0.04);  // 0.04 ms < 2 dt = 0.05
+  std::vector<std::int64_t> gids{0, 1, 2, 3, 4, 5};
+  LocalExchange ex;
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  try {
+    NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, {true, 0, 0});
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot overlap"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex,
+                                           {false, 0, 0})));
+  EXPECT_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex,
+                                        {false, 5, 0})),
+               InputError);  // epoch longer than the delay
+  Ring s = ring(6, 4, 1, 2);
+  s.templates[0].synapses.resize(2);  // the network needs 5
+  EXPECT_THROW((NetworkSimulation<Exec>(Exec(), s.templates, s.net, gids, s.p, ex, {})),
+               InputError);
+  EXPECT_THROW(make_cell_template(synthetic_sections("ball-and-stick"), 100, 1, {}, {}, {},
+                                  {true, {3, 0.5}, 10}),
+               InputError);  // detector on a section that does not exist
+  EXPECT_THROW(make_cell_template(synthetic_sections("ball-and-stick"), -1, 1, {}, {}, {}, {}),
+               InputError);
+}
+
+}  // namespace
+}  // namespace hinesbatch::test
