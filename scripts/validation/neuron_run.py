@@ -163,9 +163,12 @@ def run(model, quiet=False):
 
     h.dt = dt
     h.steps_per_ms = 1.0 / dt
+    built = time.time() - t0
+    t1 = time.time()
     h.finitialize(float(model.get("v_init", -65.0)))
     for _ in range(nsteps):
         h.fadvance()
+    run_s = time.time() - t1
     elapsed = time.time() - t0
 
     for gid, (nc, tv, _, _, _) in det_nc.items():
@@ -175,8 +178,9 @@ def run(model, quiet=False):
     traces = [list(tvec)] + [list(v) for v in recs]
     nseg_total = sum(s.nseg for c in cells.values() for s in c["secs"])
     if not quiet:
-        sys.stderr.write("neuron_run: %d cells, %d segments, %d steps, %d spikes, %.2f s\n"
-                         % (len(cells), nseg_total, nsteps, len(spikes), elapsed))
+        sys.stderr.write("neuron_run: %d cells, %d segments, %d steps, %d spikes, %.2f s "
+                         "(build %.2f s, finitialize + fadvance loop %.3f s)\n"
+                         % (len(cells), nseg_total, nsteps, len(spikes), elapsed, built, run_s))
     del fih, keep, conns
     return header, traces, spikes
 
