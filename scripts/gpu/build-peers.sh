@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the standalone cuSPARSE peer benchmark into .devcarry/peers/ (git-ignored, carried
-# to the GPU machine). cuSPARSE is linked statically when the toolkit ships
+# Builds the standalone peer benchmarks into .devcarry/peers/ (git-ignored, carried to the
+# GPU machine): cusparse_tridiagonal (cuSPARSE + cuThomasBatch) and hines_peers
+# (cuHinesBatch Full-Interleaved, CoreNEURON-style sorted interleaved multi-morphology).
+# Run it AFTER scripts/gpu/pack.sh, which empties .devcarry/. cuSPARSE is linked statically when the toolkit ships
 # libcusparse_static.a; otherwise dynamically, with an rpath to the toolkit's lib64 (the GPU
 # machine has the same CUDA 13 toolkit at /usr/local/cuda).
 #   scripts/gpu/build-peers.sh            (CUDA=/path/to/cuda to override /usr/local/cuda)
@@ -20,4 +22,6 @@ else
 fi
 "$cuda/bin/nvcc" "${flags[@]}" perf_tests/peers/cusparse_tridiagonal.cu -o "$dst/cusparse_tridiagonal" \
   "${libs[@]}"
+"$cuda/bin/nvcc" "${flags[@]}" perf_tests/peers/hines_peers.cu -o "$dst/hines_peers"
+echo "build-peers: built $dst/hines_peers"
 echo "build-peers: built $dst/cusparse_tridiagonal ($("$cuda/bin/nvcc" --version | tail -1))"

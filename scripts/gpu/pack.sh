@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what the GPU machine needs into .devcarry/ (git-ignored, carried by the device
 # tool): the CUDA build's binaries, Google Benchmark's shared library, and the
-# NeuroMorpho files from ../shared (transport only: never committed).
+# NeuroMorpho files from ../shared (transport only: never committed). It empties .devcarry/
+# first: build the peers (scripts/gpu/build-peers.sh) after packing.
 #   scripts/gpu/pack.sh [preset]      (default cuda-h100)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -9,7 +10,7 @@ preset=${1:-cuda-h100}
 dst=.devcarry
 rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/lib"
 for b in unit_tests/hinesbatch_unit_tests perf_tests/hinesbatch_perf_tests \
-  examples/hinesbatch-paper-classes; do
+  examples/hinesbatch-paper-classes examples/hinesbatch-export-cells; do
   [ -f "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" ] && cp "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" "$dst/bin/"
 done
 strip "$dst"/bin/* 2>/dev/null || true

@@ -3,6 +3,7 @@
 // that every layout and every backend runs the same code: the caller picks the system
 // (a subview of a batch, a row of a scratch tile) and the execution policy.
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 namespace hinesbatch {
 
@@ -22,32 +23,78 @@ KOKKOS_INLINE_FUNCTION bool is_finite_value(T x) {
   return x - x == T(0);
 }
 
+// A loop the device compiler must not unroll: unrolled, the row loops of the one-thread-
+// per-system solvers hold several rows' addresses and values at once and need more
+// registers, hence fewer warps per SM, and a kernel that streams from memory needs every
+// warp it can get (ThomasBatch double on sm_90: 55 registers unrolled, 48 not).
+#if defined(__CUDA_ARCH__)
+#define HINESBATCH_DEVICE_NO_UNROLL _Pragma("unroll 1")
+#else
+#define HINESBATCH_DEVICE_NO_UNROLL
+#endif
+
+namespace impl {
+
+// Marks loaded values as needed here, on the device: the loads that produce them are then
+// issued before this point and waited for together. Without it the compiler sinks a load
+// to its use, which can sit behind a division's slow-path branch or a store it may not
+// pass (the arrays could alias), and a row then costs two memory round trips instead of
+// one. Generates no instruction; no effect on the host.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(T&) {}
+#if defined(__CUDA_ARCH__)
+KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(double& x) { asm volatile("" : "+d"(x)); }
+KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(float& x) { asm volatile("" : "+f"(x)); }
+#endif
+
+}  // namespace impl
+
 // Solves A x = rhs for the tree given by parent(i) < i. A[p(i)][i] = u(i),
 // A[i][p(i)] = l(i), A[i][i] = d(i). Overwrites d with the eliminated diagonal and rhs
 // with x; u, l and parent are only read.
 template <class Parent, class U, class L, class D, class R>
 KOKKOS_INLINE_FUNCTION SolveFailure hines_solve_system(const Parent& parent, int n, const U& u,
                                                        const L& l, const D& d, const R& rhs) {
+  using T = typename std::remove_cv<typename std::remove_reference<decltype(d(0))>::type>::type;
   SolveFailure failure;
-  // Backward sweep (elimination), leaves to root.
+  // Row indices of the failures, kept in int (fewer registers than SolveFailure's long long).
+  int bad_pivot = -1, bad_solution = -1;
+  // Backward sweep (elimination), leaves to root. Every load of a node comes before its
+  // stores (d and rhs are distinct arrays), so they are in flight together.
+  HINESBATCH_DEVICE_NO_UNROLL
   for (int i = n - 1; i > 0; --i) {
-    const auto di = d(i);
-    if (!is_usable_pivot(di) && failure.bad_pivot < 0) failure.bad_pivot = i;
-    const auto f = u(i) / di;
     const int p = parent(i);
-    d(p) -= f * l(i);
-    rhs(p) -= f * rhs(i);
+    T di = d(i);
+    T ui = u(i);
+    T li = l(i);
+    T ri = rhs(i);
+    T dp = d(p);
+    T rp = rhs(p);
+    impl::loads_complete_here(di);
+    impl::loads_complete_here(ui);
+    impl::loads_complete_here(li);
+    impl::loads_complete_here(ri);
+    impl::loads_complete_here(dp);
+    impl::loads_complete_here(rp);
+    if (!is_usable_pivot(di) && bad_pivot < 0) bad_pivot = i;
+    const T f = ui / di;
+    d(p) = dp - f * li;
+    rhs(p) = rp - f * ri;
   }
-  if (!is_usable_pivot(d(0)) && failure.bad_pivot < 0) failure.bad_pivot = 0;
+  const T d0 = d(0);
+  if (!is_usable_pivot(d0) && bad_pivot < 0) bad_pivot = 0;
   // Forward sweep (substitution), root to leaves.
-  const auto x0 = rhs(0) / d(0);
+  const T x0 = rhs(0) / d0;
   rhs(0) = x0;
-  if (!is_finite_value(x0)) failure.bad_solution = 0;
+  if (!is_finite_value(x0)) bad_solution = 0;
+  HINESBATCH_DEVICE_NO_UNROLL
   for (int i = 1; i < n; ++i) {
-    const auto xi = (rhs(i) - l(i) * rhs(parent(i))) / d(i);
+    const T xi = (rhs(i) - l(i) * rhs(parent(i))) / d(i);
     rhs(i) = xi;
-    if (!is_finite_value(xi) && failure.bad_solution < 0) failure.bad_solution = i;
+    if (!is_finite_value(xi) && bad_solution < 0) bad_solution = i;
   }
+  failure.bad_pivot = bad_pivot;
+  failure.bad_solution = bad_solution;
   return failure;
 }
 

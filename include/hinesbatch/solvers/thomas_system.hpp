@@ -28,37 +28,75 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_system(const int m, const A& a,
   using T = typename std::remove_cv<typename std::remove_reference<decltype(d(0))>::type>::type;
   SolveFailure failure;
   if (m <= 0) return failure;
-  // Forward elimination. c'(i-1) and d'(i-1) are carried in registers: each coefficient
-  // is read once and c', d' written once.
+  // Row indices of the failures, kept in int (fewer registers than SolveFailure's long long).
+  int bad_pivot = -1, bad_solution = -1;
+  // Forward elimination. c'(i-1) and d'(i-1) are carried in registers: each coefficient is
+  // read once and c', d' written once. Every row loads a, b, c and d before it stores
+  // anything: c and d are written, so the compiler may not move a load above a store to
+  // either of them; loaded first, the four loads of a row are in flight together (one
+  // memory round trip per row instead of two, as in a loop that loads c(i) after storing
+  // d(i)).
   T beta = b(0);
-  if (!is_usable_pivot(beta)) failure.bad_pivot = 0;
-  T cp = T(0);
-  T dp = d(0) / beta;
+  T dp = d(0);
+  T cp = m > 1 ? c(0) : T(0);
+  if (!is_usable_pivot(beta)) bad_pivot = 0;
+  dp = dp / beta;
+  if (!is_finite_value(dp)) bad_solution = 0;
   d(0) = dp;
-  if (!is_finite_value(dp)) failure.bad_solution = 0;
   if (m > 1) {
-    cp = c(0) / beta;
+    cp = cp / beta;
     c(0) = cp;
   }
-  for (int i = 1; i < m; ++i) {
-    const T ai = a(i);
-    beta = b(i) - ai * cp;
-    if (!is_usable_pivot(beta) && failure.bad_pivot < 0) failure.bad_pivot = i;
-    dp = (d(i) - ai * dp) / beta;
+  HINESBATCH_DEVICE_NO_UNROLL
+  for (int i = 1; i < m - 1; ++i) {
+    T ai = a(i);
+    T bi = b(i);
+    T ci = c(i);
+    T di = d(i);
+    impl::loads_complete_here(ai);
+    impl::loads_complete_here(bi);
+    impl::loads_complete_here(ci);
+    impl::loads_complete_here(di);
+    beta = bi - ai * cp;
+    if (!is_usable_pivot(beta) && bad_pivot < 0) bad_pivot = i;
+    dp = (di - ai * dp) / beta;
+    if (!is_finite_value(dp) && bad_solution < 0) bad_solution = i;
+    cp = ci / beta;
     d(i) = dp;
-    if (!is_finite_value(dp) && failure.bad_solution < 0) failure.bad_solution = i;
-    if (i < m - 1) {
-      cp = c(i) / beta;
-      c(i) = cp;
+    c(i) = cp;
+  }
+  if (m > 1) {  // the last row: c(m-1) is outside the matrix and not read
+    const int i = m - 1;
+    const T ai = a(i);
+    const T bi = b(i);
+    const T di = d(i);
+    beta = bi - ai * cp;
+    if (!is_usable_pivot(beta) && bad_pivot < 0) bad_pivot = i;
+    dp = (di - ai * dp) / beta;
+    if (!is_finite_value(dp) && bad_solution < 0) bad_solution = i;
+    d(i) = dp;
+  }
+  // Back substitution: x(m-1) = d'(m-1), x(i) = d'(i) - c'(i) x(i+1). Row i-1's c' and d'
+  // are loaded before row i's x is stored, so that load overlaps this row's work.
+  T x = dp;
+  if (m > 1) {
+    T c_next = c(m - 2);
+    T d_next = d(m - 2);
+    HINESBATCH_DEVICE_NO_UNROLL
+    for (int i = m - 2; i >= 0; --i) {
+      const T ci = c_next;
+      const T di = d_next;
+      if (i > 0) {
+        c_next = c(i - 1);
+        d_next = d(i - 1);
+      }
+      x = di - ci * x;
+      if (!is_finite_value(x) && bad_solution < 0) bad_solution = i;
+      d(i) = x;
     }
   }
-  // Back substitution: x(m-1) = d'(m-1), x(i) = d'(i) - c'(i) x(i+1).
-  T x = dp;
-  for (int i = m - 2; i >= 0; --i) {
-    x = d(i) - c(i) * x;
-    d(i) = x;
-    if (!is_finite_value(x) && failure.bad_solution < 0) failure.bad_solution = i;
-  }
+  failure.bad_pivot = bad_pivot;
+  failure.bad_solution = bad_solution;
   return failure;
 }
 
