@@ -49,7 +49,7 @@ ensure_apt_sources() {
   as_root apt-get update -q >/dev/null
 }
 
-packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev)
+packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev openmpi-bin libopenmpi-dev)
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
 missing=()
 for p in "${packages[@]}"; do
