@@ -21,10 +21,10 @@
 // Device selection: device id = local rank (OMPI_COMM_WORLD_LOCAL_RANK, MV2_ / SLURM_ fall-
 // backs) modulo the visible devices. OpenMP threads per rank: OMP_NUM_THREADS if set, else
 // the hardware threads divided by the local ranks.
+#include <Kokkos_Core.hpp>
 #include <mpi.h>
 #include <unistd.h>
 
-#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,7 +44,7 @@
 namespace {
 
 using namespace hinesbatch;
-using T = double;
+using Real = double;
 
 struct Options {
   std::vector<long> sizes = {2560, 25600, 256000, 2560000};
@@ -185,7 +185,7 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
                 int rank, int ranks, int ranks_here) {
   using Exec = Kokkos::DefaultExecutionSpace;
   using Mem = Exec::memory_space;
-  using Batch = HinesBatch<T, Layout, Mem>;
+  using Batch = HinesBatch<Real, Layout, Mem>;
   using View = typename Batch::view_type;
   Result r;
   r.layout = layout_name;
@@ -199,7 +199,7 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   const int bs = Layout::tiled ? o.block_size : 1;
   const double padded = Layout::tiled ? double((r.n_per_rank_max + bs - 1) / bs * bs) : double(r.n_per_rank_max);
   // u, l, d, rhs + pristine d, rhs; the pool (4 arrays) besides.
-  const double need = (6.0 * padded + 4.0 * std::min<long>(o.pool, r.n_per_rank_max)) * n * sizeof(T);
+  const double need = (6.0 * padded + 4.0 * std::min<long>(o.pool, r.n_per_rank_max)) * n * sizeof(Real);
   r.gb_per_rank = need * 1e-9;
   double limit = 0.85 * free_bytes(ranks_here);
   if (o.max_gb > 0) limit = std::min(limit, o.max_gb * 1e9);
@@ -219,11 +219,11 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   }
   Exec exec;
   const int pool = static_cast<int>(std::min<long>(o.pool, mine));
-  const auto in = test::random_systems<T>(tree, pool, 20170612 + 7919 * rank);
-  Kokkos::View<T**, Kokkos::LayoutRight, Mem> pu("pool_u", pool, n), pl("pool_l", pool, n),
+  const auto in = test::random_systems<Real>(tree, pool, 20170612 + 7919 * rank);
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> pu("pool_u", pool, n), pl("pool_l", pool, n),
       pd("pool_d", pool, n), pr("pool_rhs", pool, n);
-  auto load = [&](const auto& dst, const std::vector<T>& src) {
-    Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace,
+  auto load = [&](const auto& dst, const std::vector<Real>& src) {
+    Kokkos::View<const Real**, Kokkos::LayoutRight, Kokkos::HostSpace,
                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>
         h(src.data(), pool, n);
     Kokkos::deep_copy(exec, dst, h);
@@ -265,7 +265,7 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   batch.check(exec);
   // Residual of the first systems (each is pool system s).
   const int k = std::min(pool, 16);
-  Kokkos::View<T**, Kokkos::LayoutRight, Mem> xs("x_sample", k, n);
+  Kokkos::View<Real**, Kokkos::LayoutRight, Mem> xs("x_sample", k, n);
   Kokkos::parallel_for(
       "multi_gpu::sample", Kokkos::RangePolicy<Exec>(exec, 0, k * n), KOKKOS_LAMBDA(const int q) {
         xs(q / n, q % n) = Layout::at(rhs, q / n, q % n, bs);
