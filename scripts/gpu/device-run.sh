@@ -95,7 +95,8 @@ evaluation() {
         --benchmark_min_time="$mt" --benchmark_out="$out/perf_$name.json" \
         --benchmark_out_format=json >"$out/perf_$name.txt" 2>&1
       rc=$?
-      echo "   $(grep -c -E '/(manual_time|iterations:1)' "$out/perf_$name.txt") results, $(grep -c ERROR "$out/perf_$name.txt") errors -> perf_$name.json"
+      echo "   $(grep -E '^(Mono|BlockSize|Thomas|Multi)' "$out/perf_$name.txt" | grep -c -v ERROR) results," \
+        "$(grep -c 'ERROR OCCURRED' "$out/perf_$name.txt") errors -> perf_$name.json"
       ;;
     peers)
       if [ -x $c/peers/cusparse_tridiagonal ]; then

@@ -14,7 +14,7 @@ export OPAL_PREFIX=$_m/usr
 export OPAL_SYSCONFDIR=$_m/etc/openmpi
 export PMIX_INSTALL_PREFIX=$_lib/pmix2
 export PATH=$_m/usr/bin:$PATH
-export LD_LIBRARY_PATH=$_lib:$_m/lib/x86_64-linux-gnu:$_lib/openmpi/lib:$_lib/pmix2/lib:$_lib/openmpi/lib/openmpi3:$_lib/pmix2/lib/pmix${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$_lib:$_m/lib/x86_64-linux-gnu:$_lib/openmpi/lib:$_lib/pmix2/lib:$_lib/openmpi/lib/openmpi3:$_lib/pmix2/lib/pmix${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$_m/fallback
 export UCX_MODULE_DIR=$_lib/ucx FI_PROVIDER_PATH=$_lib/libfabric
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_osc=^ucx,pt2pt OMPI_MCA_mtl=^ofi

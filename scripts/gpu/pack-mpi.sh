@@ -7,6 +7,7 @@
 #
 # The package set is the closure of `apt-cache depends --recurse --no-recommends` of
 # openmpi-bin and libopenmpi3, less what any GPU image has (libc, libstdc++, zlib, ...)
+# (zlib and libudev travel in fallback/, used only where the image lacks them)
 # or what a single-host mpirun never loads (ssh and its Kerberos/PAM closure, hwloc's
 # optional plugins with libxml2/ICU/X11/OpenCL, package-management tools).
 set -euo pipefail
@@ -58,7 +59,30 @@ for t, ls in by_target.items():
         shutil.copy2(t, l)
     if lib:
         os.rename(t, ls[-1])
+# Same content under two names in one folder (libfoo.so.1 and libfoo.so.1.2.3): keep the
+# shorter name, the soname the loader asks for.
+import hashlib
+for d, ds, fs in os.walk(root):
+    seen = {}
+    for f in sorted(fs, key=len):
+        p = os.path.join(d, f)
+        if os.path.getsize(p) < 65536:
+            continue
+        h = hashlib.md5(open(p, "rb").read()).hexdigest()
+        if h in seen and f.startswith(seen[h]):
+            os.remove(p)
+        else:
+            seen.setdefault(h, f)
 PY
+# Not loaded by C/C++ MPI programs: OpenSHMEM, Fortran and Java bindings.
+rm -f "$dst"/usr/lib/x86_64-linux-gnu/{liboshmem,libmpi_mpifh,libmpi_usempi,libmpi_java}* \
+  "$dst"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_{spml,sshmem,atomic,scoll,memheap}_*
 [ -z "$(find "$dst" -type l)" ]
+# libz and libudev (loaded by libhwloc/libopen-pal) are on most images; in case they are
+# not, their Debian copies go to fallback/, which mpi-env.sh puts last on LD_LIBRARY_PATH.
+mkdir -p "$tmp/fb" "$dst/fallback"
+(cd "$tmp/fb" && apt-get download -q zlib1g libudev1 2>&1 | grep -v -e '^Get:' -e unsandboxed || true)
+for f in "$tmp"/fb/*.deb; do dpkg -x "$f" "$tmp/fb/x"; done
+for l in libz.so.1 libudev.so.1; do cp -L "$(find "$tmp/fb/x" -name "$l" | head -1)" "$dst/fallback/$l"; done
 ls "$tmp"/*.deb | xargs -n1 basename >"$dst/PACKAGES"
 du -sh "$dst"
