@@ -107,7 +107,7 @@ evaluation() {
         timeout -k 10 "$lim" $c/peers/cusparse_tridiagonal --type "$arg" --repeat 10 \
           --out "$out/peers_$arg.json" >"$out/peers_$arg.txt" 2>&1
         rc=$?
-        echo "   $(grep -c -E ' (ok|failed)| [0-9.]+e[-+][0-9]+ *$' "$out/peers_$arg.txt") lines -> peers_$arg.json"
+        echo "   $(grep -c -v -e '^#' -e '^method' "$out/peers_$arg.txt") results ($(grep -c failed "$out/peers_$arg.txt") failed) -> peers_$arg.json"
       else
         echo "   $c/peers/cusparse_tridiagonal missing (scripts/gpu/build-peers.sh)"
         rc=1

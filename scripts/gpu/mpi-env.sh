@@ -3,6 +3,9 @@
 # (OPAL_PREFIX, PMIX_INSTALL_PREFIX). Transports: shared memory only (one host), no
 # single-copy (CMA) mechanism and no binding, which also work in sandboxed containers.
 #   source scripts/gpu/mpi-env.sh && mpirun -np 2 hostname
+# Verified on the build machine with the system Open MPI hidden (env -i, unshare + bind
+# mounts). Not yet seen on the GPU machine (gVisor): if shared memory fails there, try
+# `export OMPI_MCA_btl=self,tcp`; `mpirun --mca plm_base_verbose 10` shows the launcher.
 _hb_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 _m=$_hb_root/.devcarry/mpi
 if [ ! -x "$_m/usr/bin/mpirun" ]; then
