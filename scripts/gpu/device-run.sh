@@ -49,7 +49,10 @@ multigpu() {
       continue
     fi
     echo "$(stamp) multigpu -np $np"
-    timeout -k 10 $((end - SECONDS)) mpirun -np "$np" $c/bin/hinesbatch_multi_gpu \
+    # Unbound OpenMP: with OMP_PROC_BIND=spread every rank would pin its threads (and the
+    # MPI progress) to the same cores.
+    timeout -k 10 $((end - SECONDS)) env -u OMP_PLACES OMP_PROC_BIND=false \
+      mpirun -np "$np" $c/bin/hinesbatch_multi_gpu \
       --json "$out/multigpu_np$np.json" "$@" >"$out/multigpu_np$np.txt" 2>&1 || rc=$?
     echo "   -np $np: rc=$rc, $(grep -c -E ' [0-9.e+-]+ *$' "$out/multigpu_np$np.txt") timed," \
       "$(grep -c 'skipped:' "$out/multigpu_np$np.txt") skipped -> multigpu_np$np.json"

@@ -18,6 +18,7 @@ export LD_LIBRARY_PATH=$c/lib:${LD_LIBRARY_PATH:-}
 sim=$c/bin/hinesbatch-sim
 cfg=examples/sim/p3.json
 cores=$(nproc)
+unset OMP_PLACES
 start=$(date +%s)
 run() {  # name ranks [args...]
   local name=$1 np=$2
@@ -51,7 +52,7 @@ cpu)
   ;;
 gpu)
   gpus=$(nvidia-smi -L | wc -l)
-  export OMP_NUM_THREADS=4
+  export OMP_NUM_THREADS=4 OMP_PROC_BIND=false  # unbound: ranks must not share cores
   for n in 1000 10000 100000; do
     for g in 1 2 4; do
       [ "$g" -le "$gpus" ] || continue
