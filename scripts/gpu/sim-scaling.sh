@@ -40,7 +40,7 @@ cpu)
       run "strong_n${n}_p${p}" "$p" --backend host --set network.cells=$n
     done
   done
-  for p in 4 8 16; do run "strong_n100000_p${p}" "$p" --backend host --set network.cells=100000; done
+  for p in 16; do run "strong_n100000_p${p}" "$p" --backend host --set network.cells=100000; done
   for per in 1000 10000; do
     for p in 1 2 4 8 16; do
       run "weak_${per}_p${p}" "$p" --backend host --set network.cells=$((per * p))
