@@ -59,13 +59,15 @@ gpu)
       run "gpu_strong_n${n}_g${g}" "$g" --kokkos-num-devices="$g" --set network.cells=$n
     done
   done
-  for per in 10000 50000; do
+  for per in 10000 25000; do
     for g in 1 2 4; do
       [ "$g" -le "$gpus" ] || continue
       run "gpu_weak_${per}_g${g}" "$g" --kokkos-num-devices="$g" --set network.cells=$((per * g))
     done
   done
   [ "$gpus" -ge 2 ] && run "gpu_nooverlap_n100000_g2" 2 --kokkos-num-devices=2 \
+    --set network.cells=100000 --no-overlap
+  [ "$gpus" -ge 4 ] && run "gpu_nooverlap_n100000_g4" 4 --kokkos-num-devices=4 \
     --set network.cells=100000 --no-overlap
   ;;
 esac
