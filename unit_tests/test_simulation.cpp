@@ -30,10 +30,10 @@ SwcMorphology swc(const std::string& text) {
 TEST(NeuronSections, ThreePointSomaAndNumberingBySecondPointId) {
   // Soma 1 (centre), 2 and 3 (+/- r); dendrite 10-11 branching at 11 into 12 and 20;
   // axon 30 leaving soma point 2.
-  const auto m = swc(
-      "1 1 0 0 0 5 -1\n2 1 0 5 0 5 1\n3 1 0 -5 0 5 1\n"
-      "20 3 30 0 0 0.5 11\n10 3 10 0 0 1 1\n11 3 20 0 0 1 10\n12 3 30 10 0 0.5 11\n"
-      "30 2 0 10 0 0.4 2\n");
+  const auto m =
+      swc("1 1 0 0 0 5 -1\n2 1 0 5 0 5 1\n3 1 0 -5 0 5 1\n"
+          "20 3 30 0 0 0.5 11\n10 3 10 0 0 1 1\n11 3 20 0 0 1 10\n12 3 30 10 0 0.5 11\n"
+          "30 2 0 10 0 0.4 2\n");
   const auto s = neuron_sections(m, {1, 0});
   ASSERT_EQ(s.size(), 5);
   // Soma: [child 2, root, child 3].
@@ -392,10 +392,9 @@ TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot overlap"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex,
-                                           {false, 0, 0})));
-  EXPECT_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex,
-                                        {false, 5, 0})),
+  EXPECT_NO_THROW(
+      (NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex, {false, 0, 0})));
+  EXPECT_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex, {false, 5, 0})),
                InputError);  // epoch longer than the delay
   Ring s = ring(6, 4, 1, 2);
   s.templates[0].synapses.resize(2);  // the network needs 5

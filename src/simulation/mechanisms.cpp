@@ -17,10 +17,14 @@ Region parse_region(const std::string& name) {
 
 bool in_region(Region r, int swc_type) {
   switch (r) {
-    case Region::Soma: return swc_type == 1;
-    case Region::Axon: return swc_type == 2;
-    case Region::Dend: return swc_type != 1 && swc_type != 2;
-    case Region::All: return true;
+    case Region::Soma:
+      return swc_type == 1;
+    case Region::Axon:
+      return swc_type == 2;
+    case Region::Dend:
+      return swc_type != 1 && swc_type != 2;
+    case Region::All:
+      return true;
   }
   return false;
 }
@@ -34,8 +38,8 @@ std::vector<int> CellTemplate::sections_of(const DensityMechanism& m) const {
 
 CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, double cm,
                                 std::vector<DensityMechanism> density,
-                                std::vector<IClampSpec> iclamps,
-                                std::vector<ExpSynSpec> synapses, DetectorSpec detector) {
+                                std::vector<IClampSpec> iclamps, std::vector<ExpSynSpec> synapses,
+                                DetectorSpec detector) {
   auto bad = [&](const std::string& what, double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.10g", v);

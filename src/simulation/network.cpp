@@ -25,14 +25,17 @@ std::string num(double v) {
 }  // namespace
 
 double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t h = splitmix64(splitmix64(splitmix64(seed) ^ a) ^ (b * 0x632be59bd9b4e019ULL));
+  const std::uint64_t h =
+      splitmix64(splitmix64(splitmix64(seed) ^ a) ^ (b * 0x632be59bd9b4e019ULL));
   return static_cast<double>(h >> 11) * 0x1.0p-53;
 }
 
 int NetworkSpec::synapses_needed() const {
   switch (type) {
-    case Single: return 0;
-    case Ring: return 1 + extra_synapses;
+    case Single:
+      return 0;
+    case Ring:
+      return 1 + extra_synapses;
     case Random:
       return static_cast<int>(std::min<std::int64_t>(synapses_per_cell, cells - 1));
   }

@@ -54,9 +54,9 @@ HalfSegment integrate(const std::vector<double>& arc, const std::vector<Pt3d>& p
 int NeuronCompartments::node_at(const Location& where) const {
   const int ns = static_cast<int>(section_nseg.size());
   if (where.section < 0 || where.section >= ns)
-    throw InputError("location names section " + std::to_string(where.section) + " of " +
-                         std::to_string(ns),
-                     {}, 0, std::to_string(where.section));
+    throw InputError(
+        "location names section " + std::to_string(where.section) + " of " + std::to_string(ns), {},
+        0, std::to_string(where.section));
   if (!(where.x >= 0 && where.x <= 1))
     throw InputError("location x must lie in [0, 1]", {}, 0, num(where.x));
   if (where.x == 1) return end_node[where.section];
@@ -90,11 +90,11 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
       throw InputError("section " + std::to_string(s) + " has nseg < 1", m.source,
                        sec.first_swc_line, std::to_string(sec.nseg));
     if (sec.pt3d.size() < 2)
-      throw InputError("section " + std::to_string(s) + " has fewer than two 3-D points",
-                       m.source, sec.first_swc_line, std::to_string(sec.pt3d.size()));
+      throw InputError("section " + std::to_string(s) + " has fewer than two 3-D points", m.source,
+                       sec.first_swc_line, std::to_string(sec.pt3d.size()));
     for (const Pt3d& p : sec.pt3d)
-      if (!(p.diam > 0) || !std::isfinite(p.diam) || !std::isfinite(p.x) ||
-          !std::isfinite(p.y) || !std::isfinite(p.z))
+      if (!(p.diam > 0) || !std::isfinite(p.diam) || !std::isfinite(p.x) || !std::isfinite(p.y) ||
+          !std::isfinite(p.z))
         throw InputError("section " + std::to_string(s) + " has a bad 3-D point", m.source,
                          sec.first_swc_line, num(p.diam));
     if (s == 0 ? sec.parent != -1 : (sec.parent < 0 || sec.parent >= ns || sec.parent == s))

@@ -210,8 +210,8 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
     }
   }
   if (out.sections.empty())
-    throw InputError("morphology of one non-soma point has no sections", m.source,
-                     m.points[0].line, std::to_string(m.points[0].id));
+    throw InputError("morphology of one non-soma point has no sections", m.source, m.points[0].line,
+                     std::to_string(m.points[0].id));
   // The root section must be sections[0]; without a soma it is the first by rule 3 unless
   // the root's first child is not the smallest second-point id overall.
   if (root_section != 0) {
@@ -263,8 +263,8 @@ SectionedMorphology synthetic_sections(const std::string& name, const SectionOpt
     for (int t = 0; t < 4; ++t) {
       // Breadth-first binary tree of three levels; children split +/- 30 degrees.
       std::vector<int> level{static_cast<int>(out.sections.size())};
-      out.sections.push_back(cable(0, 0.5, {0, 0, 0, 0}, dirs[t][0], dirs[t][1], len[0],
-                                   diam[0], 3, 16));
+      out.sections.push_back(
+          cable(0, 0.5, {0, 0, 0, 0}, dirs[t][0], dirs[t][1], len[0], diam[0], 3, 16));
       for (int l = 1; l < 3; ++l) {
         std::vector<int> next;
         for (int p : level) {

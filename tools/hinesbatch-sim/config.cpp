@@ -18,8 +18,7 @@ namespace {
 
 struct Ctx {
   std::string file;
-  [[noreturn]] void fail(const std::string& key, const std::string& what,
-                         const json& value) const {
+  [[noreturn]] void fail(const std::string& key, const std::string& what, const json& value) const {
     throw InputError("config key '" + key + "': " + what, file, 0, value.dump());
   }
   void only(const json& obj, const std::string& key, std::set<std::string> allowed) const {
@@ -152,8 +151,9 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     }
     set_path(root, o.substr(0, eq), value);
   }
-  ctx.only(root, "", {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "network",
-                      "record", "run", "output", "comment"});
+  ctx.only(root, "",
+           {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "network", "record", "run",
+            "output", "comment"});
   SimConfig c;
   c.path = path;
   SimulationParameters& p = c.params;
@@ -170,14 +170,17 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   const json net = root.value("network", json{{"type", "single"}});
   ctx.only(net, "network",
            {"type", "cells", "ring_size", "weight", "weight_max", "delay", "tau", "e",
-            "synapse_location", "extra_synapses", "kick", "seed", "synapses_per_cell",
-            "stimulus"});
+            "synapse_location", "extra_synapses", "kick", "seed", "synapses_per_cell", "stimulus"});
   NetworkSpec& n = c.network;
   const std::string type = ctx.str(net, "network.", "type", "single");
-  if (type == "single") n.type = NetworkSpec::Single;
-  else if (type == "ring") n.type = NetworkSpec::Ring;
-  else if (type == "random") n.type = NetworkSpec::Random;
-  else ctx.fail("network.type", "must be single, ring or random", net.at("type"));
+  if (type == "single")
+    n.type = NetworkSpec::Single;
+  else if (type == "ring")
+    n.type = NetworkSpec::Ring;
+  else if (type == "random")
+    n.type = NetworkSpec::Random;
+  else
+    ctx.fail("network.type", "must be single, ring or random", net.at("type"));
   n.cells = ctx.integer(net, "network.", "cells", 1);
   n.ring_size = static_cast<int>(ctx.integer(net, "network.", "ring_size", 10));
   n.extra_synapses = static_cast<int>(ctx.integer(net, "network.", "extra_synapses", 0));
@@ -213,18 +216,21 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   // --- cells (templates)
   if (!root.contains("cell")) ctx.fail("cell", "is required", json());
   const json& cell = root.at("cell");
-  ctx.only(cell, "cell", {"morphology", "nseg", "max_segment_length_um", "Ra", "cm",
-                          "mechanisms", "iclamp", "detector"});
+  ctx.only(cell, "cell",
+           {"morphology", "nseg", "max_segment_length_um", "Ra", "cm", "mechanisms", "iclamp",
+            "detector"});
   std::vector<std::string> morphologies;
   if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
   const json& mj = cell.at("morphology");
-  if (mj.is_string()) morphologies.push_back(mj.get<std::string>());
+  if (mj.is_string())
+    morphologies.push_back(mj.get<std::string>());
   else if (mj.is_array() && !mj.empty())
     for (const json& x : mj) {
       if (!x.is_string()) ctx.fail("cell.morphology", "must hold strings", x);
       morphologies.push_back(x.get<std::string>());
     }
-  else ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
+  else
+    ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
   SectionOptions so;
   so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0));
   so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0);
@@ -281,8 +287,10 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   for (const std::string& raw : morphologies) {
     const std::string m = expand(raw, ctx, "cell.morphology");
     SectionedMorphology sm;
-    if (m.rfind("synthetic:", 0) == 0) sm = synthetic_sections(m.substr(10), so);
-    else sm = neuron_sections(read_swc(relative_to(path, m)), so);
+    if (m.rfind("synthetic:", 0) == 0)
+      sm = synthetic_sections(m.substr(10), so);
+    else
+      sm = neuron_sections(read_swc(relative_to(path, m)), so);
     auto syns = synapse_sites(sm, n.synapses_needed(), syn_site, syn_tau, syn_e, n.seed, ctx);
     c.templates.push_back(
         make_cell_template(std::move(sm), Ra, cm, density, iclamps, std::move(syns), det));
@@ -292,12 +300,14 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     ctx.only(r, "record[]", {"gid", "location"});
     RecordSpec rs;
     rs.gid = ctx.integer(r, "record[].", "gid", 0);
-    if (rs.gid < 0 || rs.gid >= n.cells) ctx.fail("record[].gid", "is not a cell of the network", r.at("gid"));
+    if (rs.gid < 0 || rs.gid >= n.cells)
+      ctx.fail("record[].gid", "is not a cell of the network", r.at("gid"));
     rs.where = location(r.value("location", json::object()), ctx, "record[].location");
     c.records.push_back(rs);
   }
   const json run = root.value("run", json::object());
-  ctx.only(run, "run", {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s"});
+  ctx.only(run, "run",
+           {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5);
@@ -341,8 +351,12 @@ void export_model(const SimConfig& c, const std::vector<std::int64_t>& gids,
       const Section& sec = t.morphology.sections[s];
       json pts = json::array();
       for (const Pt3d& p : sec.pt3d) pts.push_back({p.x, p.y, p.z, p.diam});
-      secs.push_back({{"id", s}, {"parent", sec.parent}, {"parent_x", sec.parent_x},
-                      {"swc_type", sec.swc_type}, {"nseg", sec.nseg}, {"pt3d", pts}});
+      secs.push_back({{"id", s},
+                      {"parent", sec.parent},
+                      {"parent_x", sec.parent_x},
+                      {"swc_type", sec.swc_type},
+                      {"nseg", sec.nseg},
+                      {"pt3d", pts}});
     }
     morphs.push_back({{"source", t.morphology.source}, {"sections", secs}});
   }
@@ -371,19 +385,26 @@ void export_model(const SimConfig& c, const std::vector<std::int64_t>& gids,
     std::vector<IClampSpec> stims = t.iclamps;
     for (const IClampSpec& x : c.network.stimulus(gid, t).iclamps) stims.push_back(x);
     for (const IClampSpec& x : stims)
-      ic.push_back({{"section", x.where.section}, {"x", x.where.x}, {"del", x.del},
-                    {"dur", x.dur}, {"amp", x.amp}});
+      ic.push_back({{"section", x.where.section},
+                    {"x", x.where.x},
+                    {"del", x.del},
+                    {"dur", x.dur},
+                    {"amp", x.amp}});
     json syn = json::array();
     for (const ExpSynSpec& s : t.synapses)
       syn.push_back({{"section", s.where.section}, {"x", s.where.x}, {"tau", s.tau}, {"e", s.e}});
-    json cj{{"gid", gid}, {"morphology", ti}, {"density", dens}, {"iclamps", ic}, {"synapses", syn}};
+    json cj{
+        {"gid", gid}, {"morphology", ti}, {"density", dens}, {"iclamps", ic}, {"synapses", syn}};
     cj["detector"] = t.detector.present ? json{{"section", t.detector.where.section},
                                                {"x", t.detector.where.x},
                                                {"threshold", t.detector.threshold}}
                                         : json();
     cells.push_back(cj);
     for (const Connection& k : c.network.incoming(gid))
-      conns.push_back({{"src", k.source}, {"dst", gid}, {"syn", k.synapse}, {"weight", k.weight},
+      conns.push_back({{"src", k.source},
+                       {"dst", gid},
+                       {"syn", k.synapse},
+                       {"weight", k.weight},
                        {"delay", k.delay}});
     for (const ExternalEvent& e : c.network.external_events(gid))
       events.push_back({{"dst", gid}, {"syn", e.synapse}, {"time", e.time}, {"weight", e.weight}});

@@ -98,20 +98,34 @@ Cli parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value after " + a).c_str());
       return argv[++i];
     };
-    if (a == "--set") c.sets.push_back(value());
-    else if (a == "--spikes") c.spikes = value();
-    else if (a == "--traces") c.traces = value();
-    else if (a == "--metrics") c.metrics = value();
-    else if (a == "--export-model") c.model = value();
-    else if (a == "--backend") c.backend = value();
-    else if (a == "--no-overlap") c.no_overlap = true;
-    else if (a == "--dry-run-ranks") c.dry_run = std::atoi(value().c_str());
-    else if (a == "--quiet") c.quiet = true;
-    else if (a == "--help" || a == "-h") usage("help");
-    else if (a.rfind("--kokkos", 0) == 0) continue;  // Kokkos took it
-    else if (!a.empty() && a[0] == '-') usage(("unknown option " + a).c_str());
-    else if (c.config.empty()) c.config = a;
-    else usage(("unexpected argument " + a).c_str());
+    if (a == "--set")
+      c.sets.push_back(value());
+    else if (a == "--spikes")
+      c.spikes = value();
+    else if (a == "--traces")
+      c.traces = value();
+    else if (a == "--metrics")
+      c.metrics = value();
+    else if (a == "--export-model")
+      c.model = value();
+    else if (a == "--backend")
+      c.backend = value();
+    else if (a == "--no-overlap")
+      c.no_overlap = true;
+    else if (a == "--dry-run-ranks")
+      c.dry_run = std::atoi(value().c_str());
+    else if (a == "--quiet")
+      c.quiet = true;
+    else if (a == "--help" || a == "-h")
+      usage("help");
+    else if (a.rfind("--kokkos", 0) == 0)
+      continue;  // Kokkos took it
+    else if (!a.empty() && a[0] == '-')
+      usage(("unknown option " + a).c_str());
+    else if (c.config.empty())
+      c.config = a;
+    else
+      usage(("unexpected argument " + a).c_str());
   }
   if (c.config.empty()) usage("no config file");
   if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
@@ -247,7 +261,8 @@ int main(int argc, char** argv) {
 #ifdef HINESBATCH_HAVE_MPI
       if (provided < MPI_THREAD_SERIALIZED && cfg.run.overlap) {
         if (rank == 0)
-          std::fprintf(stderr, "[hinesbatch-sim] MPI gives no MPI_THREAD_SERIALIZED: overlap off\n");
+          std::fprintf(stderr,
+                       "[hinesbatch-sim] MPI gives no MPI_THREAD_SERIALIZED: overlap off\n");
         cfg.run.overlap = false;
       }
       MpiExchange ex;

@@ -201,12 +201,11 @@ class CellGroup {
       : params_(p) {
     const int nc = static_cast<int>(gids.size());
     gid_of_slot_.assign(gids.begin(), gids.end());
-    std::stable_sort(gid_of_slot_.begin(), gid_of_slot_.end(),
-                     [&](std::int64_t a, std::int64_t b) {
-                       const int na = templates[net.template_of(a)].compartments.size();
-                       const int nb = templates[net.template_of(b)].compartments.size();
-                       return na != nb ? na > nb : a < b;
-                     });
+    std::stable_sort(gid_of_slot_.begin(), gid_of_slot_.end(), [&](std::int64_t a, std::int64_t b) {
+      const int na = templates[net.template_of(a)].compartments.size();
+      const int nb = templates[net.template_of(b)].compartments.size();
+      return na != nb ? na > nb : a < b;
+    });
     max_nodes_ = 1;
     for (std::int64_t g : gid_of_slot_) {
       const int n = templates[net.template_of(g)].compartments.size();
@@ -214,8 +213,8 @@ class CellGroup {
       num_nodes_ += n;
     }
     auto nd = [&](const char* l) {
-      return typename views::nodes_d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(l)), nc,
-                                     max_nodes_);
+      return typename views::nodes_d(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(l)), nc, max_nodes_);
     };
     views& c = v_;
     c.size = typename views::vec_i("hb::size", nc);
@@ -358,17 +357,17 @@ class CellGroup {
   const views& data() const { return v_; }
 
   void initialize(const ExecutionSpace& exec) {
-    Kokkos::parallel_for("hinesbatch::sim_init",
-                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-                         impl::InitCells<ExecutionSpace>{v_, params_.v_init, hh_q10(params_.celsius)});
+    Kokkos::parallel_for(
+        "hinesbatch::sim_init", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
+        impl::InitCells<ExecutionSpace>{v_, params_.v_init, hh_q10(params_.celsius)});
   }
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
     const double dt = params_.dt;
     Kokkos::parallel_for(
         "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-        impl::StepCells<ExecutionSpace>{v_, dt, (static_cast<double>(step) + 0.5) * dt,
-                                        params_.ena, params_.ek, hh_q10(params_.celsius),
+        impl::StepCells<ExecutionSpace>{v_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena,
+                                        params_.ek, hh_q10(params_.celsius),
                                         static_cast<int>(step + 1), max_nodes_});
   }
   void deliver(const ExecutionSpace& exec, const Kokkos::View<const int*, memory_space>& syn,
@@ -412,10 +411,10 @@ class CellGroup {
 
  private:
   template <class T>
-  static Kokkos::View<T*, memory_space> upload(const ExecutionSpace& exec, const std::vector<T>& src,
-                                               const char* label) {
-    Kokkos::View<T*, memory_space> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                                     src.size());
+  static Kokkos::View<T*, memory_space> upload(const ExecutionSpace& exec,
+                                               const std::vector<T>& src, const char* label) {
+    Kokkos::View<T*, memory_space> v(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.size());
     auto h = Kokkos::create_mirror_view(v);
     for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
     Kokkos::deep_copy(exec, v, h);

@@ -54,8 +54,8 @@ class EventQueue {
   void push(std::int64_t step, const Event& e) { buckets_[step].push_back(e); }
   // Delivers every spike through the table; returns how many events were queued.
   // Throws std::logic_error if an event falls before first_open_step (it would be late).
-  std::size_t push_spikes(const std::vector<Spike>& spikes, const ConnectionTable& table,
-                          double dt, std::int64_t first_open_step);
+  std::size_t push_spikes(const std::vector<Spike>& spikes, const ConnectionTable& table, double dt,
+                          std::int64_t first_open_step);
   // Removes the events of steps [first, first + count) into CSR arrays: step_begin has
   // count + 1 entries; within a step events are sorted by (synapse, time, source).
   void take(std::int64_t first, int count, std::vector<int>& step_begin, std::vector<int>& synapse,

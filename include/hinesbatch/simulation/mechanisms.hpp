@@ -66,8 +66,8 @@ struct CellTemplate {
 // Builds compartments and checks every location (InputError naming the bad one).
 CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, double cm,
                                 std::vector<DensityMechanism> density,
-                                std::vector<IClampSpec> iclamps,
-                                std::vector<ExpSynSpec> synapses, DetectorSpec detector);
+                                std::vector<IClampSpec> iclamps, std::vector<ExpSynSpec> synapses,
+                                DetectorSpec detector);
 
 struct SimulationParameters {
   double dt = 0.025;     // ms

@@ -23,16 +23,16 @@ struct Location {
 };
 
 struct NeuronCompartments {
-  Tree tree;                        // Hines numbering (parents before children)
-  std::vector<double> area_um2;     // 0 for section-end nodes
-  std::vector<double> g_axial_uS;   // conductance to the parent node (0 at the root)
+  Tree tree;                       // Hines numbering (parents before children)
+  std::vector<double> area_um2;    // 0 for section-end nodes
+  std::vector<double> g_axial_uS;  // conductance to the parent node (0 at the root)
   std::vector<int> section_of_node;
   std::vector<int> swc_type_of_node;
-  std::vector<int> first_centre;    // per section: node of its first segment centre
-  std::vector<int> end_node;        // per section: its 1-end node
-  int root_end0 = 0;                // the root section's 0-end node
+  std::vector<int> first_centre;  // per section: node of its first segment centre
+  std::vector<int> end_node;      // per section: its 1-end node
+  int root_end0 = 0;              // the root section's 0-end node
   int size() const { return tree.size(); }
-  std::vector<char> is_centre;      // segment centre (carries membrane) vs section end
+  std::vector<char> is_centre;  // segment centre (carries membrane) vs section end
   // NEURON's node for (section, x): 0 -> the node the section hangs from (the root's 0-end
   // node for the root), 1 -> the 1-end node, else the centre of segment floor(x nseg).
   // Throws InputError for a section or x out of range.

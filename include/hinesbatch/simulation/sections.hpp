@@ -38,24 +38,24 @@ struct Pt3d {
 };
 
 struct Section {
-  int parent = -1;        // section index, -1 for the root section
-  double parent_x = 0;    // where the 0-end attaches on the parent (0, 0.5 or 1 here)
-  int swc_type = 0;       // 1 soma, 2 axon, 3 basal, 4 apical, ...
+  int parent = -1;      // section index, -1 for the root section
+  double parent_x = 0;  // where the 0-end attaches on the parent (0, 0.5 or 1 here)
+  int swc_type = 0;     // 1 soma, 2 axon, 3 basal, 4 apical, ...
   int nseg = 1;
-  std::vector<Pt3d> pt3d;  // at least two points
+  std::vector<Pt3d> pt3d;   // at least two points
   long first_swc_line = 0;  // for error messages (0 for synthetic sections)
   double length() const;    // sum of the 3-D distances between consecutive points
 };
 
 struct SectionedMorphology {
-  std::string source;  // SWC file or "synthetic:<name>"
+  std::string source;             // SWC file or "synthetic:<name>"
   std::vector<Section> sections;  // sections[0] is the root section; parent < own index
                                   // is NOT required (numbering is rule 3)
   int size() const { return static_cast<int>(sections.size()); }
 };
 
 struct SectionOptions {
-  int nseg_per_section = 0;            // exactly one of these two must be > 0
+  int nseg_per_section = 0;  // exactly one of these two must be > 0
   double max_segment_length_um = 0;
 };
 

@@ -46,11 +46,11 @@ struct RunMetrics {
   int epoch_steps = 0;
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
-  double setup_s = 0, wall_s = 0;       // this rank
-  double compute_s = 0;                 // launching and finishing the steps
-  double exchange_s = 0;                // inside all_gather
-  double exposed_exchange_s = 0;        // main thread waiting for the exchange
-  double events_s = 0;                  // queueing, sorting and uploading events
+  double setup_s = 0, wall_s = 0;  // this rank
+  double compute_s = 0;            // launching and finishing the steps
+  double exchange_s = 0;           // inside all_gather
+  double exposed_exchange_s = 0;   // main thread waiting for the exchange
+  double events_s = 0;             // queueing, sorting and uploading events
   double compute_max_s = 0, compute_mean_s = 0, wall_max_s = 0;  // over ranks
   std::int64_t spikes = 0, events_delivered = 0, max_spikes_per_epoch = 0;
   double simulated_ms = 0;
@@ -108,8 +108,9 @@ class NetworkSimulation {
       throw InputError("need dt > 0 and tstop >= 0", {}, 0, std::to_string(params.dt));
     steps_ = params.steps();
     const bool connected = net.type != NetworkSpec::Single;
-    int d = connected ? max_epoch_steps(net.min_delay(), params.dt, options.overlap)
-                      : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
+    int d = connected
+                ? max_epoch_steps(net.min_delay(), params.dt, options.overlap)
+                : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
     if (options.epoch_steps > 0) {
       if (options.epoch_steps > d)
         throw InputError("epoch_steps " + std::to_string(options.epoch_steps) +
@@ -188,7 +189,8 @@ class NetworkSimulation {
           metrics_.exposed_exchange_s += since(t);
           deliver(std::move(all), open);
         }
-        pending = std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
+        pending =
+            std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
       } else {
         t = clock::now();
         auto all = gather(local);
@@ -254,11 +256,11 @@ class NetworkSimulation {
   void deliver(std::vector<Spike> all, std::int64_t open) {
     metrics_.exchange_s = exchange_seconds_;
     const auto t = clock::now();
-    metrics_.max_spikes_per_epoch =
-        std::max<std::int64_t>(metrics_.max_spikes_per_epoch, static_cast<std::int64_t>(all.size()));
+    metrics_.max_spikes_per_epoch = std::max<std::int64_t>(metrics_.max_spikes_per_epoch,
+                                                           static_cast<std::int64_t>(all.size()));
     std::sort(all.begin(), all.end());
-    metrics_.events_delivered += static_cast<std::int64_t>(
-        queue_.push_spikes(all, table_, params_.dt, open));
+    metrics_.events_delivered +=
+        static_cast<std::int64_t>(queue_.push_spikes(all, table_, params_.dt, open));
     // NEURON checks thresholds at the start of a step, so a crossing in the last step
     // (at t = tstop) is never reported: neither is it here.
     for (const Spike& s : all)
@@ -287,9 +289,10 @@ class NetworkSimulation {
   void record(int row) {
     if (local_records_.empty()) return;
     const auto& c = group_->data();
-    Kokkos::parallel_for("hinesbatch::sim_record",
-                         Kokkos::RangePolicy<ExecutionSpace>(exec_, 0, local_records_.size()),
-                         impl::RecordVoltages<ExecutionSpace>{c.v, rec_slot_, rec_node_, trace_buf_, row});
+    Kokkos::parallel_for(
+        "hinesbatch::sim_record",
+        Kokkos::RangePolicy<ExecutionSpace>(exec_, 0, local_records_.size()),
+        impl::RecordVoltages<ExecutionSpace>{c.v, rec_slot_, rec_node_, trace_buf_, row});
   }
   void copy_trace_rows(int begin, int end) {
     if (local_records_.empty()) return;
