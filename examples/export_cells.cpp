@@ -15,7 +15,6 @@
 //
 // Format (little endian): int32 count, then per cell int32 n and n int32 parents in Hines
 // numbering (parent[0] = -1).
-#include <dirent.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -40,22 +39,6 @@ using namespace hinesbatch;
 const char* kUsage =
     "usage: hinesbatch-export-cells OUT.bin --mix real|fig14|classes [--cells N] [--levels L]\n";
 
-// The same code path as perf_tests/bench_multi_morphology.cpp's real_cells().
-std::vector<Tree> real_cells() {
-  std::vector<Tree> cells;
-  const std::string dir = test::morphology_dir();
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 4 && name.substr(name.size() - 4) == ".swc") names.push_back(name);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) cells.push_back(read_swc(dir + "/" + n).tree());
-  return cells;
-}
 
 int parse_positive(const char* s, const char* what) {
   char* end = nullptr;
@@ -97,7 +80,7 @@ int main(int argc, char** argv) {
 
     std::vector<Tree> kinds;  // the distinct trees, cycled over the cells
     if (mix == "real") {
-      kinds = real_cells();
+      kinds = test::real_morphology_trees();
       if (kinds.empty())
         throw std::runtime_error("no .swc files in " + test::morphology_dir() +
                                  " (set HINESBATCH_SHARED_DIR)");

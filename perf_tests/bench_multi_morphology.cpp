@@ -13,7 +13,6 @@
 // so a path that needs them shows it as a lower fraction of the copy bandwidth.
 // The planner runs once per input set, untimed; its time is reported as plan_seconds.
 #include <benchmark/benchmark.h>
-#include <dirent.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -157,21 +156,6 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
   }
 }
 
-std::vector<Tree> real_cells() {
-  std::vector<Tree> cells;
-  const std::string dir = test::morphology_dir();
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 4 && name.substr(name.size() - 4) == ".swc") names.push_back(name);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) cells.push_back(read_swc(dir + "/" + n).tree());
-  return cells;
-}
 
 template <class MakeCells>
 void add(const std::string& name, const std::string& key, MakeCells make, Path path) {
@@ -224,7 +208,7 @@ bool register_all() {
       add(
           base, base,
           [n] {
-            const auto kinds = real_cells();
+            const auto kinds = test::real_morphology_trees();
             std::vector<Tree> cells;
             if (kinds.empty()) return cells;
             for (int c = 0; c < n; ++c) cells.push_back(kinds[c % kinds.size()]);

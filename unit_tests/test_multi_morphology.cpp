@@ -2,7 +2,6 @@
 // (unsorted and sorted), P2's one-launch-per-level path and the one-kernel team path,
 // against the sequential Hines algorithm per cell on fresh random systems, on every
 // backend, with the read-back buffer poisoned.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -154,17 +153,9 @@ TYPED_TEST(MultiMorphology, HundredThousandCells) {
 }
 
 TYPED_TEST(MultiMorphology, RealMorphologiesMixedWithSynthetic) {
-  const std::string dir = morphology_dir();
-  std::vector<Tree> cells;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 4 && name.substr(name.size() - 4) == ".swc")
-        cells.push_back(read_swc(dir + "/" + name).tree());
-    }
-    closedir(d);
-  }
-  if (cells.empty()) GTEST_SKIP() << "no SWC files in " << dir << " (../shared absent)";
+  std::vector<Tree> cells = real_morphology_trees();
+  if (cells.empty())
+    GTEST_SKIP() << "no SWC files in " << morphology_dir() << " (../shared absent)";
   const std::size_t real = cells.size();
   for (std::size_t k = 0; k < real; ++k) cells.push_back(random_tree(cells[k].size(), k, 0.1));
   cells.push_back(star_tree(1000));

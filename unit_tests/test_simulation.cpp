@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/sections.hpp"
@@ -17,8 +18,6 @@
 
 namespace hinesbatch::test {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 SwcMorphology swc(const std::string& text) {
   std::istringstream in(text);

@@ -24,25 +24,17 @@
 #include <utility>
 #include <vector>
 
+#include "peer_common.cuh"
+
 namespace {
+
+using namespace peers;
 
 // ---------------------------------------------------------------- errors
 
 struct Fatal : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::string where(const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": ";
-}
-
-#define CUDA_CHECK(call)                                                                         \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess)                                                                       \
-      throw std::runtime_error(where(__FILE__, __LINE__) + #call + ": " + cudaGetErrorName(e_) + \
-                               " (" + cudaGetErrorString(e_) + ")");                             \
-  } while (0)
 
 #define CUSPARSE_CHECK(call)                                                                  \
   do {                                                                                        \
@@ -83,18 +75,6 @@ const char* kUsage =
     "  --max-gb     device memory cap for one (m, N) case incl. workspace (default 30)\n"
     "  --methods    subset of: strided, interleaved0, interleaved1, interleaved2, reference\n"
     "  --no-l2-flush  keep the restored inputs in L2 (default: overwrite L2 before each run)\n";
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 std::vector<int> parse_ints(const std::string& s, const char* what) {
   std::vector<int> v;
@@ -352,18 +332,6 @@ HostSystems<T> generate(int m, int n, unsigned long long seed) {
   return h;
 }
 
-// The systems checked on the host: spread over the batch, first and last included.
-std::vector<int> sample_ids(int n, int k) {
-  std::vector<int> ids;
-  if (n <= k) {
-    for (int s = 0; s < n; ++s) ids.push_back(s);
-  } else {
-    for (int j = 0; j < k; ++j)
-      ids.push_back(static_cast<int>(static_cast<long long>(j) * (n - 1) / (k - 1)));
-  }
-  return ids;
-}
-
 // Long double Thomas on the sampled systems: the oracle for the forward error.
 template <class T>
 std::vector<long double> oracle(const HostSystems<T>& h, const std::vector<int>& ids) {
@@ -418,50 +386,6 @@ Accuracy check(const HostSystems<T>& h, const std::vector<int>& ids,
 
 // ---------------------------------------------------------------- device helpers
 
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  explicit DeviceArray(size_t count) { CUDA_CHECK(cudaMalloc(&p, count * sizeof(T))); }
-  ~DeviceArray() { cudaFree(p); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
-struct Events {
-  cudaEvent_t start, stop;
-  Events() {
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-  }
-  ~Events() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  float ms() const {
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    return t;
-  }
-};
-
-// Device-to-device copy of 1 GiB, bytes read + written, best of 10: the usable bandwidth.
-double copy_bandwidth_gbs() {
-  const size_t bytes = size_t(1) << 30;
-  DeviceArray<char> src(bytes), dst(bytes);
-  CUDA_CHECK(cudaMemset(src.p, 1, bytes));
-  CUDA_CHECK(cudaMemcpy(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice));  // warm-up
-  Events ev;
-  float best = std::numeric_limits<float>::max();
-  for (int i = 0; i < 10; ++i) {
-    CUDA_CHECK(cudaEventRecord(ev.start));
-    CUDA_CHECK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaEventRecord(ev.stop));
-    CUDA_CHECK(cudaEventSynchronize(ev.stop));
-    best = std::min(best, ev.ms());
-  }
-  return 2.0 * bytes / (best * 1e6);
-}
-
 // ---------------------------------------------------------------- results
 
 struct Record {
@@ -482,30 +406,6 @@ struct Context {
   unsigned long long seed = 0;
   bool flush_l2 = true;
 };
-
-std::string jstr(const std::string& s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      o += buf;
-    } else {
-      o += ch;
-    }
-  }
-  return o + "\"";
-}
-
-std::string jnum(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 // Rewritten after every (m, N) so a run cut short still leaves its results.
 void write_json(const std::string& path, const Context& c, const std::vector<Record>& rs) {
@@ -781,13 +681,6 @@ void run_all(const Options& o, Context& ctx, cusparseHandle_t h, size_t l2_bytes
     bench.run_case(m, n, records);
     write_json(o.out, ctx, records);
   }
-}
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 }  // namespace

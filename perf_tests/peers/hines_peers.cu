@@ -46,21 +46,13 @@
 #include <utility>
 #include <vector>
 
+#include "peer_common.cuh"
+
 namespace {
 
+using namespace peers;
+
 // ---------------------------------------------------------------- errors
-
-std::string where(const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": ";
-}
-
-#define CUDA_CHECK(call)                                                                         \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess)                                                                       \
-      throw std::runtime_error(where(__FILE__, __LINE__) + #call + ": " + cudaGetErrorName(e_) + \
-                               " (" + cudaGetErrorString(e_) + ")");                             \
-  } while (0)
 
 // ---------------------------------------------------------------- the peer kernels
 
@@ -154,10 +146,12 @@ __host__ __device__ inline void fill_body(T* u, T* l, T* d, T* rhs, const int* p
   }
   for (int i = n - 1; i > 0; --i) {
     const int p = par[i * pn + slot * ps];
-    d[static_cast<size_t>(p) * N + slot] += static_cast<T>(fabs(static_cast<double>(u[static_cast<size_t>(i) * N + slot])));
+    d[static_cast<size_t>(p) * N + slot] +=
+        static_cast<T>(fabs(static_cast<double>(u[static_cast<size_t>(i) * N + slot])));
   }
   for (int i = 0; i < n; ++i)
-    if (draw(seed, key, i, 4) & 1) d[static_cast<size_t>(i) * N + slot] = -d[static_cast<size_t>(i) * N + slot];
+    if (draw(seed, key, i, 4) & 1)
+      d[static_cast<size_t>(i) * N + slot] = -d[static_cast<size_t>(i) * N + slot];
 }
 
 template <class T>
@@ -171,8 +165,8 @@ __global__ void fill_multi(T* u, T* l, T* d, T* rhs, const int* P, const int* si
                            const int* cell_of_slot, int N, uint64_t seed) {
   int s = threadIdx.x + blockDim.x * blockIdx.x;
   if (s < N)
-    fill_body(u, l, d, rhs, P, N, 1, sizes[s], s, N, static_cast<uint64_t>(cell_of_slot[s]) + (1ull << 40),
-              seed);
+    fill_body(u, l, d, rhs, P, N, 1, sizes[s], s, N,
+              static_cast<uint64_t>(cell_of_slot[s]) + (1ull << 40), seed);
 }
 
 // Scatters packed per-cell parents (cell c at offsets[c]) into the interleaved slots.
@@ -198,9 +192,9 @@ __global__ void gather(T* out, const T* a, const int* ids, int k, int rows, int 
 // ---------------------------------------------------------------- cell files
 
 struct Cells {
-  std::vector<int> sizes;            // per cell
-  std::vector<long long> offsets;    // per cell, into parents; size count + 1
-  std::vector<int> parents;          // packed
+  std::vector<int> sizes;          // per cell
+  std::vector<long long> offsets;  // per cell, into parents; size count + 1
+  std::vector<int> parents;        // packed
   int count() const { return static_cast<int>(sizes.size()); }
   const int* parent(int c) const { return parents.data() + offsets[c]; }
 };
@@ -225,20 +219,25 @@ Cells read_cells(const std::string& path) {
   for (int k = 0; k < count; ++k) {
     int32_t n = 0;
     read(&n, 4, "cell size");
-    if (n < 1) throw std::runtime_error(path + ": cell " + std::to_string(k) + " has size " + std::to_string(n));
+    if (n < 1)
+      throw std::runtime_error(path + ": cell " + std::to_string(k) + " has size " +
+                               std::to_string(n));
     c.sizes[k] = n;
     c.offsets[k + 1] = c.offsets[k] + n;
     c.parents.resize(static_cast<size_t>(c.offsets[k + 1]));
     read(c.parents.data() + c.offsets[k], static_cast<size_t>(n) * 4, "parents");
     const int* p = c.parent(k);
-    if (p[0] != -1) throw std::runtime_error(path + ": cell " + std::to_string(k) + ": parent[0] != -1");
+    if (p[0] != -1)
+      throw std::runtime_error(path + ": cell " + std::to_string(k) + ": parent[0] != -1");
     for (int i = 1; i < n; ++i)
       if (p[i] < 0 || p[i] >= i)
-        throw std::runtime_error(path + ": cell " + std::to_string(k) + ": parent[" + std::to_string(i) + "] = " +
-                                 std::to_string(p[i]) + " is not in Hines numbering");
+        throw std::runtime_error(path + ": cell " + std::to_string(k) + ": parent[" +
+                                 std::to_string(i) + "] = " + std::to_string(p[i]) +
+                                 " is not in Hines numbering");
   }
   char extra;
-  if (std::fread(&extra, 1, 1, f) == 1) throw std::runtime_error(path + ": trailing bytes after the last cell");
+  if (std::fread(&extra, 1, 1, f) == 1)
+    throw std::runtime_error(path + ": trailing bytes after the last cell");
   return c;
 }
 
@@ -246,7 +245,8 @@ Cells read_cells(const std::string& path) {
 std::vector<int> sorted_slots(const Cells& c) {
   std::vector<int> order(c.count());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return c.sizes[a] > c.sizes[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return c.sizes[a] > c.sizes[b]; });
   return order;
 }
 
@@ -282,28 +282,20 @@ void check_system(int n, const int* p, const T* u, const T* l, const T* d, const
     xn = std::max(xn, std::fabs(xx[i]));
     if (!std::isfinite(static_cast<double>(x[i]))) bad = true;
   }
-  double r = bad ? NAN : static_cast<double>(res / rn), e = bad ? NAN : static_cast<double>(err / xn);
+  double r = bad ? NAN : static_cast<double>(res / rn),
+         e = bad ? NAN : static_cast<double>(err / xn);
   acc.residual = std::isnan(r) || std::isnan(acc.residual) ? NAN : std::max(acc.residual, r);
   acc.error = std::isnan(e) || std::isnan(acc.error) ? NAN : std::max(acc.error, e);
 }
 
-std::vector<int> sample_ids(int n, int k) {
-  std::vector<int> ids;
-  if (n <= k) {
-    for (int s = 0; s < n; ++s) ids.push_back(s);
-  } else {
-    for (int j = 0; j < k; ++j) ids.push_back(static_cast<int>(static_cast<long long>(j) * (n - 1) / (k - 1)));
-  }
-  return ids;
-}
-
 // ---------------------------------------------------------------- options
 
-const char* kClassNames[6] = {"small-low", "small-high", "medium-low", "medium-high", "big-low", "big-high"};
+const char* kClassNames[6] = {"small-low",   "small-high", "medium-low",
+                              "medium-high", "big-low",    "big-high"};
 
 struct Options {
-  std::string classes;              // cell file with the six paper-class trees
-  std::vector<std::string> cells;   // cell files for the multi-morphology peer
+  std::string classes;             // cell file with the six paper-class trees
+  std::vector<std::string> cells;  // cell files for the multi-morphology peer
   std::vector<int> n = {256, 2560, 25600, 256000};
   std::vector<std::string> types = {"f64", "f32"};
   int repeat = 10, samples = 64;
@@ -325,18 +317,6 @@ const char* kUsage =
     "  --samples   systems checked on the host in long double (default 64)\n"
     "  --max-gb    device memory cap of one case (default 60)\n"
     "  --self-test run the solvers on the host on the given files (few systems), no GPU needed\n";
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 int parse_int(const std::string& t, const char* what) {
   char* end = nullptr;
@@ -397,7 +377,8 @@ Options parse(int argc, char** argv) {
 }
 
 std::string basename_noext(const std::string& path) {
-  std::string b = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  std::string b =
+      path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
   if (b.size() > 4 && b.substr(b.size() - 4) == ".bin") b.resize(b.size() - 4);
   return b;
 }
@@ -413,7 +394,8 @@ bool self_test_mono(const Cells& classes, unsigned long long seed) {
     const int* p = classes.parent(c);
     size_t count = static_cast<size_t>(n) * N;
     std::vector<T> u(count), l(count), d(count), r(count);
-    for (int s = 0; s < N; ++s) fill_body(u.data(), l.data(), d.data(), r.data(), p, 1, 0, n, s, N, s, seed);
+    for (int s = 0; s < N; ++s)
+      fill_body(u.data(), l.data(), d.data(), r.data(), p, 1, 0, n, s, N, s, seed);
     std::vector<T> d0 = d, r0 = r;
     for (int s = 0; s < N; ++s) hines_fi_body(u.data(), l.data(), d.data(), r.data(), p, n, N, s);
     Accuracy acc;
@@ -429,8 +411,8 @@ bool self_test_mono(const Cells& classes, unsigned long long seed) {
     const bool pass = acc.residual <= tol;
     ok = ok && pass;
     std::printf("self-test mono %-12s n=%4d N=%d %s residual %.2e error %.2e %s\n",
-                c < 6 ? kClassNames[c] : "?", n, N, sizeof(T) == 8 ? "f64" : "f32", acc.residual, acc.error,
-                pass ? "ok" : "FAILED");
+                c < 6 ? kClassNames[c] : "?", n, N, sizeof(T) == 8 ? "f64" : "f32", acc.residual,
+                acc.error, pass ? "ok" : "FAILED");
   }
   return ok;
 }
@@ -460,7 +442,8 @@ bool self_test_multi(const Cells& cells, const std::string& name, unsigned long 
     fill_body(u.data(), l.data(), d.data(), r.data(), P.data(), N, 1, sizes[s], s, N,
               static_cast<uint64_t>(order[s]) + (1ull << 40), seed);
   std::vector<T> d0 = d, r0 = r;
-  for (int s = 0; s < N; ++s) multi_sorted_body(u.data(), l.data(), d.data(), r.data(), P.data(), sizes.data(), N, s);
+  for (int s = 0; s < N; ++s)
+    multi_sorted_body(u.data(), l.data(), d.data(), r.data(), P.data(), sizes.data(), N, s);
   Accuracy acc;
   bool padding_ok = true;
   for (int s = 0; s < N; ++s) {
@@ -470,61 +453,21 @@ bool self_test_multi(const Cells& cells, const std::string& name, unsigned long 
       size_t k = static_cast<size_t>(i) * N + s;
       su[i] = u[k], sl[i] = l[k], sd[i] = d0[k], sr[i] = r0[k], sx[i] = r[k];
     }
-    for (int i = n; i < nmax; ++i) padding_ok = padding_ok && r[static_cast<size_t>(i) * N + s] == T(0);
-    check_system(n, sub.parent(order[s]), su.data(), sl.data(), sd.data(), sr.data(), sx.data(), acc);
+    for (int i = n; i < nmax; ++i)
+      padding_ok = padding_ok && r[static_cast<size_t>(i) * N + s] == T(0);
+    check_system(n, sub.parent(order[s]), su.data(), sl.data(), sd.data(), sr.data(), sx.data(),
+                 acc);
   }
   const double tol = sizeof(T) == 8 ? 1e-10 : 1e-3;
   const bool pass = acc.residual <= tol && padding_ok;
-  std::printf("self-test multi %-12s %d cells (max %d nodes) %s residual %.2e error %.2e padding %s %s\n",
-              name.c_str(), N, nmax, sizeof(T) == 8 ? "f64" : "f32", acc.residual, acc.error,
-              padding_ok ? "untouched" : "TOUCHED", pass ? "ok" : "FAILED");
+  std::printf(
+      "self-test multi %-12s %d cells (max %d nodes) %s residual %.2e error %.2e padding %s %s\n",
+      name.c_str(), N, nmax, sizeof(T) == 8 ? "f64" : "f32", acc.residual, acc.error,
+      padding_ok ? "untouched" : "TOUCHED", pass ? "ok" : "FAILED");
   return pass;
 }
 
 // ---------------------------------------------------------------- device benchmark
-
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  explicit DeviceArray(size_t count) { CUDA_CHECK(cudaMalloc(&p, std::max<size_t>(count, 1) * sizeof(T))); }
-  ~DeviceArray() { cudaFree(p); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
-struct Events {
-  cudaEvent_t start, stop;
-  Events() {
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-  }
-  ~Events() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  float ms() const {
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    return t;
-  }
-};
-
-double copy_bandwidth_gbs() {
-  const size_t bytes = size_t(1) << 30;
-  DeviceArray<char> src(bytes), dst(bytes);
-  CUDA_CHECK(cudaMemset(src.p, 1, bytes));
-  CUDA_CHECK(cudaMemcpy(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice));
-  Events ev;
-  float best = std::numeric_limits<float>::max();
-  for (int i = 0; i < 10; ++i) {
-    CUDA_CHECK(cudaEventRecord(ev.start));
-    CUDA_CHECK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaEventRecord(ev.stop));
-    CUDA_CHECK(cudaEventSynchronize(ev.stop));
-    best = std::min(best, ev.ms());
-  }
-  return 2.0 * bytes / (best * 1e6);
-}
 
 struct Record {
   std::string method, input, type, status = "ok", reason;
@@ -541,31 +484,8 @@ struct Context {
   double copy_gbs = NAN;
 };
 
-std::string jstr(const std::string& s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      o += buf;
-    } else {
-      o += ch;
-    }
-  }
-  return o + "\"";
-}
-
-std::string jnum(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-void write_json(const std::string& path, const Context& c, const Options& o, const std::vector<Record>& rs) {
+void write_json(const std::string& path, const Context& c, const Options& o,
+                const std::vector<Record>& rs) {
   std::string tmp = path + ".tmp";
   FILE* f = std::fopen(tmp.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
@@ -579,7 +499,8 @@ void write_json(const std::string& path, const Context& c, const Options& o, con
   std::fprintf(f, "    \"driver_version\": %d,\n", c.driver);
   std::fprintf(f, "    \"runtime_version\": %d,\n", c.runtime);
   std::fprintf(f, "    \"copy_bandwidth_gbs\": %s,\n", jnum(c.copy_gbs).c_str());
-  std::fprintf(f, "    \"byte_model\": \"5 x sizeof(T) per real node: read u, l, d, rhs, write x\",\n");
+  std::fprintf(
+      f, "    \"byte_model\": \"5 x sizeof(T) per real node: read u, l, d, rhs, write x\",\n");
   std::fprintf(f, "    \"block_size\": %d,\n", kBlock);
   std::fprintf(f, "    \"repeat\": %d,\n", o.repeat);
   std::fprintf(f, "    \"samples\": %d,\n", o.samples);
@@ -589,15 +510,19 @@ void write_json(const std::string& path, const Context& c, const Options& o, con
   std::fprintf(f, "    \"timestamp\": %s\n  },\n  \"results\": [", jstr(c.timestamp).c_str());
   for (size_t i = 0; i < rs.size(); ++i) {
     const Record& r = rs[i];
-    std::fprintf(f, "%s\n    {\"method\": %s, \"input\": %s, \"type\": %s, \"N\": %d, \"max_nodes\": %d, \"nodes\": %lld, ",
-                 i ? "," : "", jstr(r.method).c_str(), jstr(r.input).c_str(), jstr(r.type).c_str(), r.n_systems,
-                 r.max_nodes, r.nodes);
-    std::fprintf(f, "\"status\": %s, \"reason\": %s, ", jstr(r.status).c_str(), jstr(r.reason).c_str());
-    std::fprintf(f, "\"median_ms\": %s, \"min_ms\": %s, \"max_ms\": %s, ", jnum(r.median_ms).c_str(),
-                 jnum(r.min_ms).c_str(), jnum(r.max_ms).c_str());
-    std::fprintf(f, "\"gnodes_per_s\": %s, \"gbytes_per_s\": %s, \"frac_copy_bw\": %s, ", jnum(r.gnodes).c_str(),
-                 jnum(r.gbs).c_str(), jnum(r.frac).c_str());
-    std::fprintf(f, "\"residual\": %s, \"error\": %s}", jnum(r.residual).c_str(), jnum(r.error).c_str());
+    std::fprintf(f,
+                 "%s\n    {\"method\": %s, \"input\": %s, \"type\": %s, \"N\": %d, \"max_nodes\": "
+                 "%d, \"nodes\": %lld, ",
+                 i ? "," : "", jstr(r.method).c_str(), jstr(r.input).c_str(), jstr(r.type).c_str(),
+                 r.n_systems, r.max_nodes, r.nodes);
+    std::fprintf(f, "\"status\": %s, \"reason\": %s, ", jstr(r.status).c_str(),
+                 jstr(r.reason).c_str());
+    std::fprintf(f, "\"median_ms\": %s, \"min_ms\": %s, \"max_ms\": %s, ",
+                 jnum(r.median_ms).c_str(), jnum(r.min_ms).c_str(), jnum(r.max_ms).c_str());
+    std::fprintf(f, "\"gnodes_per_s\": %s, \"gbytes_per_s\": %s, \"frac_copy_bw\": %s, ",
+                 jnum(r.gnodes).c_str(), jnum(r.gbs).c_str(), jnum(r.frac).c_str());
+    std::fprintf(f, "\"residual\": %s, \"error\": %s}", jnum(r.residual).c_str(),
+                 jnum(r.error).c_str());
   }
   std::fprintf(f, "\n  ]\n}\n");
   bool ok = std::fclose(f) == 0;
@@ -606,18 +531,18 @@ void write_json(const std::string& path, const Context& c, const Options& o, con
 }
 
 void print_header() {
-  std::printf("%-32s %-22s %-4s %7s %6s %10s %10s %9s %8s %6s %9s %9s\n", "method", "input", "type", "N",
-              "nmax", "median_ms", "min_ms", "Gnodes/s", "GB/s", "of_bw", "residual", "error");
+  std::printf("%-32s %-22s %-4s %7s %6s %10s %10s %9s %8s %6s %9s %9s\n", "method", "input", "type",
+              "N", "nmax", "median_ms", "min_ms", "Gnodes/s", "GB/s", "of_bw", "residual", "error");
 }
 
 void print_record(const Record& r) {
   if (r.status == "ok")
-    std::printf("%-32s %-22s %-4s %7d %6d %10.4f %10.4f %9.3f %8.1f %6.3f %9.2e %9.2e\n", r.method.c_str(),
-                r.input.c_str(), r.type.c_str(), r.n_systems, r.max_nodes, r.median_ms, r.min_ms, r.gnodes, r.gbs,
-                r.frac, r.residual, r.error);
+    std::printf("%-32s %-22s %-4s %7d %6d %10.4f %10.4f %9.3f %8.1f %6.3f %9.2e %9.2e\n",
+                r.method.c_str(), r.input.c_str(), r.type.c_str(), r.n_systems, r.max_nodes,
+                r.median_ms, r.min_ms, r.gnodes, r.gbs, r.frac, r.residual, r.error);
   else
-    std::printf("%-32s %-22s %-4s %7d FAILED: %s\n", r.method.c_str(), r.input.c_str(), r.type.c_str(), r.n_systems,
-                r.reason.c_str());
+    std::printf("%-32s %-22s %-4s %7d FAILED: %s\n", r.method.c_str(), r.input.c_str(),
+                r.type.c_str(), r.n_systems, r.reason.c_str());
   std::fflush(stdout);
 }
 
@@ -636,8 +561,10 @@ class Bench {
   void mono(const Cells& classes, std::vector<Record>& out) {
     for (int c = 0; c < classes.count(); ++c)
       for (int N : o_.n) {
-        Record r = base<T>("cuHinesBatch_FullInterleaved", c < 6 && classes.count() == 6 ? kClassNames[c] : "class" + std::to_string(c), N,
-                           classes.sizes[c]);
+        Record r =
+            base<T>("cuHinesBatch_FullInterleaved",
+                    c < 6 && classes.count() == 6 ? kClassNames[c] : "class" + std::to_string(c), N,
+                    classes.sizes[c]);
         r.nodes = static_cast<long long>(N) * classes.sizes[c];
         guarded(r, [&] { mono_case<T>(classes.sizes[c], classes.parent(c), N, r); });
         out.push_back(r);
@@ -681,7 +608,8 @@ class Bench {
       (void)cudaGetLastError();
       cudaError_t sticky = cudaDeviceSynchronize();
       if (sticky != cudaSuccess)
-        throw std::runtime_error(std::string("device unusable after ") + r.method + ": " + cudaGetErrorString(sticky));
+        throw std::runtime_error(std::string("device unusable after ") + r.method + ": " +
+                                 cudaGetErrorString(sticky));
     }
   }
 
@@ -730,7 +658,8 @@ class Bench {
   std::vector<T> fetch(const T* a, const std::vector<int>& ids, const int* d_ids, int rows, int N) {
     size_t total = ids.size() * static_cast<size_t>(rows);
     DeviceArray<T> buf(total);
-    gather<T><<<static_cast<unsigned>((total + 255) / 256), 256>>>(buf.p, a, d_ids, static_cast<int>(ids.size()), rows, N);
+    gather<T><<<static_cast<unsigned>((total + 255) / 256), 256>>>(
+        buf.p, a, d_ids, static_cast<int>(ids.size()), rows, N);
     CUDA_CHECK(cudaGetLastError());
     std::vector<T> h(total);
     CUDA_CHECK(cudaMemcpy(h.data(), buf.p, total * sizeof(T), cudaMemcpyDeviceToHost));
@@ -760,18 +689,20 @@ class Bench {
     fill_mono<T><<<grid, kBlock>>>(u.p, l.p, d0.p, rhs0.p, p.p, n, N, o_.seed);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    time_it<T>(d.p, rhs.p, d0.p, rhs0.p, count,
-               [&] {
-                 cu_hines_batch_fi<T><<<grid, kBlock>>>(u.p, l.p, d.p, rhs.p, p.p, n, N);
-                 CUDA_CHECK(cudaGetLastError());
-               },
-               r);
+    time_it<T>(
+        d.p, rhs.p, d0.p, rhs0.p, count,
+        [&] {
+          cu_hines_batch_fi<T><<<grid, kBlock>>>(u.p, l.p, d.p, rhs.p, p.p, n, N);
+          CUDA_CHECK(cudaGetLastError());
+        },
+        r);
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<int> ids = sample_ids(N, o_.samples);
     DeviceArray<int> d_ids(ids.size());
     CUDA_CHECK(cudaMemcpy(d_ids.p, ids.data(), ids.size() * sizeof(int), cudaMemcpyHostToDevice));
-    auto hu = fetch(u.p, ids, d_ids.p, n, N), hl = fetch(l.p, ids, d_ids.p, n, N), hd = fetch(d0.p, ids, d_ids.p, n, N),
-         hr = fetch(rhs0.p, ids, d_ids.p, n, N), hx = fetch(rhs.p, ids, d_ids.p, n, N);
+    auto hu = fetch(u.p, ids, d_ids.p, n, N), hl = fetch(l.p, ids, d_ids.p, n, N),
+         hd = fetch(d0.p, ids, d_ids.p, n, N), hr = fetch(rhs0.p, ids, d_ids.p, n, N),
+         hx = fetch(rhs.p, ids, d_ids.p, n, N);
     Accuracy acc;
     for (size_t k = 0; k < ids.size(); ++k) {
       size_t o = k * n;
@@ -795,9 +726,10 @@ class Bench {
     {
       DeviceArray<int> packed(cells.parents.size());
       DeviceArray<long long> offsets(cells.offsets.size());
-      CUDA_CHECK(cudaMemcpy(packed.p, cells.parents.data(), cells.parents.size() * sizeof(int), cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(offsets.p, cells.offsets.data(), cells.offsets.size() * sizeof(long long),
+      CUDA_CHECK(cudaMemcpy(packed.p, cells.parents.data(), cells.parents.size() * sizeof(int),
                             cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(offsets.p, cells.offsets.data(),
+                            cells.offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
       CUDA_CHECK(cudaMemcpy(d_sizes.p, sizes.data(), N * sizeof(int), cudaMemcpyHostToDevice));
       CUDA_CHECK(cudaMemcpy(d_order.p, order.data(), N * sizeof(int), cudaMemcpyHostToDevice));
       // Padding: parents 0 and values 0 (never read by the solve).
@@ -806,16 +738,18 @@ class Bench {
       for (int k = 0; k < 4; ++k) CUDA_CHECK(cudaMemset(zeroed[k], 0, count * sizeof(T)));
       scatter_parents<<<grid, kBlock>>>(P.p, packed.p, offsets.p, d_order.p, d_sizes.p, N);
       CUDA_CHECK(cudaGetLastError());
-      fill_multi<T><<<grid, kBlock>>>(u.p, l.p, d0.p, rhs0.p, P.p, d_sizes.p, d_order.p, N, o_.seed);
+      fill_multi<T>
+          <<<grid, kBlock>>>(u.p, l.p, d0.p, rhs0.p, P.p, d_sizes.p, d_order.p, N, o_.seed);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaDeviceSynchronize());
     }
-    time_it<T>(d.p, rhs.p, d0.p, rhs0.p, count,
-               [&] {
-                 multi_sorted<T><<<grid, kBlock>>>(u.p, l.p, d.p, rhs.p, P.p, d_sizes.p, N);
-                 CUDA_CHECK(cudaGetLastError());
-               },
-               r);
+    time_it<T>(
+        d.p, rhs.p, d0.p, rhs0.p, count,
+        [&] {
+          multi_sorted<T><<<grid, kBlock>>>(u.p, l.p, d.p, rhs.p, P.p, d_sizes.p, N);
+          CUDA_CHECK(cudaGetLastError());
+        },
+        r);
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<int> ids = sample_ids(N, o_.samples);  // slots
     DeviceArray<int> d_ids(ids.size());
@@ -827,7 +761,8 @@ class Bench {
     for (size_t k = 0; k < ids.size(); ++k) {
       const int cell = order[ids[k]];
       size_t o = k * nmax;
-      check_system(cells.sizes[cell], cells.parent(cell), &hu[o], &hl[o], &hd[o], &hr[o], &hx[o], acc);
+      check_system(cells.sizes[cell], cells.parent(cell), &hu[o], &hl[o], &hd[o], &hr[o], &hx[o],
+                   acc);
     }
     judge(r, acc, sizeof(T) == 8 ? 1e-10 : 1e-3);
   }
@@ -837,13 +772,6 @@ class Bench {
   void* flush_ = nullptr;
   size_t flush_bytes_ = 0;
 };
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 }  // namespace
 
@@ -882,7 +810,8 @@ int main(int argc, char** argv) {
   int devices = 0;
   cudaError_t e = cudaGetDeviceCount(&devices);
   if (e != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "error: no usable CUDA device (%s); this benchmark must run on a GPU machine\n",
+    std::fprintf(stderr,
+                 "error: no usable CUDA device (%s); this benchmark must run on a GPU machine\n",
                  e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
     return 2;
   }
@@ -904,11 +833,12 @@ int main(int argc, char** argv) {
     gethostname(host, sizeof host - 1);
     ctx.host = host;
     ctx.copy_gbs = copy_bandwidth_gbs();
-    std::printf("# %s (cc %d.%d, %d SMs), driver %d, runtime %d\n", ctx.device.c_str(), ctx.cc_major, ctx.cc_minor,
-                ctx.sms, ctx.driver, ctx.runtime);
-    std::printf("# device copy bandwidth %.1f GB/s (1 GiB D2D, read+write, best of 10); GB/s below: "
-                "5 x sizeof(T) B per node, median of %d runs, L2 %s, %d-thread blocks\n",
-                ctx.copy_gbs, o.repeat, o.flush_l2 ? "flushed" : "kept", kBlock);
+    std::printf("# %s (cc %d.%d, %d SMs), driver %d, runtime %d\n", ctx.device.c_str(),
+                ctx.cc_major, ctx.cc_minor, ctx.sms, ctx.driver, ctx.runtime);
+    std::printf(
+        "# device copy bandwidth %.1f GB/s (1 GiB D2D, read+write, best of 10); GB/s below: "
+        "5 x sizeof(T) B per node, median of %d runs, L2 %s, %d-thread blocks\n",
+        ctx.copy_gbs, o.repeat, o.flush_l2 ? "flushed" : "kept", kBlock);
     Bench bench(o, ctx);
     write_json(o.out, ctx, o, records);  // fail early on an unwritable path
     print_header();
@@ -933,8 +863,8 @@ int main(int argc, char** argv) {
   }
   for (const Record& r : records)
     if (r.status != "ok") {
-      std::fprintf(stderr, "error: %s %s %s N=%d failed: %s\n", r.method.c_str(), r.input.c_str(), r.type.c_str(),
-                   r.n_systems, r.reason.c_str());
+      std::fprintf(stderr, "error: %s %s %s N=%d failed: %s\n", r.method.c_str(), r.input.c_str(),
+                   r.type.c_str(), r.n_systems, r.reason.c_str());
       return 3;
     }
   return 0;

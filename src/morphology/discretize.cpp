@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 
 namespace hinesbatch {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
 
 double distance(const SwcPoint& a, const SwcPoint& b) {
   const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
@@ -62,7 +57,7 @@ Compartments discretize(const SwcMorphology& m, const DiscretizationOptions& o) 
         "set exactly one of nseg_per_section and max_compartment_length_um to a positive value",
         m.source, 0,
         "nseg_per_section=" + std::to_string(o.nseg_per_section) +
-            ", max_compartment_length_um=" + num(o.max_compartment_length_um));
+            ", max_compartment_length_um=" + format_value(o.max_compartment_length_um));
   const int n = m.size();
   if (n == 0) throw InputError("morphology has no points", m.source);
   if (static_cast<int>(m.parent.size()) != n)
@@ -73,10 +68,10 @@ Compartments discretize(const SwcMorphology& m, const DiscretizationOptions& o) 
   for (const SwcPoint& p : m.points) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       throw InputError("point " + std::to_string(p.id) + " has a non-finite coordinate", m.source,
-                       p.line, num(p.x) + " " + num(p.y) + " " + num(p.z));
+                       p.line, format_value(p.x) + " " + format_value(p.y) + " " + format_value(p.z));
     if (!(p.radius >= 0) || !std::isfinite(p.radius))
       throw InputError("point " + std::to_string(p.id) + " has an invalid radius", m.source, p.line,
-                       num(p.radius));
+                       format_value(p.radius));
   }
   const std::vector<int>& parent = m.parent;
   const auto children = tree.child_counts();
@@ -171,7 +166,7 @@ Compartments discretize(const SwcMorphology& m, const DiscretizationOptions& o) 
       const double q = std::ceil(length / o.max_compartment_length_um);
       if (q > 1e8)
         throw InputError("max_compartment_length_um gives too many compartments", m.source, 0,
-                         num(o.max_compartment_length_um));
+                         format_value(o.max_compartment_length_um));
       pieces = std::max(1, static_cast<int>(q));
     }
     total += pieces;
@@ -222,13 +217,13 @@ Compartments discretize(const SwcMorphology& m, const DiscretizationOptions& o) 
 
 HinesCoefficients cable_coefficients(const Compartments& c, const CableParameters& p) {
   const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
-  if (!positive(p.dt_ms)) throw InputError("dt_ms must be positive", {}, 0, num(p.dt_ms));
+  if (!positive(p.dt_ms)) throw InputError("dt_ms must be positive", {}, 0, format_value(p.dt_ms));
   if (!positive(p.axial_resistivity_ohm_cm))
     throw InputError("axial_resistivity_ohm_cm must be positive", {}, 0,
-                     num(p.axial_resistivity_ohm_cm));
+                     format_value(p.axial_resistivity_ohm_cm));
   if (!positive(p.membrane_capacitance_uF_per_cm2))
     throw InputError("membrane_capacitance_uF_per_cm2 must be positive", {}, 0,
-                     num(p.membrane_capacitance_uF_per_cm2));
+                     format_value(p.membrane_capacitance_uF_per_cm2));
   const int n = c.tree.size();
   if (static_cast<int>(c.length_um.size()) != n || static_cast<int>(c.radius_um.size()) != n ||
       static_cast<int>(c.area_um2.size()) != n)
@@ -242,7 +237,7 @@ HinesCoefficients cable_coefficients(const Compartments& c, const CableParameter
     const auto bad = [](double v) { return !std::isfinite(v) || v < 0; };
     if (bad(L) || bad(r) || bad(A))
       throw InputError("compartment " + std::to_string(i) + " has an invalid length/radius/area",
-                       {}, 0, num(L) + "/" + num(r) + "/" + num(A));
+                       {}, 0, format_value(L) + "/" + format_value(r) + "/" + format_value(A));
     const double re = std::max(r, kMinRadiusUm), Le = std::max(L, kMinLengthUm);
     const double Ae = std::max(A, 2 * kPi * re * Le);
     half[i] = Le / (2 * kPi * re * re);

@@ -24,7 +24,6 @@ void ConnectionTable::finalize() {
     const std::size_t begin = targets_.size();
     while (j < pending_.size() && pending_[j].source == pending_[i].source) {
       targets_.push_back(pending_[j].target);
-      min_delay_ = std::min(min_delay_, pending_[j].target.delay);
       ++j;
     }
     range_[pending_[i].source] = {begin, targets_.size()};

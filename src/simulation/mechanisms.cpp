@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 
 namespace hinesbatch {
 
@@ -41,9 +42,7 @@ CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, doubl
                                 std::vector<IClampSpec> iclamps, std::vector<ExpSynSpec> synapses,
                                 DetectorSpec detector) {
   auto bad = [&](const std::string& what, double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    throw InputError(what, morphology.source, 0, buf);
+    throw InputError(what, morphology.source, 0, format_value(v));
   };
   if (!(cm > 0) || !std::isfinite(cm)) bad("membrane capacitance cm must be positive", cm);
   CellTemplate t;

@@ -7,6 +7,7 @@
 #include <queue>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 
 namespace hinesbatch {
 
@@ -16,11 +17,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
 }
 }  // namespace
 
@@ -49,8 +45,8 @@ void NetworkSpec::validate() const {
   if (cells < 1) bad("cells must be >= 1", std::to_string(cells));
   if (templates < 1) bad("needs at least one cell template", std::to_string(templates));
   if (!(delay_min > 0) || !(delay_max >= delay_min) || !std::isfinite(delay_max))
-    bad("delays must satisfy 0 < delay_min <= delay_max", num(delay_min) + ".." + num(delay_max));
-  if (!std::isfinite(weight)) bad("weight must be finite", num(weight));
+    bad("delays must satisfy 0 < delay_min <= delay_max", format_value(delay_min) + ".." + format_value(delay_max));
+  if (!std::isfinite(weight)) bad("weight must be finite", format_value(weight));
   if (type == Ring && ring_size < 1) bad("ring_size must be >= 1", std::to_string(ring_size));
   if (type == Ring && extra_synapses < 0)
     bad("extra_synapses must be >= 0", std::to_string(extra_synapses));

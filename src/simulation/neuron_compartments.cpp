@@ -8,18 +8,13 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 
 namespace hinesbatch {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
 
 // Arc length and diameter along a section's pt3d, integrated over [s0, s1].
 struct HalfSegment {
@@ -58,7 +53,7 @@ int NeuronCompartments::node_at(const Location& where) const {
         "location names section " + std::to_string(where.section) + " of " + std::to_string(ns), {},
         0, std::to_string(where.section));
   if (!(where.x >= 0 && where.x <= 1))
-    throw InputError("location x must lie in [0, 1]", {}, 0, num(where.x));
+    throw InputError("location x must lie in [0, 1]", {}, 0, format_value(where.x));
   if (where.x == 1) return end_node[where.section];
   if (where.x == 0) {
     const int p = section_parent[where.section];
@@ -71,7 +66,7 @@ int NeuronCompartments::node_at(const Location& where) const {
 
 NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) {
   if (!(Ra > 0) || !std::isfinite(Ra))
-    throw InputError("axial resistivity Ra must be positive (ohm cm)", m.source, 0, num(Ra));
+    throw InputError("axial resistivity Ra must be positive (ohm cm)", m.source, 0, format_value(Ra));
   const int ns = m.size();
   if (ns == 0) throw InputError("morphology has no sections", m.source);
   NeuronCompartments c;
@@ -96,20 +91,19 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
       if (!(p.diam > 0) || !std::isfinite(p.diam) || !std::isfinite(p.x) || !std::isfinite(p.y) ||
           !std::isfinite(p.z))
         throw InputError("section " + std::to_string(s) + " has a bad 3-D point", m.source,
-                         sec.first_swc_line, num(p.diam));
+                         sec.first_swc_line, format_value(p.diam));
     if (s == 0 ? sec.parent != -1 : (sec.parent < 0 || sec.parent >= ns || sec.parent == s))
       throw InputError("section " + std::to_string(s) + " has an invalid parent", m.source,
                        sec.first_swc_line, std::to_string(sec.parent));
     if (s > 0) kids[sec.parent].push_back(s);
   }
   std::vector<int> parent;
-  auto add_node = [&](int p, double area, double g, int s, bool centre) {
+  auto add_node = [&](int p, double area, double g, int s) {
     parent.push_back(p);
     c.area_um2.push_back(area);
     c.g_axial_uS.push_back(g);
     c.section_of_node.push_back(s);
     c.swc_type_of_node.push_back(m.sections[s].swc_type);
-    c.is_centre.push_back(centre ? 1 : 0);
     return static_cast<int>(parent.size()) - 1;
   };
   // Breadth-first over sections so that a parent's nodes exist before its children's.
@@ -123,7 +117,7 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
     const Section& sec = m.sections[s];
     int attach;
     if (s == 0) {
-      c.root_end0 = add_node(-1, 0, 0, s, false);
+      c.root_end0 = add_node(-1, 0, 0, s);
       attach = c.root_end0;
     } else {
       attach = c.node_at({sec.parent, sec.parent_x});
@@ -137,7 +131,7 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
     const double L = arc.back();
     if (!(L > 0))
       throw InputError("section " + std::to_string(s) + " has zero length", m.source,
-                       sec.first_swc_line, num(L));
+                       sec.first_swc_line, format_value(L));
     const double dx = L / sec.nseg;
     const double to_megohm = 4 * Ra / kPi * 1e-2;
     double r_right_prev = 0;
@@ -147,12 +141,12 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
       const HalfSegment right =
           integrate(arc, sec.pt3d, (j + 0.5) * dx, j + 1 == sec.nseg ? L : (j + 1) * dx);
       const double r = to_megohm * left.r + r_right_prev;
-      const int node = add_node(prev, left.area + right.area, 1 / r, s, true);
+      const int node = add_node(prev, left.area + right.area, 1 / r, s);
       if (j == 0) c.first_centre[s] = node;
       r_right_prev = to_megohm * right.r;
       prev = node;
     }
-    c.end_node[s] = add_node(prev, 0, 1 / r_right_prev, s, false);
+    c.end_node[s] = add_node(prev, 0, 1 / r_right_prev, s);
     for (int k : kids[s]) todo.push(k);
   }
   if (visited != ns)

@@ -7,19 +7,14 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/discretize.hpp"  // kMinRadiusUm
 
 namespace hinesbatch {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
 
 double diam_of(const SwcPoint& p) { return std::max(2 * p.radius, 2 * kMinRadiusUm); }
 Pt3d pt(const SwcPoint& p, double diam) { return {p.x, p.y, p.z, diam}; }
@@ -38,7 +33,7 @@ void check_options(const SectionOptions& o, const std::string& source) {
     throw InputError("set exactly one of nseg and max_segment_length_um to a positive value",
                      source, 0,
                      "nseg=" + std::to_string(o.nseg_per_section) +
-                         ", max_segment_length_um=" + num(o.max_segment_length_um));
+                         ", max_segment_length_um=" + format_value(o.max_segment_length_um));
 }
 
 }  // namespace
@@ -139,7 +134,7 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
     }
     if (!(s.length() > 0))
       throw InputError("soma section has zero length (all soma points coincide and radius 0)",
-                       m.source, r.line, num(r.radius));
+                       m.source, r.line, format_value(r.radius));
     out.sections.push_back(std::move(s));
   }
 
@@ -176,7 +171,7 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
     if (!(L > 0))
       throw InputError("section of zero length (its points coincide) starting at point " +
                            std::to_string(m.points[starts[i].second].id),
-                       m.source, s.first_swc_line, num(L));
+                       m.source, s.first_swc_line, format_value(L));
     s.nseg = nseg_for(L, o);
     section_ending_at[run.back()] = first_neurite + static_cast<int>(i);
     out.sections.push_back(std::move(s));

@@ -58,6 +58,20 @@ struct CellGroupViews {
 
 namespace impl {
 
+// A host vector as a device View (fences exec).
+template <class T, class ExecutionSpace>
+Kokkos::View<T*, typename ExecutionSpace::memory_space> to_device(const ExecutionSpace& exec,
+                                                                  const std::vector<T>& src,
+                                                                  const char* label) {
+  Kokkos::View<T*, typename ExecutionSpace::memory_space> v(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.size());
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
+  Kokkos::deep_copy(exec, v, h);
+  exec.fence();
+  return v;
+}
+
 template <class ExecutionSpace>
 struct StepCells {
   CellGroupViews<ExecutionSpace> c;
@@ -316,18 +330,18 @@ class CellGroup {
     Kokkos::deep_copy(exec, c.hh_gl, hgl);
     Kokkos::deep_copy(exec, c.hh_el, hel);
     exec.fence();
-    c.syn_begin = upload<int>(exec, syn_begin, "hb::syn_begin");
-    c.syn_node = upload<int>(exec, syn_node, "hb::syn_node");
-    c.syn_decay = upload<double>(exec, syn_decay, "hb::syn_decay");
-    c.syn_e = upload<double>(exec, syn_e, "hb::syn_e");
+    c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
+    c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
+    c.syn_decay = impl::to_device(exec, syn_decay, "hb::syn_decay");
+    c.syn_e = impl::to_device(exec, syn_e, "hb::syn_e");
     c.syn_g = typename views::vec_d("hb::syn_g", syn_node.size());
-    c.stim_begin = upload<int>(exec, stim_begin, "hb::stim_begin");
-    c.stim_node = upload<int>(exec, stim_node, "hb::stim_node");
-    c.stim_del = upload<double>(exec, stim_del, "hb::stim_del");
-    c.stim_dur = upload<double>(exec, stim_dur, "hb::stim_dur");
-    c.stim_amp = upload<double>(exec, stim_amp, "hb::stim_amp");
-    c.det_node = upload<int>(exec, det_node, "hb::det_node");
-    c.det_threshold = upload<double>(exec, det_thr, "hb::det_threshold");
+    c.stim_begin = impl::to_device(exec, stim_begin, "hb::stim_begin");
+    c.stim_node = impl::to_device(exec, stim_node, "hb::stim_node");
+    c.stim_del = impl::to_device(exec, stim_del, "hb::stim_del");
+    c.stim_dur = impl::to_device(exec, stim_dur, "hb::stim_dur");
+    c.stim_amp = impl::to_device(exec, stim_amp, "hb::stim_amp");
+    c.det_node = impl::to_device(exec, det_node, "hb::det_node");
+    c.det_threshold = impl::to_device(exec, det_thr, "hb::det_threshold");
     c.det_flag = typename views::vec_i("hb::det_flag", nc);
     c.spike_count = Kokkos::View<int, memory_space>("hb::spike_count");
     const std::size_t cap = static_cast<std::size_t>(nc) * std::max(1, spike_capacity_steps);
@@ -410,18 +424,6 @@ class CellGroup {
   }
 
  private:
-  template <class T>
-  static Kokkos::View<T*, memory_space> upload(const ExecutionSpace& exec,
-                                               const std::vector<T>& src, const char* label) {
-    Kokkos::View<T*, memory_space> v(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.size());
-    auto h = Kokkos::create_mirror_view(v);
-    for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
-    Kokkos::deep_copy(exec, v, h);
-    exec.fence();
-    return v;
-  }
-
   SimulationParameters params_;
   std::vector<std::int64_t> gid_of_slot_;
   std::unordered_map<std::int64_t, int> slot_of_gid_;

@@ -30,7 +30,6 @@ class ConnectionTable {
   // Targets of `source` (empty if it feeds nothing here).
   std::pair<const LocalTarget*, const LocalTarget*> targets(std::int64_t source) const;
   std::size_t size() const { return targets_.size(); }
-  double min_delay() const { return min_delay_; }
 
  private:
   struct Entry {
@@ -40,7 +39,6 @@ class ConnectionTable {
   std::vector<Entry> pending_;
   std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> range_;
   std::vector<LocalTarget> targets_;
-  double min_delay_ = 1e300;
 };
 
 class EventQueue {

@@ -32,7 +32,6 @@ struct NeuronCompartments {
   std::vector<int> end_node;      // per section: its 1-end node
   int root_end0 = 0;              // the root section's 0-end node
   int size() const { return tree.size(); }
-  std::vector<char> is_centre;  // segment centre (carries membrane) vs section end
   // NEURON's node for (section, x): 0 -> the node the section hangs from (the root's 0-end
   // node for the root), 1 -> the 1-end node, else the centre of segment floor(x nseg).
   // Throws InputError for a section or x out of range.

@@ -144,8 +144,8 @@ class NetworkSimulation {
       rs.push_back(s);
       rn.push_back(templates[net.template_of(r.gid)].compartments.node_at(r.where));
     }
-    rec_slot_ = to_device<int>(rs, "hb::rec_slot");
-    rec_node_ = to_device<int>(rn, "hb::rec_node");
+    rec_slot_ = impl::to_device(exec, rs, "hb::rec_slot");
+    rec_node_ = impl::to_device(exec, rn, "hb::rec_node");
     trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
         "hb::trace", epoch_steps_ + 1, rs.size());
     metrics_.exchange = exchange.name();
@@ -233,19 +233,8 @@ class NetworkSimulation {
   const std::vector<std::vector<double>>& traces() const { return traces_; }
   const RunMetrics& metrics() const { return metrics_; }
   int epoch_steps() const { return epoch_steps_; }
-  const CellGroup<ExecutionSpace>& cells() const { return *group_; }
 
  private:
-  template <class T>
-  Kokkos::View<T*, memory_space> to_device(const std::vector<T>& src, const char* label) {
-    Kokkos::View<T*, memory_space> v(std::string(label), src.size());
-    auto h = Kokkos::create_mirror_view(v);
-    for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
-    Kokkos::deep_copy(exec_, v, h);
-    exec_.fence();
-    return v;
-  }
-
   std::vector<Spike> gather(const std::vector<Spike>& local) {
     const auto t = clock::now();
     auto all = exchange_.all_gather(local);
