@@ -347,6 +347,11 @@ class CellGroup {
     const std::size_t cap = static_cast<std::size_t>(nc) * std::max(1, spike_capacity_steps);
     c.spike_slot = typename views::vec_i("hb::spike_slot", cap);
     c.spike_step = typename views::vec_i("hb::spike_step", cap);
+    // Host copies made once: take_spikes() runs every epoch.
+    spike_count_host_ = Kokkos::create_mirror_view(c.spike_count);
+    spike_slot_host_ = Kokkos::create_mirror_view(c.spike_slot);
+    spike_step_host_ = Kokkos::create_mirror_view(c.spike_step);
+    q10_ = hh_q10(p.celsius);
     c.status = make_solve_status<memory_space>();
     exec.fence();
   }
@@ -371,9 +376,9 @@ class CellGroup {
   const views& data() const { return v_; }
 
   void initialize(const ExecutionSpace& exec) {
-    Kokkos::parallel_for(
-        "hinesbatch::sim_init", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-        impl::InitCells<ExecutionSpace>{v_, params_.v_init, hh_q10(params_.celsius)});
+    Kokkos::parallel_for("hinesbatch::sim_init",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
+                         impl::InitCells<ExecutionSpace>{v_, params_.v_init, q10_});
   }
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
@@ -381,8 +386,7 @@ class CellGroup {
     Kokkos::parallel_for(
         "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
         impl::StepCells<ExecutionSpace>{v_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena,
-                                        params_.ek, hh_q10(params_.celsius),
-                                        static_cast<int>(step + 1), max_nodes_});
+                                        params_.ek, q10_, static_cast<int>(step + 1), max_nodes_});
   }
   void deliver(const ExecutionSpace& exec, const Kokkos::View<const int*, memory_space>& syn,
                const Kokkos::View<const double*, memory_space>& w, int begin, int end) {
@@ -394,17 +398,16 @@ class CellGroup {
   // Spikes since the last call, as (gid, step); fences exec. Throws SolverError if a
   // solve failed (naming gid and node) or the spike buffer overflowed.
   std::vector<Spike> take_spikes(const ExecutionSpace& exec) {
-    auto hcount = Kokkos::create_mirror_view(v_.spike_count);
-    Kokkos::deep_copy(exec, hcount, v_.spike_count);
+    Kokkos::deep_copy(exec, spike_count_host_, v_.spike_count);
     exec.fence();
-    const int count = hcount();
+    const int count = spike_count_host_();
     check(exec);
     if (count > static_cast<int>(v_.spike_slot.extent(0)))
       throw SolverError("hinesbatch: spike buffer overflow (" + std::to_string(count) + " spikes)");
     std::vector<Spike> out(count);
     if (count > 0) {
-      auto hs = Kokkos::create_mirror_view(v_.spike_slot);
-      auto ht = Kokkos::create_mirror_view(v_.spike_step);
+      const auto& hs = spike_slot_host_;
+      const auto& ht = spike_step_host_;
       const auto r = std::make_pair(0, count);
       Kokkos::deep_copy(exec, Kokkos::subview(hs, r), Kokkos::subview(v_.spike_slot, r));
       Kokkos::deep_copy(exec, Kokkos::subview(ht, r), Kokkos::subview(v_.spike_step, r));
@@ -430,7 +433,10 @@ class CellGroup {
   std::vector<int> syn_begin_of_slot_;
   int max_nodes_ = 1;
   std::int64_t num_nodes_ = 0;
+  double q10_ = 1;
   views v_;
+  typename Kokkos::View<int, memory_space>::HostMirror spike_count_host_;
+  typename views::vec_i::HostMirror spike_slot_host_, spike_step_host_;
 };
 
 }  // namespace hinesbatch

@@ -148,6 +148,7 @@ class NetworkSimulation {
     rec_node_ = impl::to_device(exec, rn, "hb::rec_node");
     trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
         "hb::trace", epoch_steps_ + 1, rs.size());
+    trace_host_ = Kokkos::create_mirror_view(trace_buf_);
     metrics_.exchange = exchange.name();
     metrics_.ranks = exchange.size();
     metrics_.overlap = options.overlap;
@@ -285,7 +286,7 @@ class NetworkSimulation {
   }
   void copy_trace_rows(int begin, int end) {
     if (local_records_.empty()) return;
-    auto h = Kokkos::create_mirror_view(trace_buf_);
+    const auto& h = trace_host_;
     Kokkos::deep_copy(exec_, h, trace_buf_);
     exec_.fence();
     for (int r = begin; r < end; ++r) {
@@ -313,6 +314,7 @@ class NetworkSimulation {
   std::vector<RecordSpec> local_records_;
   Kokkos::View<int*, memory_space> rec_slot_, rec_node_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
+  typename Kokkos::View<double**, Kokkos::LayoutRight, memory_space>::HostMirror trace_host_;
   std::vector<std::vector<double>> traces_;
   std::vector<Spike> raster_;
   double exchange_seconds_ = 0;  // written by the exchange thread, read after its join
