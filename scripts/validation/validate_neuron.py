@@ -3,9 +3,6 @@
 
   validate_neuron.py --sim PATH/hinesbatch-sim [--shared DIR] [--workdir DIR]
                      [--cases NAME[,NAME...]] [--python PY] [--verbose]
-  validate_neuron.py --neuron-only [...]      NEURON alone, on models built in Python from the
-                                              case configs (config_to_model.py): prints spike
-                                              counts, compares nothing (for choosing stimuli)
 
 For each case CONFIG.json:
   1. SIM CONFIG.json --export-model W/model.json --spikes W/ours_spikes.txt --traces W/ours.csv --quiet
@@ -161,23 +158,17 @@ def run_case(name, cfg_path, args, env):
     with open(cfg_path) as f:
         cfg = json.load(f)
     model_path = os.path.join(W, "model.json")
-    if args.neuron_only:
-        import config_to_model
-        model = config_to_model.build_model(cfg_path)
-        with open(model_path, "w") as f:
-            json.dump(model, f)
-    else:
-        cmd = [args.sim, cfg_path, "--export-model", model_path, "--spikes", os.path.join(W, "ours_spikes.txt"),
-               "--traces", os.path.join(W, "ours.csv"), "--quiet"]
-        rc, res["t_ours"] = run_logged(cmd, os.path.join(W, "ours.log"), env, args.timeout)
-        if rc != 0:
-            res["notes"].append("hinesbatch-sim failed (rc %s):\n%s" % (rc, tail(os.path.join(W, "ours.log"))))
-            return res
-        with open(model_path) as f:
-            model = json.load(f)
-        errs = check_model(cfg, model) + check_sections(cfg, model)
-        if errs:
-            res["notes"].append("exported model does not match the config / SWC:\n    " + "\n    ".join(errs))
+    cmd = [args.sim, cfg_path, "--export-model", model_path, "--spikes", os.path.join(W, "ours_spikes.txt"),
+           "--traces", os.path.join(W, "ours.csv"), "--quiet"]
+    rc, res["t_ours"] = run_logged(cmd, os.path.join(W, "ours.log"), env, args.timeout)
+    if rc != 0:
+        res["notes"].append("hinesbatch-sim failed (rc %s):\n%s" % (rc, tail(os.path.join(W, "ours.log"))))
+        return res
+    with open(model_path) as f:
+        model = json.load(f)
+    errs = check_model(cfg, model) + check_sections(cfg, model)
+    if errs:
+        res["notes"].append("exported model does not match the config / SWC:\n    " + "\n    ".join(errs))
     res["passive"] = not any(d["mechanism"] == "hh" for c in model["cells"] for d in c.get("density", []))
 
     cmd = [args.python, os.path.join(HERE, "neuron_run.py"), model_path,
@@ -187,13 +178,6 @@ def run_case(name, cfg_path, args, env):
     if rc != 0:
         res["notes"].append("neuron_run.py failed (rc %s):\n%s" % (rc, tail(os.path.join(W, "neuron.log"))))
         return res
-    if args.neuron_only:
-        sp = compare.read_spikes(os.path.join(W, "neuron_spikes.txt"))
-        res["neuron"] = sum(len(v) for v in sp.values())
-        res["per_gid"] = {g: len(v) for g, v in sp.items()}
-        res["ok"] = True
-        return res
-
     dt = float(model["dt"])
     try:
         tr = compare.compare_traces(os.path.join(W, "ours.csv"), os.path.join(W, "neuron.csv"),
@@ -214,8 +198,7 @@ def run_case(name, cfg_path, args, env):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sim", help="path of hinesbatch-sim")
-    ap.add_argument("--neuron-only", action="store_true", help="run NEURON on Python-built models, no comparison")
+    ap.add_argument("--sim", required=True, help="path of hinesbatch-sim")
     ap.add_argument("--shared", help="shared directory (default: $HINESBATCH_SHARED_DIR, else <repo>/../shared)")
     ap.add_argument("--workdir", default=None,
                     help="work directory (default: $TMPDIR/hinesbatch-neuron-validation)")
@@ -226,13 +209,10 @@ def main(argv=None):
     ap.add_argument("--timeout", type=int, default=600, help="per-run timeout in seconds")
     ap.add_argument("--verbose", "-v", action="store_true", help="print the per-location/per-gid tables")
     args = ap.parse_args(argv)
-    if not args.neuron_only:
-        if not args.sim:
-            ap.error("--sim is required (or --neuron-only)")
-        args.sim = os.path.abspath(args.sim)
-        if not os.access(args.sim, os.X_OK):
-            print("ERROR: %s is not an executable" % args.sim)
-            return 2
+    args.sim = os.path.abspath(args.sim)
+    if not os.access(args.sim, os.X_OK):
+        print("ERROR: %s is not an executable" % args.sim)
+        return 2
     args.workdir = os.path.abspath(args.workdir or os.path.join(tempfile.gettempdir(), "hinesbatch-neuron-validation"))
     shared = args.shared or os.environ.get("HINESBATCH_SHARED_DIR") or os.path.join(os.path.dirname(REPO), "shared")
     shared = os.path.abspath(shared)
@@ -260,7 +240,7 @@ def main(argv=None):
             return 2
         paths = [by[c] for c in wanted]
 
-    os.environ["HINESBATCH_SHARED_DIR"] = shared  # for config_to_model (--neuron-only) and children
+    os.environ["HINESBATCH_SHARED_DIR"] = shared  # for hinesbatch-sim's ${HINESBATCH_SHARED_DIR}
     env = dict(os.environ)
     results, skipped = [], []
     for p in paths:
@@ -287,23 +267,16 @@ def main(argv=None):
         return SKIP
 
     print()
-    if args.neuron_only:
-        print("%-20s %-8s %8s %9s  %s" % ("case", "kind", "NEURON", "time s", "spikes per gid"))
-        for r in results:
-            print("%-20s %-8s %8s %9.2f  %s" % (r["case"], "passive" if r["passive"] else "active",
-                                               r["neuron"], r["t_neuron"] or 0.0,
-                                               " ".join("%d:%d" % kv for kv in sorted(r.get("per_gid", {}).items()))))
-    else:
-        fmt = "%-20s %-8s %12s %-30s %12s %12s %8s\n"
-        sys.stdout.write(fmt % ("case", "kind", "max|dV| mV", "(where)", "spikes ours/NRN", "max|dt| ms", "verdict"))
-        for r in results:
-            dv = "-" if r["max_dv"] is None else "%.3g%s" % (r["max_dv"], "" if r["passive"] else "*")
-            sp = "-" if r["ours"] is None else "%d/%d" % (r["ours"], r["neuron"])
-            mdt = "-" if r["max_dt"] is None else "%.6f" % r["max_dt"]
-            kind = "-" if r["passive"] is None else ("passive" if r["passive"] else "active")
-            sys.stdout.write(fmt % (r["case"], kind, dv, (r["where"] or "")[:30], sp, mdt,
-                                    "PASS" if r["ok"] else "FAIL"))
-        print("(* active case: |dV| reported, not judged; passive tolerance %g mV; spike tolerance dt + 1e-9)" % VTOL)
+    fmt = "%-20s %-8s %12s %-30s %12s %12s %8s\n"
+    sys.stdout.write(fmt % ("case", "kind", "max|dV| mV", "(where)", "spikes ours/NRN", "max|dt| ms", "verdict"))
+    for r in results:
+        dv = "-" if r["max_dv"] is None else "%.3g%s" % (r["max_dv"], "" if r["passive"] else "*")
+        sp = "-" if r["ours"] is None else "%d/%d" % (r["ours"], r["neuron"])
+        mdt = "-" if r["max_dt"] is None else "%.6f" % r["max_dt"]
+        kind = "-" if r["passive"] is None else ("passive" if r["passive"] else "active")
+        sys.stdout.write(fmt % (r["case"], kind, dv, (r["where"] or "")[:30], sp, mdt,
+                                "PASS" if r["ok"] else "FAIL"))
+    print("(* active case: |dV| reported, not judged; passive tolerance %g mV; spike tolerance dt + 1e-9)" % VTOL)
     if skipped:
         print("skipped (no %s/morphologies): %s" % (shared, ", ".join(skipped)))
     nfail = sum(1 for r in results if not r["ok"])
