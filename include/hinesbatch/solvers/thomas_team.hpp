@@ -50,9 +50,9 @@ struct TeamThomasShape {
     shape.rows_per_lane = m <= 2 * lanes ? 2 : (m + lanes - 1) / lanes;
     return shape;
   }
-  int stride() const { return lanes + 1; }
+  KOKKOS_INLINE_FUNCTION int stride() const { return lanes + 1; }
   // Scalars of scratch: four staged arrays, two buffers of the reduced system and a flag.
-  std::size_t scratch_scalars() const {
+  KOKKOS_INLINE_FUNCTION std::size_t scratch_scalars() const {
     return 4 * static_cast<std::size_t>(rows_per_lane) * stride() +
            8 * 2 * static_cast<std::size_t>(lanes) + 1;
   }
