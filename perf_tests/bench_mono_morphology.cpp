@@ -88,7 +88,8 @@ void BM_Solve(benchmark::State& state) {
   pristine.fill(exec, in.u, in.l, in.d, in.rhs);
   Kokkos::deep_copy(exec, batch.u(), pristine.u());
   Kokkos::deep_copy(exec, batch.l(), pristine.l());
-  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  // range(3): the team plan's longest piece (0: chosen from the tree).
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree, static_cast<int>(state.range(3)));
   for (auto _ : state) {
     Kokkos::deep_copy(exec, batch.d(), pristine.d());
     Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
@@ -137,7 +138,7 @@ void register_paper_benchmarks() {
           std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
       auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
         auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
-                      ->Args({c, neurons, 128})
+                      ->Args({c, neurons, 128, 0})
                       ->Unit(benchmark::kMillisecond);
         if (manual) b->UseManualTime();
       };
@@ -162,7 +163,7 @@ void register_paper_benchmarks() {
          {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
           std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
       RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
-          ->Args({3, 256000, bs})
+          ->Args({3, 256000, bs, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
   }
@@ -182,13 +183,27 @@ void register_float_benchmarks() {
             std::pair{"Mono32/TeamFullInterleaved",
                       BM_Solve<float, layouts::FullInterleaved, Default, team>}})
         RegisterBenchmark((std::string(name) + suffix).c_str(), fn)
-            ->Args({c, neurons, 128})
+            ->Args({c, neurons, 128, 0})
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
     }
 }
 
+// The team plan's piece length (MonoPieces/TeamFlat/<class>/<N>/.../<length>): the tuning
+// behind TeamTreePlan::build's default.
+void register_piece_benchmarks() {
+  for (int c = 0; c < 6; ++c)
+    for (int len : {2, 4, 8, 16, 32})
+      benchmark::RegisterBenchmark(
+          (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/256000").c_str(),
+          BM_Solve<double, layouts::Flat, Default, HinesSchedule::TeamPerSystem>)
+          ->Args({c, 256000, 128, len})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+}
+
 [[maybe_unused]] const bool registered =
-    (register_paper_benchmarks<double>(), register_float_benchmarks(), true);
+    (register_paper_benchmarks<double>(), register_float_benchmarks(),
+     register_piece_benchmarks(), true);
 
 }  // namespace
