@@ -8,7 +8,7 @@ TeamTreePlan TeamTreePlan::build(const Tree& tree, int max_piece_length) {
   TeamTreePlan plan;
   const int n = tree.size();
   plan.num_nodes = n;
-  if (max_piece_length <= 0) max_piece_length = std::clamp((n + 63) / 64, 2, 16);
+  if (max_piece_length <= 0) max_piece_length = kDefaultMaxPieceLength;
   plan.max_piece_length = max_piece_length;
   if (n == 0) {
     plan.piece_begin = {0};

@@ -26,7 +26,8 @@ namespace impl {
 // One plan of a PlanTable, seen through the accessors team_hines_solve reads.
 template <class MemorySpace>
 struct PlanRef {
-  using index_view = Kokkos::View<const int*, MemorySpace>;
+  using index_view =
+      Kokkos::View<const int*, MemorySpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   index_view pb, pn, pp, cb, ch, lb;
   int opb, opn, opp, ocb, och, olb;
   int num_nodes, num_pieces, num_levels;
@@ -44,7 +45,7 @@ template <class MemorySpace>
 struct PlanTable {
   enum Field { kPieceBegin, kPieceNodes, kParent, kChildBegin, kChildren, kLevelBegin, kNodes,
                kPieces, kLevels, kFields };
-  using index_view = Kokkos::View<const int*, MemorySpace>;
+  using index_view = typename PlanRef<MemorySpace>::index_view;
   index_view pb, pn, pp, cb, ch, lb;
   Kokkos::View<const int**, Kokkos::LayoutRight, MemorySpace> table;
 

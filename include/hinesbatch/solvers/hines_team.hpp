@@ -30,7 +30,9 @@ namespace impl {
 // The plan on the device (views of a TeamTreePlan).
 template <class MemorySpace>
 struct DeviceTeamPlan {
-  using index_view = Kokkos::View<const int*, MemorySpace>;
+  // Read by every team, never written: the read-only (texture) cache path on GPUs.
+  using index_view =
+      Kokkos::View<const int*, MemorySpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   index_view piece_begin, piece_nodes, parent_node, child_begin, children, level_begin;
   int num_nodes = 0, num_pieces = 0, num_levels = 0;
 
@@ -63,17 +65,42 @@ KOKKOS_INLINE_FUNCTION void team_hines_solve(const Member& team, T* scratch, con
 
   // 1. Stage, noting inputs the sweep could not survive where the sequential sweep meets
   // them: a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs at x.
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int i) {
-    const T ui = u(i), li = l(i), di = d(i), ri = rhs(i);
-    su[i] = ui;
-    sl[i] = li;
-    sd[i] = di;
-    sr[i] = ri;
-    const bool pivot = !is_usable_pivot(di) || (i > 0 && (!is_finite_value(ui) || !is_finite_value(li)));
-    const bool value = !is_finite_value(ri);
-    if (pivot || value) {
-      *bad_input = T(1);
-      record(pivot ? i : -1, value ? i : -1);
+  // Each thread loads kBatch nodes (coalesced) before it stores any (see thomas_team.hpp).
+  constexpr int kBatch = 4;
+  const int chunks = (n + kBatch - 1) / kBatch;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, chunks), [&](const int ch) {
+    T uv[kBatch], lv[kBatch], dv[kBatch], rv[kBatch];
+    for (int q = 0; q < kBatch; ++q) {
+      const int i = ch + q * chunks;
+      uv[q] = T(0);
+      lv[q] = T(0);
+      dv[q] = T(1);
+      rv[q] = T(0);
+      if (i < n) {
+        uv[q] = u(i);
+        lv[q] = l(i);
+        dv[q] = d(i);
+        rv[q] = rhs(i);
+      }
+      loads_complete_here(uv[q]);
+      loads_complete_here(lv[q]);
+      loads_complete_here(dv[q]);
+      loads_complete_here(rv[q]);
+    }
+    for (int q = 0; q < kBatch; ++q) {
+      const int i = ch + q * chunks;
+      if (i >= n) break;
+      su[i] = uv[q];
+      sl[i] = lv[q];
+      sd[i] = dv[q];
+      sr[i] = rv[q];
+      const bool pivot = !is_usable_pivot(dv[q]) ||
+                         (i > 0 && (!is_finite_value(uv[q]) || !is_finite_value(lv[q])));
+      const bool value = !is_finite_value(rv[q]);
+      if (pivot || value) {
+        *bad_input = T(1);
+        record(pivot ? i : -1, value ? i : -1);
+      }
     }
   });
   team.team_barrier();

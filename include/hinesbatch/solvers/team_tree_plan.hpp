@@ -30,8 +30,11 @@ struct TeamTreePlan {
   int num_pieces() const { return static_cast<int>(parent_node.size()); }
   int num_levels() const { return static_cast<int>(level_begin.size()) - 1; }
 
-  // max_piece_length 0 picks one from the tree's size (about two pieces per lane of a warp,
-  // between 2 and 16 nodes).
+  // Cutting sections shorter adds levels (a team barrier and a chain of dependent loads
+  // each) and saves little work per lane: sections are cut only when very long (measured
+  // by the MonoPieces benchmarks, docs/PERFORMANCE.md).
+  static constexpr int kDefaultMaxPieceLength = 32;
+  // max_piece_length 0: kDefaultMaxPieceLength.
   static TeamTreePlan build(const Tree& tree, int max_piece_length = 0);
 };
 

@@ -84,28 +84,50 @@ KOKKOS_INLINE_FUNCTION void team_thomas_solve(const Member& team, T* scratch,
     return red[(buffer * 4 + array) * nred + r];
   };
 
-  // 1. Stage: rows past the system are identity rows (x = 0, coupled to nothing).
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes * R), [&](const int r) {
-    const int k = r / R, j = r - k * R, at = j * W + k;
-    T av = T(0), bv = T(1), cv = T(0), dv = T(0);
-    if (r < rows) {
-      if (r > 0) av = a(r);
-      bv = b(r);
-      if (r < rows - 1) cv = c(r);
-      dv = d(r);
-      // Where the sequential Thomas would meet them: a, b in row r's pivot, c in row r+1's.
-      const bool pivot_r = !is_finite_value(av) || !is_finite_value(bv);
-      const bool pivot_next = !is_finite_value(cv);
-      const bool value_r = !is_finite_value(dv);
-      if (pivot_r || pivot_next || value_r) {
-        *bad_input = T(1);
-        record(pivot_r ? r : (pivot_next ? r + 1 : -1), value_r ? r : -1);
+  // 1. Stage: rows past the system are identity rows (x = 0, coupled to nothing). Each
+  // thread loads kBatch rows (coalesced: consecutive threads, consecutive rows) before it
+  // stores any: scratch stores may alias the loads as far as the compiler knows, so a loop
+  // of load-store pairs would wait for memory once per row.
+  constexpr int kBatch = 4;
+  const int total = lanes * R, chunks = (total + kBatch - 1) / kBatch;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, chunks), [&](const int ch) {
+    T av[kBatch], bv[kBatch], cv[kBatch], dv[kBatch];
+    for (int q = 0; q < kBatch; ++q) {
+      const int r = ch + q * chunks;
+      av[q] = T(0);
+      bv[q] = T(1);
+      cv[q] = T(0);
+      dv[q] = T(0);
+      if (r < rows) {
+        if (r > 0) av[q] = a(r);
+        bv[q] = b(r);
+        if (r < rows - 1) cv[q] = c(r);
+        dv[q] = d(r);
+      }
+      loads_complete_here(av[q]);
+      loads_complete_here(bv[q]);
+      loads_complete_here(cv[q]);
+      loads_complete_here(dv[q]);
+    }
+    for (int q = 0; q < kBatch; ++q) {
+      const int r = ch + q * chunks;
+      if (r >= total) break;
+      const int k = r / R, j = r - k * R, at = j * W + k;
+      sA[at] = av[q];
+      sB[at] = bv[q];
+      sC[at] = cv[q];
+      sD[at] = dv[q];
+      if (r < rows) {
+        // Where the sequential Thomas would meet them: a, b in row r's pivot, c in row r+1's.
+        const bool pivot_r = !is_finite_value(av[q]) || !is_finite_value(bv[q]);
+        const bool pivot_next = !is_finite_value(cv[q]);
+        const bool value_r = !is_finite_value(dv[q]);
+        if (pivot_r || pivot_next || value_r) {
+          *bad_input = T(1);
+          record(pivot_r ? r : (pivot_next ? r + 1 : -1), value_r ? r : -1);
+        }
       }
     }
-    sA[at] = av;
-    sB[at] = bv;
-    sC[at] = cv;
-    sD[at] = dv;
   });
   team.team_barrier();
 
