@@ -200,7 +200,8 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     }
   }
   if (net.contains("kick")) {
-    ctx.only(net.at("kick"), "network.kick", {"time", "weight"});
+    ctx.only(net.at("kick"), "network.kick", {"time", "weight", "cells"});
+    n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0);
     n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time);
     n.kick_weight = ctx.num(net.at("kick"), "network.kick.", "weight", n.kick_weight);
   }
