@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/sections.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
@@ -329,6 +331,68 @@ template <class T>
 class Simulation : public ::testing::Test {};
 using SimSpaces = AsGtestTypes<EnabledExecutionSpaces>::type;
 TYPED_TEST_SUITE(Simulation, SimSpaces);
+
+// The device event queue gives, step by step, the same events as the host queue
+// (events.hpp), ordered by synapse; an event that would be late is an error.
+TYPED_TEST(Simulation, DeviceEventsMatchTheHostQueue) {
+  using Exec = TypeParam;
+  const double dt = 0.025;
+  const int sources = 60, synapses = 150, D = 10;
+  std::vector<std::int64_t> src;
+  std::vector<int> syn;
+  std::vector<double> w, delay;
+  ConnectionTable table;
+  for (int k = 0; k < 1200; ++k) {
+    src.push_back(static_cast<std::int64_t>(uniform01(3, k, 0) * sources) * 7);  // gaps in gids
+    syn.push_back(static_cast<int>(uniform01(3, k, 1) * synapses));
+    w.push_back(uniform01(3, k, 2));
+    delay.push_back(0.5 + 3 * uniform01(3, k, 3));
+    table.add(src.back(), {syn.back(), w.back(), delay.back()});
+  }
+  table.finalize();
+  const Exec exec;
+  DeviceEventQueue<Exec> dev(exec, src, syn, w, delay, synapses, dt);
+  EXPECT_EQ(dev.num_connections(), 1200);
+  EventQueue host;
+  dev.push_external(exec, {3, 3}, {5, 5}, {0.25, 0.5});
+  host.push(3, {5, 0.25, 3 * dt, -1});
+  host.push(3, {5, 0.5, 3 * dt, -1});
+  std::size_t total = 0;
+  for (int e = 0; e < 30; ++e) {
+    std::vector<int> hb, hs, db;
+    std::vector<double> hw;
+    host.take(e * D, D, hb, hs, hw);
+    dev.take(exec, e * D, D, db);
+    ASSERT_EQ(hb, db) << "epoch " << e;
+    auto ds = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.synapse());
+    auto dw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.weight());
+    for (int s = 0; s < D; ++s) {
+      std::vector<std::pair<int, double>> a, b;
+      for (int i = hb[s]; i < hb[s + 1]; ++i) {
+        a.push_back({hs[i], hw[i]});
+        b.push_back({ds(i), dw(i)});
+        if (i > hb[s]) EXPECT_LE(ds(i - 1), ds(i));  // by synapse within a step
+      }
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      EXPECT_EQ(a, b) << "step " << e * D + s;
+      total += a.size();
+    }
+    // Spikes of this epoch (steps e D + 1 .. (e + 1) D), sorted by (step, gid).
+    std::vector<Spike> spikes;
+    for (int g = 0; g < sources * 7; g += 7)
+      if (uniform01(9, e, g) < 0.3)
+        spikes.push_back({g, e * D + 1 + static_cast<std::int64_t>(uniform01(8, e, g) * D)});
+    std::sort(spikes.begin(), spikes.end());
+    const std::int64_t open = (e + 1) * D;
+    EXPECT_EQ(host.push_spikes(spikes, table, dt, open),
+              static_cast<std::size_t>(dev.push_spikes(exec, spikes, open)));
+  }
+  EXPECT_GT(total, 1000u);
+  // A delay shorter than the epoch: the event would arrive in a step that already ran.
+  DeviceEventQueue<Exec> late(exec, {1}, {0}, {1.0}, {0.05}, 1, dt);
+  EXPECT_THROW(late.push_spikes(exec, {{1, 5}}, 20), std::logic_error);
+}
 
 TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {
   using Exec = TypeParam;
