@@ -69,17 +69,18 @@ class DeviceEventQueue {
     const int bsrc = impl::bits_for(static_cast<std::uint64_t>(max_gid) + 1);
     if (bpos + bsrc > 64)
       throw std::length_error("hinesbatch: too many connections and gids for a 64-bit sort key");
-    view<std::uint64_t> key("hb::conn_key", n);
+    view<std::uint64_t> key(Kokkos::view_alloc("hb::conn_key", Kokkos::WithoutInitializing), n);
     Kokkos::parallel_for(
         "hinesbatch::conn_key", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
           key(i) = (static_cast<std::uint64_t>(src_in(i)) << bpos) | static_cast<std::uint64_t>(i);
         });
     exec.fence();
     if (n > 1) Kokkos::sort(key);
-    target_synapse_ = view<int>("hb::conn_syn", n);
-    target_weight_ = view<double>("hb::conn_w", n);
-    target_delay_ = view<double>("hb::conn_delay", n);
-    view<int> is_first("hb::conn_first", n);
+    target_synapse_ = view<int>(Kokkos::view_alloc("hb::conn_syn", Kokkos::WithoutInitializing), n);
+    target_weight_ = view<double>(Kokkos::view_alloc("hb::conn_w", Kokkos::WithoutInitializing), n);
+    target_delay_ =
+        view<double>(Kokkos::view_alloc("hb::conn_delay", Kokkos::WithoutInitializing), n);
+    view<int> is_first(Kokkos::view_alloc("hb::conn_first", Kokkos::WithoutInitializing), n);
     auto ts = target_synapse_;
     auto tw = target_weight_;
     auto td = target_delay_;
@@ -326,9 +327,9 @@ class DeviceEventQueue {
  private:
   template <class T>
   static view<T> upload(const ExecutionSpace& exec, const std::vector<T>& v, const char* label) {
-    view<T> d(std::string(label), v.size());
-    auto h = Kokkos::create_mirror_view(d);
-    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+    view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), v.size());
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(),
+                                                                                         v.size());
     Kokkos::deep_copy(exec, d, h);
     exec.fence();
     return d;

@@ -48,6 +48,7 @@ struct RunMetrics {
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
   double setup_s = 0, wall_s = 0;  // this rank
+  double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
   double compute_s = 0;            // launching and finishing the steps
   double exchange_s = 0;           // inside all_gather
   double exposed_exchange_s = 0;   // main thread waiting for the exchange
@@ -122,6 +123,7 @@ class NetworkSimulation {
     epoch_steps_ = d;
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
                                                          epoch_steps_);
+    const auto t_connections = clock::now();
     // Incoming connections and external events of the local cells: drawn per target in
     // parallel on the host, then sorted into CSR by source on the device.
     const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
@@ -168,6 +170,7 @@ class NetworkSimulation {
         x_w.push_back(e.weight);
       }
     events_.push_external(exec, x_step, x_syn, x_w);
+    metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
     std::vector<int> rs, rn;
     for (const RecordSpec& r : records) {
