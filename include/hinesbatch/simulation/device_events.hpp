@@ -56,6 +56,13 @@ class DeviceEventQueue {
                    const std::vector<int>& synapse, const std::vector<double>& weight,
                    const std::vector<double>& delay, int num_synapses, double dt)
       : dt_(dt), num_synapses_(std::max(num_synapses, 1)) {
+    build(exec, source, synapse, weight, delay);
+  }
+
+  // The constructor's work (CUDA's extended lambdas may not live in a constructor).
+  void build(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
+             const std::vector<int>& synapse, const std::vector<double>& weight,
+             const std::vector<double>& delay) {
     const std::int64_t n = static_cast<std::int64_t>(source.size());
     num_connections_ = n;
     auto src_in = upload(exec, source, "hb::conn_src_in");
