@@ -163,9 +163,16 @@ class DeviceEventQueue {
       gid[i] = spikes[i].gid;
       step[i] = spikes[i].step;
     }
-    auto sgid = upload(exec, gid, "hb::spk_gid");
-    auto sstep = upload(exec, step, "hb::spk_step");
-    view<std::int64_t> first_target("hb::spk_first", ns), offset("hb::spk_offset", ns + 1);
+    grow(spk_gid_, ns, "hb::spk_gid");
+    grow(spk_step_, ns, "hb::spk_step");
+    grow(spk_first_, ns, "hb::spk_first");
+    grow(spk_offset_, ns + 1, "hb::spk_offset");
+    copy_in(exec, spk_gid_, gid);
+    copy_in(exec, spk_step_, step);
+    auto sgid = spk_gid_;
+    auto sstep = spk_step_;
+    auto first_target = spk_first_;
+    auto offset = spk_offset_;
     auto srcg = source_gid_;
     auto srcb = source_begin_;
     const int nsrc = num_sources_;
@@ -238,7 +245,8 @@ class DeviceEventQueue {
     auto ps = pool_step_;
     auto py = pool_syn_;
     auto pw = pool_w_;
-    view<std::int64_t> win_pos("hb::ev_winpos", n);
+    grow(win_pos_, n, "hb::ev_winpos");
+    auto win_pos = win_pos_;
     std::int64_t w = 0;
     int early = 0;
     Kokkos::parallel_reduce(
@@ -259,9 +267,12 @@ class DeviceEventQueue {
       const int bpos = impl::bits_for(static_cast<std::uint64_t>(w));
       if (bstep + bsyn + bpos > 64)
         throw std::length_error("hinesbatch: too many events in one epoch for a 64-bit sort key");
-      view<std::uint64_t> key("hb::ev_key", w);
-      view<int> wsyn("hb::ev_wsyn", w);
-      view<double> ww("hb::ev_ww", w);
+      grow(key_, w, "hb::ev_key");
+      grow(wsyn_, w, "hb::ev_wsyn");
+      grow(ww_, w, "hb::ev_ww");
+      auto key = Kokkos::subview(key_, std::make_pair(std::int64_t(0), w));
+      auto wsyn = wsyn_;
+      auto ww = ww_;
       Kokkos::parallel_for(
           "hinesbatch::ev_keys", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
             if (ps(i) >= last) return;
@@ -287,7 +298,8 @@ class DeviceEventQueue {
             ow(k) = ww(j);
           });
       // step_begin[s] = first sorted event of step first + s (binary search).
-      view<int> begin_dev("hb::ev_step_begin", count + 1);
+      grow(step_begin_, count + 1, "hb::ev_step_begin");
+      auto begin_dev = step_begin_;
       const int shift = bsyn + bpos;
       Kokkos::parallel_for(
           "hinesbatch::ev_step_begin", policy(exec, 0, count + 1), KOKKOS_LAMBDA(const int s) {
@@ -301,16 +313,21 @@ class DeviceEventQueue {
             }
             begin_dev(s) = static_cast<int>(lo);
           });
-      auto h = Kokkos::create_mirror_view(begin_dev);
-      Kokkos::deep_copy(exec, h, begin_dev);
+      const auto r = std::make_pair(0, count + 1);
+      auto h = Kokkos::create_mirror_view(Kokkos::subview(begin_dev, r));
+      Kokkos::deep_copy(exec, h, Kokkos::subview(begin_dev, r));
       exec.fence();
       for (int s = 0; s <= count; ++s) step_begin[s] = h(s);
     }
     // Keep the rest, in order.
     const std::int64_t rest = n - w;
-    view<std::int64_t> rs("hb::pool_step", std::max<std::int64_t>(rest, 1));
-    view<int> ry("hb::pool_syn", std::max<std::int64_t>(rest, 1));
-    view<double> rw("hb::pool_w", std::max<std::int64_t>(rest, 1));
+    // Double-buffered pool: the rest goes to the spare arrays, which then swap in.
+    grow(spare_step_, rest, "hb::pool_step");
+    grow(spare_syn_, rest, "hb::pool_syn");
+    grow(spare_w_, rest, "hb::pool_w");
+    auto rs = spare_step_;
+    auto ry = spare_syn_;
+    auto rw = spare_w_;
     Kokkos::parallel_for(
         "hinesbatch::ev_keep", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
           if (ps(i) < last) return;
@@ -320,9 +337,9 @@ class DeviceEventQueue {
           rw(j) = pw(i);
         });
     exec.fence();
-    pool_step_ = rs;
-    pool_syn_ = ry;
-    pool_w_ = rw;
+    std::swap(pool_step_, spare_step_);
+    std::swap(pool_syn_, spare_syn_);
+    std::swap(pool_w_, spare_w_);
     pool_n_ = rest;
   }
 
@@ -340,6 +357,20 @@ class DeviceEventQueue {
     Kokkos::deep_copy(exec, d, h);
     exec.fence();
     return d;
+  }
+
+  // Grow-only scratch (no allocation per epoch once the sizes settle).
+  template <class T>
+  static void grow(view<T>& v, std::int64_t n, const char* label) {
+    if (static_cast<std::int64_t>(v.extent(0)) >= n) return;
+    v = view<T>(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
+                std::max<std::int64_t>(2 * n, 1024));
+  }
+  template <class T>
+  static void copy_in(const ExecutionSpace& exec, const view<T>& d, const std::vector<T>& v) {
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(),
+                                                                                         v.size());
+    Kokkos::deep_copy(exec, Kokkos::subview(d, std::make_pair(std::size_t(0), v.size())), h);
   }
 
   void reserve(const ExecutionSpace& exec, std::int64_t n) {
@@ -366,9 +397,13 @@ class DeviceEventQueue {
   view<std::int64_t> source_gid_, source_begin_;
   view<int> target_synapse_;
   view<double> target_weight_, target_delay_;
-  view<std::int64_t> pool_step_;
-  view<int> pool_syn_;
-  view<double> pool_w_;
+  view<std::int64_t> pool_step_, spare_step_;
+  view<int> pool_syn_, spare_syn_;
+  view<double> pool_w_, spare_w_;
+  view<std::int64_t> spk_gid_, spk_step_, spk_first_, spk_offset_, win_pos_;
+  view<std::uint64_t> key_;
+  view<int> wsyn_, step_begin_;
+  view<double> ww_;
   std::int64_t pool_n_ = 0;
   view<int> syn_;
   view<double> w_;
