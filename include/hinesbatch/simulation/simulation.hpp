@@ -223,7 +223,7 @@ class NetworkSimulation {
           t = clock::now();
           auto all = pending.get();
           metrics_.exposed_exchange_s += since(t);
-          deliver(std::move(all), open);
+          queue_spikes(std::move(all), open);
         }
         pending =
             std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
@@ -231,7 +231,7 @@ class NetworkSimulation {
         t = clock::now();
         auto all = gather(local);
         metrics_.exposed_exchange_s += since(t);
-        deliver(std::move(all), open);
+        queue_spikes(std::move(all), open);
       }
       if (options_.progress_every_s > 0 && exchange_.rank() == 0 &&
           since(t_start) - last_progress >= options_.progress_every_s) {
@@ -246,7 +246,7 @@ class NetworkSimulation {
       const auto t = clock::now();
       auto all = pending.get();
       metrics_.exposed_exchange_s += since(t);
-      deliver(std::move(all), steps_);
+      queue_spikes(std::move(all), steps_);
     }
     std::sort(raster_.begin(), raster_.end());
     metrics_.wall_s = since(t_start);
@@ -278,7 +278,8 @@ class NetworkSimulation {
     return all;
   }
 
-  void deliver(std::vector<Spike> all, std::int64_t open) {
+  // The gathered spikes of an epoch: into the raster, and as events into the device queue.
+  void queue_spikes(std::vector<Spike> all, std::int64_t open) {
     metrics_.exchange_s = exchange_seconds_;
     const auto t = clock::now();
     metrics_.max_spikes_per_epoch = std::max<std::int64_t>(metrics_.max_spikes_per_epoch,
