@@ -189,15 +189,15 @@ void register_float_benchmarks() {
     }
 }
 
-// The team plan's piece length (MonoPieces/TeamFlat/<class>/<N>/.../<length>): the tuning
+// The team plan's piece length (MonoPieces/TeamFlat/<class>/25600/.../<length>): the tuning
 // behind TeamTreePlan::build's default.
 void register_piece_benchmarks() {
   for (int c = 0; c < 6; ++c)
-    for (int len : {2, 4, 8, 16, 32})
+    for (int len : {2, 4, 8, 16, 32, 64})  // 25,600 teams of a warp fill an H100
       benchmark::RegisterBenchmark(
-          (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/256000").c_str(),
+          (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/25600").c_str(),
           BM_Solve<double, layouts::Flat, Default, HinesSchedule::TeamPerSystem>)
-          ->Args({c, 256000, 128, len})
+          ->Args({c, 25600, 128, len})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
 }
