@@ -1,0 +1,207 @@
+#pragma once
+// The SIMD-tile schedule: a Block-Interleaved batch solved a tile of W systems at a time,
+// the lane loop vectorised (tile_system.hpp). On a host each thread solves a contiguous
+// chunk of tiles with W-wide vector instructions; on a GPU a tile is the vector lanes of
+// a team (one system per lane, as the per-system Block-Interleaved kernel, in one
+// functor). W is the batch's block size: make the batch with make_simd_tile_batch (W =
+// simd_tile_lanes<Scalar, ExecutionSpace>(), the vector width) and fill it with fill_tiles
+// (layouts/simd_tiles.hpp) for first-touch placement; any block size from 1 to
+// max_tile_lanes works, the native width gives straight packed code on a host.
+//
+//   solve_simd_tiles(exec, tree, batch)                 Hines, HinesBatch<T, BlockInterleaved>
+//   thomas_batch_simd_tiles(exec, a, b, c, d[, status][, num_systems])
+//                                                       Thomas, rank-3 (tile, row, lane) Views
+//
+// Results, failure records and errors are those of solve(exec, tree, batch) and
+// thomas_batch(...) on the same storage.
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <string>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/hines_batch_solve.hpp"
+#include "hinesbatch/solvers/thomas_batch.hpp"
+#include "hinesbatch/solvers/tile_system.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+// The compile-time lane count a host functor specialises full tiles for (0: none).
+template <class Scalar, class ExecutionSpace>
+constexpr int full_tile_lanes() {
+  return is_host_execution_space<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
+}
+
+// Runs solve_tile(lanes) with lanes = Lanes<kFull> for a full tile of kFull lanes, else
+// the run-time count (a partial last tile, another block size, a GPU).
+template <int kFull, class F>
+KOKKOS_FORCEINLINE_FUNCTION void with_lane_count(const int lanes, const F& solve_tile) {
+  if constexpr (kFull > 0) {
+    if (lanes == kFull) {
+      solve_tile(Lanes<kFull>{});
+      return;
+    }
+  }
+  solve_tile(lanes);
+}
+
+template <class Batch, class ParentView, class ExecutionSpace>
+struct HinesSimdTiles {
+  using scalar_type = typename Batch::scalar_type;
+  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  ParentView parent;
+  int n, block_size, num_systems, tiles;
+
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int first = tile * block_size;
+    const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
+    const long row_stride = static_cast<long>(u.stride(1));
+    auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+      SolveFailure f;
+      f.bad_pivot = bad_pivot;
+      f.bad_solution = bad_solution;
+      record_failure(status, f, static_cast<long long>(first + k) * n);
+    };
+    with_lane_count<kFull>(lanes, [&](const auto count) {
+      hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0), &l(tile, 0, 0),
+                       &d(tile, 0, 0), &rhs(tile, 0, 0), on_failure);
+    });
+  }
+};
+
+template <class AV, class BV, class CV, class DV, class StatusView, class ExecutionSpace>
+struct ThomasSimdTiles {
+  using scalar_type = scalar_of<DV>;
+  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  StatusView status;
+  int m, block_size, num_systems, tiles;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int first = tile * block_size;
+    const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
+    const long row_stride = static_cast<long>(d.stride(1));
+    auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+      if (!record) return;
+      SolveFailure f;
+      f.bad_pivot = bad_pivot;
+      f.bad_solution = bad_solution;
+      thomas_record_failure(status, f, static_cast<long long>(first + k) * m);
+    };
+    with_lane_count<kFull>(lanes, [&](const auto count) {
+      thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0), &b(tile, 0, 0), &c(tile, 0, 0),
+                        &d(tile, 0, 0), on_failure);
+    });
+  }
+};
+
+inline void require_tile_lanes(const char* where, long long lanes) {
+  if (lanes < 1 || lanes > max_tile_lanes)
+    throw InputError(std::string(where) + ": SIMD tiles need 1 to " +
+                         std::to_string(max_tile_lanes) + " lanes per tile (block size), got " +
+                         std::to_string(lanes),
+                     {}, 0, std::to_string(lanes));
+}
+
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
+void thomas_simd_tiles_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                            const DV& d, const StatusView& status, bool record, int num_systems) {
+  using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  static_assert(std::is_same<typename Checks::layout, layouts::BlockInterleaved>::value,
+                "hinesbatch::thomas_batch_simd_tiles: a, b, c, d must be rank-3 LayoutRight "
+                "(tile, row, lane) Views (Block-Interleaved)");
+  check_status_type<ExecutionSpace, StatusView>();
+  const char* where = "hinesbatch::thomas_batch_simd_tiles";
+  require_same_extents(where, a, b, c, d);
+  const long long slots = system_slots<layouts::BlockInterleaved>(d);
+  if (num_systems < -1 || num_systems > slots)
+    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
+                         std::to_string(slots) + "], the systems the storage holds",
+                     {}, 0, std::to_string(num_systems));
+  const long long n = num_systems < 0 ? slots : num_systems;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if (n == 0) return;
+  const int m = row_extent(d);
+  if (m < 1)
+    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
+                     std::to_string(m));
+  const int bs = static_cast<int>(d.extent(2));
+  require_tile_lanes(where, bs);
+  // The tile pointers assume one row stride for the four arrays (true for Views of the
+  // same extents unless one is a strided subview).
+  if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1))
+    throw InputError(std::string(where) + ": a, b, c and d must have the same row stride", {}, 0,
+                     std::to_string(a.stride(1)));
+  const int tiles = static_cast<int>((n + bs - 1) / bs);
+  Kokkos::parallel_for("hinesbatch::thomas_batch_simd_tiles", simd_tile_policy(exec, tiles, bs),
+                       ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{
+                           a, b, c, d, status, m, bs, static_cast<int>(n), tiles, record});
+}
+
+}  // namespace impl
+
+// Solves every system of a Block-Interleaved batch in place, a tile of block_size systems
+// at a time, vectorised over the tile's lanes: rhs becomes the solution and d the
+// eliminated diagonal, as solve(exec, tree, batch). Asynchronous on exec; call
+// batch.check(exec) to turn zero pivots or non-finite values into a SolverError naming
+// the system and node. Throws InputError if the tree does not match the batch or the
+// block size is outside [1, max_tile_lanes].
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                      const HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>& batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve_simd_tiles: the batch's memory space is not accessible "
+                "from exec");
+  using Batch = HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>;
+  using ParentView = typename DeviceTree<MemorySpace>::parent_view;
+  const char* where = "hinesbatch::solve_simd_tiles";
+  if (tree.size() != batch.num_nodes())
+    throw InputError(std::string(where) + ": tree has " + std::to_string(tree.size()) +
+                         " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
+                     {}, 0, std::to_string(tree.size()));
+  impl::require_tile_lanes(where, batch.block_size());
+  if (batch.num_systems() == 0) return;
+  const int bs = batch.block_size();
+  const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
+  Kokkos::parallel_for("hinesbatch::solve_simd_tiles", impl::simd_tile_policy(exec, tiles, bs),
+                       impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>{
+                           batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                           tree.parents(), batch.num_nodes(), bs, batch.num_systems(), tiles});
+}
+
+// ThomasBatch on Block-Interleaved (tile, row, lane) Views, a tile of BS = extent(2)
+// systems at a time, vectorised over the lanes. Same contract as thomas_batch on those
+// Views (num_systems: -1 for every lane, or the first num_systems lanes; padding lanes
+// untouched), plus InputError if BS is outside [1, max_tile_lanes].
+template <class ExecutionSpace, class AV, class BV, class CV, class DV>
+void thomas_batch_simd_tiles(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                             const DV& d, int num_systems = -1) {
+  impl::thomas_simd_tiles_impl(exec, a, b, c, d, impl::no_status_view<ExecutionSpace>(), false,
+                               num_systems);
+}
+
+// Same, recording failures in status at flat index s * m + row (check_thomas_status).
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView,
+          class = typename std::enable_if<Kokkos::is_view<StatusView>::value>::type>
+void thomas_batch_simd_tiles(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                             const DV& d, const StatusView& status, int num_systems = -1) {
+  impl::thomas_simd_tiles_impl(exec, a, b, c, d, status, true, num_systems);
+}
+
+}  // namespace hinesbatch
