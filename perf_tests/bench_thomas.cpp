@@ -7,7 +7,9 @@
 // Names (every timing ends in /manual_time, so filters can select m and N with '/m/N/'):
 //   ThomasBatch/<Method>/<f64|f32>/<m>/<N>      Method: Sequential, Flat, FullInterleaved
 //                                               (P2's cuThomasBatch), BlockInterleaved
-//                                               (BS 128), Multicore (CUDA builds only)
+//                                               (BS 128), Multicore (CUDA builds only),
+//                                               SimdTiles (OpenMP, m <= 512; every host
+//                                               thread), SimdTiles1Core (Serial, one core)
 //   ThomasVBatch/<Method>/<f64|f32>/<N>         Method: ComputingPadding, NoComputingPadding
 //                                               (both on padded Full-Interleaved storage),
 //                                               Packed (rank-1 storage), Fixed256, Fixed512
@@ -51,6 +53,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
 #include "perf_common.hpp"
 #include "thomas_reference.hpp"
@@ -222,6 +226,61 @@ void BM_Batch(benchmark::State& state, int m, int n) {
   report<T>(state, rows, double(n) * thomas_traffic_elements(m) * sizeof(T),
             4.0 * sizeof(T) * double(a.span()), byte_model_label<T>("(9m-6)"));
   state.counters["block_size"] = bs;
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasBatch with the SIMD-tile schedule on a host space (thomas_batch_simd_tiles): tiles
+// of W = simd_tile_lanes<T, Exec>() systems, every array first written by the solve's
+// schedule (touch_tiles, then filled in place: first-touch placement).
+
+template <class T, class Exec>
+void BM_BatchSimdTiles(benchmark::State& state, int m, int n) {
+  using L = layouts::BlockInterleaved;
+  using View = typename L::template view_type<T, typename Exec::memory_space>;
+  const int w = simd_tile_lanes<T, Exec>();
+  const auto& in = fixed_input<T>(m, n);
+  Exec exec;
+  auto placed = [&](const char* label, const std::vector<T>* src) {
+    View v = L::template allocate<View>(label, n, m, w);
+    touch_tiles(exec, v);
+    exec.fence();
+    if (src) {
+      auto h = Kokkos::create_mirror_view(v);  // v itself on a host space
+      for (int s = 0; s < n; ++s)
+        for (int i = 0; i < m; ++i) L::at(h, s, i, w) = (*src)[static_cast<std::size_t>(s) * m + i];
+      Kokkos::deep_copy(exec, v, h);
+      exec.fence();
+    }
+    return v;
+  };
+  const View a = placed("thomas_a", &in.a), b = placed("thomas_b", &in.b),
+             c0 = placed("thomas_c0", &in.c), d0 = placed("thomas_d0", &in.d),
+             c = placed("thomas_c", nullptr), d = placed("thomas_d", nullptr);
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    state.SetIterationTime(
+        timed_solve(exec, [&] { thomas_batch_simd_tiles(exec, a, b, c, d, status, n); }));
+  }
+  try {
+    check_thomas_status(exec, status, m);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const double rows = double(n) * m;
+  report<T>(state, rows, double(n) * thomas_traffic_elements(m) * sizeof(T),
+            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>("(9m-6)"));
+  // report() divides by the default space's copy bandwidth: this runs on the host.
+  using benchmark::Counter;
+  state.counters["frac_copy_bw"] = Counter(5.0 * sizeof(T) * rows / perf::copy_bandwidth_of<Exec>(),
+                                           Counter::kIsIterationInvariantRate);
+  state.counters["traffic_frac_copy_bw"] =
+      Counter(double(n) * thomas_traffic_elements(m) * sizeof(T) / perf::copy_bandwidth_of<Exec>(),
+              Counter::kIsIterationInvariantRate);
+  state.counters["block_size"] = w;
+  state.counters["threads"] = Exec().concurrency();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -411,6 +470,16 @@ void register_thomas_benchmarks() {
         add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
         });
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+        if (m <= 512)
+          add_timing("ThomasBatch/SimdTiles" + suffix,
+                     [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::OpenMP>(s, m, n); });
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+        if (m <= 512)
+          add_timing("ThomasBatch/SimdTiles1Core" + suffix,
+                     [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::Serial>(s, m, n); });
 #endif
       }
   // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.

@@ -6,6 +6,7 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/morphology/discretize.hpp"
 #include "hinesbatch/morphology/swc.hpp"
@@ -14,4 +15,5 @@
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
 #include "hinesbatch/solvers/multi_morphology_solve.hpp"
+#include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"

@@ -56,6 +56,17 @@ struct HinesSimdTiles {
   typename Batch::status_view status;
   ParentView parent;
   int n, block_size, num_systems, tiles;
+  std::size_t inverse_bytes;  // per-tile scratch for 1 / pivot, 0 for none (divide twice)
+
+  // Host spaces keep a tile's reciprocal pivots in team scratch (n x W values: tens of
+  // KB, cache-resident); on a GPU that scratch would be global memory traffic.
+  static std::size_t scratch_bytes(int n, int row_stride) {
+    if (!is_host_execution_space<ExecutionSpace>()) return 0;
+    const std::size_t bytes = static_cast<std::size_t>(n) * row_stride * sizeof(scalar_type);
+    return bytes <= static_cast<std::size_t>(SimdTilePolicy<ExecutionSpace>::scratch_size_max(1))
+               ? bytes
+               : 0;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
@@ -64,6 +75,9 @@ struct HinesSimdTiles {
     const int first = tile * block_size;
     const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
     const long row_stride = static_cast<long>(u.stride(1));
+    scalar_type* inverse =
+        inverse_bytes ? static_cast<scalar_type*>(team.team_scratch(1).get_shmem(inverse_bytes))
+                      : nullptr;
     auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
       SolveFailure f;
       f.bad_pivot = bad_pivot;
@@ -72,7 +86,7 @@ struct HinesSimdTiles {
     };
     with_lane_count<kFull>(lanes, [&](const auto count) {
       hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0), &l(tile, 0, 0),
-                       &d(tile, 0, 0), &rhs(tile, 0, 0), on_failure);
+                       &d(tile, 0, 0), &rhs(tile, 0, 0), inverse, on_failure);
     });
   }
 };
@@ -179,10 +193,15 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
   if (batch.num_systems() == 0) return;
   const int bs = batch.block_size();
   const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
-  Kokkos::parallel_for("hinesbatch::solve_simd_tiles", impl::simd_tile_policy(exec, tiles, bs),
-                       impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>{
-                           batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
-                           tree.parents(), batch.num_nodes(), bs, batch.num_systems(), tiles});
+  using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
+  const std::size_t scratch =
+      Functor::scratch_bytes(batch.num_nodes(), static_cast<int>(batch.u().stride(1)));
+  auto policy = impl::simd_tile_policy(exec, tiles, bs);
+  if (scratch) policy.set_scratch_size(1, Kokkos::PerTeam(scratch));
+  Kokkos::parallel_for(
+      "hinesbatch::solve_simd_tiles", policy,
+      Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), tree.parents(),
+              batch.num_nodes(), bs, batch.num_systems(), tiles, scratch});
 }
 
 // ThomasBatch on Block-Interleaved (tile, row, lane) Views, a tile of BS = extent(2)

@@ -111,38 +111,78 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
 // hines_solve_system: d becomes the eliminated diagonal, rhs the solution; lanes past
 // `lanes` are not touched. on_failure(k, bad_pivot, bad_solution) is called for every
 // lane k whose solve failed, with the node indices hines_solve_system would return.
+//
+// inverse: scratch for n * row_stride values, or nullptr. With it, each node costs one
+// division (1 / d(i), kept for the forward sweep) instead of two: a division is the
+// slowest vector instruction (about 2 cycles per double on current x86, whatever the
+// width), and two of them per node bound a core below its share of memory bandwidth.
+// x then differs from the divided x by rounding (an ulp or so per node).
 template <class Member, class Count, class Parent, class T, class OnFailure>
 KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lanes,
                                              const Parent& parent, const int n,
                                              const long row_stride, const T* u, const T* l, T* d,
-                                             T* rhs, const OnFailure& on_failure) {
-  // Backward sweep, leaves to root: d(i) is final when node i is reached (only its
-  // children, all > i, update it), so the pivot checks can wait for the forward sweep.
-  for (int i = n - 1; i > 0; --i) {
-    const long ri = i * row_stride, rp = parent(i) * row_stride;
-    const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
-    T *dp = d + rp, *xp = rhs + rp;
-    impl::lanes_for(team, lanes, [&](const int k) {
-      const T f = ui[k] / di[k];
-      dp[k] -= f * li[k];
-      xp[k] -= f * xi[k];
-    });
-  }
-  // Forward sweep, root to leaves, checking each node's pivot and solution.
-  bool failed = impl::lanes_any(team, lanes, [&](const int k) {
-    const T x = rhs[k] / d[k];
-    rhs[k] = x;
-    return impl::failure_flag(d[k], x);
-  });
-  for (int i = 1; i < n; ++i) {
-    const long ri = i * row_stride, rp = parent(i) * row_stride;
-    const T *li = l + ri, *di = d + ri, *xp = rhs + rp;
-    T* xi = rhs + ri;
+                                             T* rhs, T* inverse, const OnFailure& on_failure) {
+  bool failed = false;
+  if (inverse) {
+    // Backward sweep, leaves to root: d(i) is final when node i is reached (only its
+    // children, all > i, update it), so its pivot is checked here.
+    for (int i = n - 1; i > 0; --i) {
+      const long ri = i * row_stride, rp = parent(i) * row_stride;
+      const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
+      T *dp = d + rp, *xp = rhs + rp, *inv = inverse + ri;
+      failed |= impl::lanes_any(team, lanes, [&](const int k) {
+        const T r = T(1) / di[k];
+        inv[k] = r;
+        const T f = ui[k] * r;
+        dp[k] -= f * li[k];
+        xp[k] -= f * xi[k];
+        return impl::failure_flag(di[k], r);  // r is infinite for a zero pivot
+      });
+    }
+    // Forward sweep, root to leaves.
     failed |= impl::lanes_any(team, lanes, [&](const int k) {
-      const T x = (xi[k] - li[k] * xp[k]) / di[k];
-      xi[k] = x;
-      return impl::failure_flag(di[k], x);
+      const T r = T(1) / d[k];
+      const T x = rhs[k] * r;
+      rhs[k] = x;
+      return impl::failure_flag(d[k], x + r);
     });
+    for (int i = 1; i < n; ++i) {
+      const long ri = i * row_stride, rp = parent(i) * row_stride;
+      const T *li = l + ri, *xp = rhs + rp, *inv = inverse + ri;
+      T* xi = rhs + ri;
+      failed |= impl::lanes_any(team, lanes, [&](const int k) {
+        const T x = (xi[k] - li[k] * xp[k]) * inv[k];
+        xi[k] = x;
+        return impl::failure_flag(x);
+      });
+    }
+  } else {
+    for (int i = n - 1; i > 0; --i) {
+      const long ri = i * row_stride, rp = parent(i) * row_stride;
+      const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
+      T *dp = d + rp, *xp = rhs + rp;
+      impl::lanes_for(team, lanes, [&](const int k) {
+        const T f = ui[k] / di[k];
+        dp[k] -= f * li[k];
+        xp[k] -= f * xi[k];
+      });
+    }
+    // Forward sweep, checking each node's pivot and solution.
+    failed = impl::lanes_any(team, lanes, [&](const int k) {
+      const T x = rhs[k] / d[k];
+      rhs[k] = x;
+      return impl::failure_flag(d[k], x);
+    });
+    for (int i = 1; i < n; ++i) {
+      const long ri = i * row_stride, rp = parent(i) * row_stride;
+      const T *li = l + ri, *di = d + ri, *xp = rhs + rp;
+      T* xi = rhs + ri;
+      failed |= impl::lanes_any(team, lanes, [&](const int k) {
+        const T x = (xi[k] - li[k] * xp[k]) / di[k];
+        xi[k] = x;
+        return impl::failure_flag(di[k], x);
+      });
+    }
   }
   if (!failed) return;
   // Rare: name the node per failed lane, in hines_solve_system's order (pivots from the
@@ -162,6 +202,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
 // element i * row_stride + k of a, b, c, d). Same conventions and results as
 // thomas_solve_system: d becomes x, c(0..m-2) becomes c', a, b and c(m-1) are not
 // written (a(0), c(m-1) not read). on_failure(k, bad_pivot, bad_solution) as above.
+// One division per row (1 / beta, then two products) instead of two: results differ from
+// thomas_solve_system's by rounding only.
 template <class Member, class Count, class T, class OnFailure>
 KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count lanes, const int m,
                                               const long row_stride, const T* a, const T* b, T* c,
@@ -198,8 +240,9 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
       forward_failure(0);
   } else if (impl::lanes_any(team, lanes, [&](const int k) {
                const T beta = b[k];
-               const T dp = d[k] / beta;
-               c[k] = c[k] / beta;
+               const T r = T(1) / beta;
+               const T dp = d[k] * r;
+               c[k] = c[k] * r;
                d[k] = dp;
                return impl::failure_flag(beta, dp);
              })) {
@@ -213,8 +256,9 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     T *ci = c + r, *di = d + r;
     if (impl::lanes_any(team, lanes, [&](const int k) {
           const T beta = bi[k] - ai[k] * cq[k];
-          const T dp = (di[k] - ai[k] * dq[k]) / beta;
-          ci[k] = ci[k] / beta;
+          const T r = T(1) / beta;
+          const T dp = (di[k] - ai[k] * dq[k]) * r;
+          ci[k] = ci[k] * r;
           di[k] = dp;
           return impl::failure_flag(beta, dp);
         }))
