@@ -114,7 +114,8 @@ struct FillTiles {
   View u, l, d, rhs;
   const Scalar *su, *sl, *sd, *srhs;
   int num_systems, n, tiles;
-  void operator()(const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
     const int tile = simd_tile_of(team);
     if (tile >= tiles) return;
     const int lanes = static_cast<int>(u.extent(2));
