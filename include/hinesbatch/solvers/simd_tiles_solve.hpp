@@ -5,8 +5,9 @@
 // a team (one system per lane, as the per-system Block-Interleaved kernel, in one
 // functor). W is the batch's block size: make the batch with make_simd_tile_batch (W =
 // simd_tile_lanes<Scalar, ExecutionSpace>(), the vector width) and fill it with fill_tiles
-// (layouts/simd_tiles.hpp) for first-touch placement; any block size from 1 to
-// max_tile_lanes works, the native width gives straight packed code on a host.
+// (layouts/simd_tiles.hpp) for first-touch placement. Any block size works (a wider
+// tile, e.g. Block-Interleaved's default 128, is solved W lanes per pass on a host); the
+// native width gives straight packed code on a host with no partial passes.
 //
 //   solve_simd_tiles(exec, tree, batch)                 Hines, HinesBatch<T, BlockInterleaved>
 //   thomas_batch_simd_tiles(exec, a, b, c, d[, status][, num_systems])
@@ -35,17 +36,23 @@ constexpr int full_tile_lanes() {
   return is_host_execution_space<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
 }
 
-// Runs solve_tile(lanes) with lanes = Lanes<kFull> for a full tile of kFull lanes, else
-// the run-time count (a partial last tile, another block size, a GPU).
+// Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
+// lanes: on a host W (the vector width; a wider tile, e.g. Block-Interleaved's default
+// 128, is solved W lanes at a time, so that a pass's working set stays n x W), elsewhere
+// max_tile_lanes. A full pass of W host lanes gets the compile-time count Lanes<W>.
 template <int kFull, class F>
-KOKKOS_FORCEINLINE_FUNCTION void with_lane_count(const int lanes, const F& solve_tile) {
-  if constexpr (kFull > 0) {
-    if (lanes == kFull) {
-      solve_tile(Lanes<kFull>{});
-      return;
+KOKKOS_FORCEINLINE_FUNCTION void for_lane_chunks(const int lanes, const F& solve_chunk) {
+  constexpr int kChunk = kFull > 0 ? kFull : max_tile_lanes;
+  for (int c = 0; c < lanes; c += kChunk) {
+    const int count = lanes - c < kChunk ? lanes - c : kChunk;
+    if constexpr (kFull > 0) {
+      if (count == kFull) {
+        solve_chunk(c, Lanes<kFull>{});
+        continue;
+      }
     }
+    solve_chunk(c, count);
   }
-  solve_tile(lanes);
 }
 
 template <class Batch, class ParentView, class ExecutionSpace>
@@ -78,15 +85,16 @@ struct HinesSimdTiles {
     scalar_type* inverse =
         inverse_bytes ? static_cast<scalar_type*>(team.team_scratch(1).get_shmem(inverse_bytes))
                       : nullptr;
-    auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
-      SolveFailure f;
-      f.bad_pivot = bad_pivot;
-      f.bad_solution = bad_solution;
-      record_failure(status, f, static_cast<long long>(first + k) * n);
-    };
-    with_lane_count<kFull>(lanes, [&](const auto count) {
-      hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0), &l(tile, 0, 0),
-                       &d(tile, 0, 0), &rhs(tile, 0, 0), inverse, on_failure);
+    for_lane_chunks<kFull>(lanes, [&](const int c, const auto count) {
+      auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+        SolveFailure f;
+        f.bad_pivot = bad_pivot;
+        f.bad_solution = bad_solution;
+        record_failure(status, f, static_cast<long long>(first + c + k) * n);
+      };
+      hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0) + c, &l(tile, 0, 0) + c,
+                       &d(tile, 0, 0) + c, &rhs(tile, 0, 0) + c, inverse ? inverse + c : nullptr,
+                       on_failure);
     });
   }
 };
@@ -110,27 +118,19 @@ struct ThomasSimdTiles {
     const int first = tile * block_size;
     const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
     const long row_stride = static_cast<long>(d.stride(1));
-    auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
-      if (!record) return;
-      SolveFailure f;
-      f.bad_pivot = bad_pivot;
-      f.bad_solution = bad_solution;
-      thomas_record_failure(status, f, static_cast<long long>(first + k) * m);
-    };
-    with_lane_count<kFull>(lanes, [&](const auto count) {
-      thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0), &b(tile, 0, 0), &c(tile, 0, 0),
-                        &d(tile, 0, 0), on_failure);
+    for_lane_chunks<kFull>(lanes, [&](const int k0, const auto count) {
+      auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+        if (!record) return;
+        SolveFailure f;
+        f.bad_pivot = bad_pivot;
+        f.bad_solution = bad_solution;
+        thomas_record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
+      };
+      thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0) + k0, &b(tile, 0, 0) + k0,
+                        &c(tile, 0, 0) + k0, &d(tile, 0, 0) + k0, on_failure);
     });
   }
 };
-
-inline void require_tile_lanes(const char* where, long long lanes) {
-  if (lanes < 1 || lanes > max_tile_lanes)
-    throw InputError(std::string(where) + ": SIMD tiles need 1 to " +
-                         std::to_string(max_tile_lanes) + " lanes per tile (block size), got " +
-                         std::to_string(lanes),
-                     {}, 0, std::to_string(lanes));
-}
 
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
 void thomas_simd_tiles_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
@@ -156,7 +156,7 @@ void thomas_simd_tiles_impl(const ExecutionSpace& exec, const AV& a, const BV& b
     throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
                      std::to_string(m));
   const int bs = static_cast<int>(d.extent(2));
-  require_tile_lanes(where, bs);
+  if (bs < 1) throw InputError(std::string(where) + ": tiles have no lanes", {}, 0, "0");
   // The tile pointers assume one row stride for the four arrays (true for Views of the
   // same extents unless one is a strided subview).
   if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1))
@@ -174,8 +174,7 @@ void thomas_simd_tiles_impl(const ExecutionSpace& exec, const AV& a, const BV& b
 // at a time, vectorised over the tile's lanes: rhs becomes the solution and d the
 // eliminated diagonal, as solve(exec, tree, batch). Asynchronous on exec; call
 // batch.check(exec) to turn zero pivots or non-finite values into a SolverError naming
-// the system and node. Throws InputError if the tree does not match the batch or the
-// block size is outside [1, max_tile_lanes].
+// the system and node. Throws InputError if the tree does not match the batch.
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                       const HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>& batch) {
@@ -189,7 +188,6 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
     throw InputError(std::string(where) + ": tree has " + std::to_string(tree.size()) +
                          " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
                      {}, 0, std::to_string(tree.size()));
-  impl::require_tile_lanes(where, batch.block_size());
   if (batch.num_systems() == 0) return;
   const int bs = batch.block_size();
   const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
@@ -207,7 +205,7 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
 // ThomasBatch on Block-Interleaved (tile, row, lane) Views, a tile of BS = extent(2)
 // systems at a time, vectorised over the lanes. Same contract as thomas_batch on those
 // Views (num_systems: -1 for every lane, or the first num_systems lanes; padding lanes
-// untouched), plus InputError if BS is outside [1, max_tile_lanes].
+// untouched).
 template <class ExecutionSpace, class AV, class BV, class CV, class DV>
 void thomas_batch_simd_tiles(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
                              const DV& d, int num_systems = -1) {

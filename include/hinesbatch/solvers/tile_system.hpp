@@ -9,10 +9,10 @@
 // compile-time trip count for full tiles (Lanes<W>) so the compiler emits straight packed
 // code; on a GPU it is Kokkos::ThreadVectorRange (lane k is vector lane k of the team).
 //
-// Failures (zero or non-finite pivot, non-finite solution) are detected with a few
-// compares per row folded into an OR over the lanes; only a tile that failed pays for
-// finding which system and row, and the answer is the one hines_solve_system /
-// thomas_solve_system gives for that system.
+// Failures (zero or non-finite pivot, non-finite solution) are detected with a NaN-
+// propagating sum over the lanes per row (failure_flag, lanes_any); only a tile that
+// failed pays for finding which system and row, and the answer is the one
+// hines_solve_system / thomas_solve_system gives for that system.
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
@@ -20,8 +20,8 @@
 
 namespace hinesbatch {
 
-// The most lanes a tile may have: the failure bookkeeping of thomas_solve_tile keeps
-// one entry per lane.
+// The most lanes thomas_solve_tile takes at once (its failure bookkeeping keeps one entry
+// per lane); the drivers solve wider tiles in passes.
 constexpr int max_tile_lanes = 64;
 
 // A compile-time lane count (a full tile); a plain int is a run-time one.
@@ -198,8 +198,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
   });
 }
 
-// Solves the `lanes` tridiagonal systems of m rows of one tile (row i of lane k is
-// element i * row_stride + k of a, b, c, d). Same conventions and results as
+// Solves the `lanes` (<= max_tile_lanes) tridiagonal systems of m rows of one tile (row i of lane k
+// is element i * row_stride + k of a, b, c, d). Same conventions and results as
 // thomas_solve_system: d becomes x, c(0..m-2) becomes c', a, b and c(m-1) are not
 // written (a(0), c(m-1) not read). on_failure(k, bad_pivot, bad_solution) as above.
 // One division per row (1 / beta, then two products) instead of two: results differ from
