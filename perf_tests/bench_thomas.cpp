@@ -63,8 +63,8 @@
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
-#include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
+#include "hinesbatch/solvers/thomas_simd_tiles.hpp"
 #include "perf_common.hpp"
 #include "thomas_reference.hpp"
 

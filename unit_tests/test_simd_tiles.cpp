@@ -18,6 +18,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
+#include "hinesbatch/solvers/thomas_simd_tiles.hpp"
 #include "random_systems.hpp"
 #include "shared_data.hpp"
 #include "thomas_reference.hpp"

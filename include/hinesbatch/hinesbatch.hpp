@@ -18,3 +18,4 @@
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/team_tree_plan.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
+#include "hinesbatch/solvers/thomas_simd_tiles.hpp"
