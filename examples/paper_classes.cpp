@@ -1,5 +1,8 @@
 // A batch of each of the papers' six morphology classes (P1 Fig. 5), solved in every
-// layout on the default execution space, against one sequential core on Flat.
+// layout on the default execution space, against one sequential core on Flat, and with
+// the SIMD-tile schedule on the host (a tile of W systems per vector instruction; W is
+// the vector width the program was compiled for: 2 doubles on generic x86-64, 4 with
+// -march=x86-64-v3, 8 with AVX-512; see HINESBATCH_BENCH_ARCH_FLAGS).
 //
 //   hinesbatch-paper-classes [--systems N] [--repeat R] [--block-size BS] [--float]
 //
@@ -89,6 +92,37 @@ double time_layout(const Exec& exec, const Tree& tree, const test::HostSystems<T
   return median(times);
 }
 
+// The SIMD-tile schedule on the host: tiles of W = the vector width systems, filled by the
+// solve's schedule (first touch), timed like time_layout.
+template <class T, class Exec>
+double time_simd_tiles(const Exec& exec, const Tree& tree, const test::HostSystems<T>& in,
+                       const Options& o, double* residual, int* lanes) {
+  auto batch = make_simd_tile_batch<T>(exec, in.num_systems, tree.size());
+  *lanes = batch.block_size();
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  std::vector<double> times;
+  for (int r = 0; r <= o.repeat; ++r) {  // run 0 is a warm-up
+    fill_tiles(exec, batch, in.u, in.l, in.d, in.rhs);
+    const auto t0 = Clock::now();
+    solve_simd_tiles(exec, dtree, batch);
+    exec.fence();
+    if (r > 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  batch.check(exec);
+  std::vector<T> x;
+  batch.solution_to_host(exec, x);
+  double worst = 0;
+  const int n = tree.size();
+  for (int s = 0; s < in.num_systems; s += std::max(1, in.num_systems / 64)) {
+    const std::size_t off = static_cast<std::size_t>(s) * n;
+    worst =
+        std::max(worst, relative_residual(tree, in.u.data() + off, in.l.data() + off,
+                                          in.d.data() + off, in.rhs.data() + off, x.data() + off));
+  }
+  *residual = worst;
+  return median(times);
+}
+
 template <class T>
 void run(const Options& o) {
   using Exec = Kokkos::DefaultExecutionSpace;
@@ -129,6 +163,11 @@ void run(const Options& o) {
       report("Multicore(OpenMP)", t, res);
     }
 #endif
+    {  // vectorised over the lanes of a tile, every host thread
+      int lanes = 0;
+      t = time_simd_tiles<T>(Kokkos::DefaultHostExecutionSpace(), tree, in, o, &res, &lanes);
+      report(("SimdTiles(W=" + std::to_string(lanes) + ")").c_str(), t, res);
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 // Mono-morphology batches (P1 Figs. 3-5): the six paper classes x batch sizes x layouts
 // on the default execution space, the sequential one-core baseline and the papers'
-// Multicore (OpenMP over systems on Flat).
+// Multicore (OpenMP over systems on Flat; in an OpenMP build that is Mono/Flat), and the
+// SIMD-tile schedule on the host (Mono/SimdTiles: every OpenMP thread; SimdTiles1Core:
+// Kokkos::Serial, one core, against Sequential).
 //
 // Byte model (double): each solve reads u, l, d, rhs once and writes rhs once:
 // 5 x sizeof(T) bytes per node; the shared parent array is not counted (it is cached).
@@ -119,8 +121,57 @@ void BM_Solve(benchmark::State& state) {
   const double bytes = 5.0 * sizeof(T) * nodes;
   perf::set_counters(state, nodes, bytes);
   state.counters["frac_copy_bw"] = benchmark::Counter(
-      bytes / perf::copy_bandwidth(), benchmark::Counter::kIsIterationInvariantRate);
+      bytes / perf::copy_bandwidth_of<Exec>(), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["block_size"] = bs;
+  state.SetLabel(cls.name);
+}
+
+// The SIMD-tile schedule (solvers/simd_tiles_solve.hpp) on a host space: tiles of W =
+// simd_tile_lanes<T, Exec>() systems (the vector width this binary is compiled for), the
+// batch first written by the solve's schedule (fill_tiles: first-touch placement). Same
+// byte model and timing as BM_Solve; the pristine d and rhs are placed the same way.
+// kWallClock: manual wall-clock time, as BM_Solve (the multi-threaded runs); otherwise CPU
+// time with the restores paused, as BM_Sequential (SimdTiles1Core: one core against one
+// core, measured the same way, also when other processes share the machine).
+template <class T, class Exec, bool kWallClock>
+void BM_SimdTiles(benchmark::State& state) {
+  const auto& cls = paper_classes().at(state.range(0));
+  const int num_systems = static_cast<int>(state.range(1));
+  const Tree tree = paper_class_tree(cls.id);
+  const auto& in = cached_systems<T>(tree, static_cast<int>(state.range(0)), num_systems);
+  Exec exec;
+  auto batch = make_simd_tile_batch<T>(exec, num_systems, tree.size());
+  fill_tiles(exec, batch, in.u, in.l, in.d, in.rhs);
+  using View = typename decltype(batch)::view_type;
+  const int w = batch.block_size();
+  const View d0 = layouts::BlockInterleaved::allocate<View>("d0", num_systems, tree.size(), w);
+  const View rhs0 = layouts::BlockInterleaved::allocate<View>("rhs0", num_systems, tree.size(), w);
+  touch_tiles(exec, d0);
+  touch_tiles(exec, rhs0);
+  Kokkos::deep_copy(exec, d0, batch.d());
+  Kokkos::deep_copy(exec, rhs0, batch.rhs());
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  for (auto _ : state) {
+    if (!kWallClock) state.PauseTiming();
+    Kokkos::deep_copy(exec, batch.d(), d0);
+    Kokkos::deep_copy(exec, batch.rhs(), rhs0);
+    exec.fence();
+    if (!kWallClock) state.ResumeTiming();
+    const auto t0 = std::chrono::steady_clock::now();
+    solve_simd_tiles(exec, dtree, batch);
+    exec.fence();
+    if (kWallClock)
+      state.SetIterationTime(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  batch.check(exec);
+  const double nodes = double(num_systems) * tree.size();
+  const double bytes = 5.0 * sizeof(T) * nodes;
+  perf::set_counters(state, nodes, bytes);
+  state.counters["frac_copy_bw"] = benchmark::Counter(
+      bytes / perf::copy_bandwidth_of<Exec>(), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["block_size"] = w;
+  state.counters["threads"] = Exec().concurrency();
   state.SetLabel(cls.name);
 }
 
@@ -154,6 +205,12 @@ void register_paper_benchmarks() {
           true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+      add("Mono/SimdTiles", BM_SimdTiles<T, Kokkos::OpenMP, true>, true);  // every host thread
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+      add("Mono/SimdTiles1Core", BM_SimdTiles<T, Kokkos::Serial, false>, false);  // vs Sequential
 #endif
     }
   }

@@ -194,7 +194,6 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
   }
 }
 
-
 template <class MakeCells>
 void add(const std::string& name, const std::string& key, MakeCells make, Path path) {
   benchmark::RegisterBenchmark((name + "/" + path_name(path)).c_str(),

@@ -11,7 +11,10 @@
 //                                               one thread per system (PerSystem);
 //                                               TeamFlat, TeamFullInterleaved,
 //                                               TeamBlockInterleaved: a team per system,
-//                                               eliminated on chip (TeamPerSystem)
+//                                               eliminated on chip (TeamPerSystem);
+//                                               SimdTiles (OpenMP, m <= 512; every host
+//                                               thread), SimdTiles1Core (Serial, one core):
+//                                               a tile of W systems per vector instruction
 //   ThomasVBatch/<Method>/<f64|f32>/<N>         Method: ComputingPadding, NoComputingPadding
 //                                               (both on padded Full-Interleaved storage;
 //                                               Team...: the same on TeamPerSystem),
@@ -59,7 +62,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
+#include "hinesbatch/solvers/thomas_simd_tiles.hpp"
 #include "perf_common.hpp"
 #include "thomas_reference.hpp"
 
@@ -259,14 +264,74 @@ void BM_Batch(benchmark::State& state, int m, int n,
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
     return;
   }
-  const bool team =
-      impl::resolve_schedule<Exec>(schedule, m) == ThomasSchedule::TeamPerSystem;
+  const bool team = impl::resolve_schedule<Exec>(schedule, m) == ThomasSchedule::TeamPerSystem;
   const double rows = double(n) * m;
   report<T>(state, rows,
             double(n) * (team ? team_traffic_elements(m) : thomas_traffic_elements(m)) * sizeof(T),
             4.0 * sizeof(T) * double(a.span()), byte_model_label<T>(team ? "(5m-2)" : "(9m-6)"));
   state.counters["block_size"] = bs;
   state.counters["max_rel_residual"] = residual;
+}
+
+// ---------------------------------------------------------------------------------------
+// ThomasBatch with the SIMD-tile schedule on a host space (thomas_batch_simd_tiles): tiles
+// of W = simd_tile_lanes<T, Exec>() systems, every array first written by the solve's
+// schedule (touch_tiles, then filled in place: first-touch placement).
+
+template <class T, class Exec>
+void BM_BatchSimdTiles(benchmark::State& state, int m, int n) {
+  using L = layouts::BlockInterleaved;
+  using View = typename L::template view_type<T, typename Exec::memory_space>;
+  const int w = simd_tile_lanes<T, Exec>();
+  const auto& in = fixed_input<T>(m, n);
+  Exec exec;
+  auto placed = [&](const char* label, const std::vector<T>* src) {
+    View v = L::template allocate<View>(label, n, m, w);
+    touch_tiles(exec, v);
+    exec.fence();
+    if (src) {
+      auto h = Kokkos::create_mirror_view(v);  // v itself on a host space
+      for (int s = 0; s < n; ++s)
+        for (int i = 0; i < m; ++i) L::at(h, s, i, w) = (*src)[static_cast<std::size_t>(s) * m + i];
+      Kokkos::deep_copy(exec, v, h);
+      exec.fence();
+    }
+    return v;
+  };
+  const View a = placed("thomas_a", &in.a), b = placed("thomas_b", &in.b),
+             c0 = placed("thomas_c0", &in.c), d0 = placed("thomas_d0", &in.d),
+             c = placed("thomas_c", nullptr), d = placed("thomas_d", nullptr);
+  const auto status = make_thomas_status(exec);
+  for (auto _ : state) {
+    Kokkos::deep_copy(exec, c, c0);
+    Kokkos::deep_copy(exec, d, d0);
+    state.SetIterationTime(
+        timed_solve(exec, [&] { thomas_batch_simd_tiles(exec, a, b, c, d, status, n); }));
+  }
+  try {
+    check_thomas_status(exec, status, m);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const double residual = sampled_residual(in, [&](int s, int i) { return L::at(d, s, i, w); });
+  if (!(residual <= residual_tolerance<T>())) {
+    state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
+    return;
+  }
+  const double rows = double(n) * m;
+  report<T>(state, rows, double(n) * thomas_traffic_elements(m) * sizeof(T),
+            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>("(9m-6)"));
+  state.counters["max_rel_residual"] = residual;
+  // report() divides by the default space's copy bandwidth: this runs on the host.
+  using benchmark::Counter;
+  state.counters["frac_copy_bw"] = Counter(5.0 * sizeof(T) * rows / perf::copy_bandwidth_of<Exec>(),
+                                           Counter::kIsIterationInvariantRate);
+  state.counters["traffic_frac_copy_bw"] =
+      Counter(double(n) * thomas_traffic_elements(m) * sizeof(T) / perf::copy_bandwidth_of<Exec>(),
+              Counter::kIsIterationInvariantRate);
+  state.counters["block_size"] = w;
+  state.counters["threads"] = Exec().concurrency();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -482,6 +547,16 @@ void register_thomas_benchmarks() {
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
         });
 #endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+        if (m <= 512)
+          add_timing("ThomasBatch/SimdTiles" + suffix,
+                     [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::OpenMP>(s, m, n); });
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+        if (m <= 512)
+          add_timing("ThomasBatch/SimdTiles1Core" + suffix,
+                     [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::Serial>(s, m, n); });
+#endif
       }
   // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
   for (int n : {256, 2560, 25600, 256000}) {
@@ -490,12 +565,10 @@ void register_thomas_benchmarks() {
                [n](State& s) { BM_VBatchPadded<T, true>(s, n); });
     add_timing("ThomasVBatch/NoComputingPadding" + suffix,
                [n](State& s) { BM_VBatchPadded<T, false>(s, n); });
-    add_timing("ThomasVBatch/TeamComputingPadding" + suffix, [n](State& s) {
-      BM_VBatchPadded<T, true>(s, n, ThomasSchedule::TeamPerSystem);
-    });
-    add_timing("ThomasVBatch/TeamNoComputingPadding" + suffix, [n](State& s) {
-      BM_VBatchPadded<T, false>(s, n, ThomasSchedule::TeamPerSystem);
-    });
+    add_timing("ThomasVBatch/TeamComputingPadding" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, true>(s, n, ThomasSchedule::TeamPerSystem); });
+    add_timing("ThomasVBatch/TeamNoComputingPadding" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, false>(s, n, ThomasSchedule::TeamPerSystem); });
     add_timing("ThomasVBatch/Packed" + suffix, [n](State& s) { BM_VBatchPacked<T>(s, n); });
     add_timing("ThomasVBatch/Fixed256" + suffix,
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 256, n); });
@@ -508,10 +581,9 @@ void register_thomas_benchmarks() {
                                  [m](State& s) { BM_Accuracy<T>(s, m); })
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("ThomasAccuracy/Team" + ty + std::to_string(m)).c_str(),
-                                 [m](State& s) {
-                                   BM_Accuracy<T>(s, m, ThomasSchedule::TeamPerSystem);
-                                 })
+    benchmark::RegisterBenchmark(
+        ("ThomasAccuracy/Team" + ty + std::to_string(m)).c_str(),
+        [m](State& s) { BM_Accuracy<T>(s, m, ThomasSchedule::TeamPerSystem); })
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   }

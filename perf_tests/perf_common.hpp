@@ -4,12 +4,23 @@
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 namespace hinesbatch::perf {
 
 // Bytes read + written per second by a large device-to-device copy on exec's memory
 // space, measured at start-up.
 double copy_bandwidth();
+// The same for the host (Kokkos::DefaultHostExecutionSpace, all its threads): the floor
+// of host-side benchmarks (Multicore, SIMD tiles) when the default space is a GPU. Equal to
+// copy_bandwidth() when the default space is the host.
+double host_copy_bandwidth();
+// copy_bandwidth() or host_copy_bandwidth(), for a benchmark running on Exec.
+template <class Exec>
+double copy_bandwidth_of() {
+  return std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value ? host_copy_bandwidth()
+                                                                             : copy_bandwidth();
+}
 template <class Exec>
 double measure_copy_bandwidth(const Exec& exec, std::size_t bytes);
 

@@ -1,0 +1,192 @@
+#pragma once
+// SIMD tiles: a Block-Interleaved batch (a View (tile, node, lane), lanes fastest) whose
+// lane count W is the vector width, so that one vector instruction covers one node of W
+// systems (solvers/simd_tiles_solve.hpp). This file holds what the layout needs beyond
+// layouts.hpp: the lane count for a scalar and backend, the launch policy that maps
+// tiles to threads, and page placement on the same policy.
+//
+// Tiles go to threads in contiguous chunks (a static schedule): each core streams its
+// own part of the batch. On a multi-socket host, pages belong to the socket that first
+// writes them, so a batch should be first written (fill_tiles, touch_tiles) by the same
+// policy that solves it; HinesBatch allocates without initialising, so nothing has
+// touched the pages before.
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/layouts.hpp"
+
+namespace hinesbatch {
+
+// Bytes in one vector register of the host this code is compiled for. The library is
+// built for generic x86-64 (SSE2, 16 bytes) unless the compiler is told otherwise
+// (-mavx2, -march=x86-64-v3, -march=native, or a Kokkos_ARCH_* that sets them).
+constexpr int host_vector_bytes() {
+#if defined(__AVX512F__)
+  return 64;
+#elif defined(__AVX__)
+  return 32;
+#else
+  return 16;  // SSE2 (every x86-64), NEON, VSX
+#endif
+}
+
+// Host execution spaces (OpenMP, Serial, Threads) run the lanes as SIMD lanes of one
+// thread; other spaces (CUDA, HIP) as the vector lanes of a team.
+template <class ExecutionSpace>
+constexpr bool is_host_execution_space() {
+  return std::is_same<typename ExecutionSpace::memory_space, Kokkos::HostSpace>::value;
+}
+
+// W for a SIMD-tile batch of Scalar on ExecutionSpace: the host's vector width in
+// Scalars (8 doubles with AVX-512, 4 with AVX2, 2 with SSE2); on a GPU a warp, 32
+// (one coalesced row of the tile per step).
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+constexpr int simd_tile_lanes() {
+  return is_host_execution_space<ExecutionSpace>()
+             ? (host_vector_bytes() / static_cast<int>(sizeof(Scalar)) > 1
+                    ? host_vector_bytes() / static_cast<int>(sizeof(Scalar))
+                    : 1)
+             : 32;
+}
+
+namespace impl {
+
+// Tiles handed out by the solve and by the page-placing fills: on a host one tile per
+// team of one thread, static schedule (contiguous chunks of tiles per thread); on a GPU
+// up to 128 / vector-length tiles per team, one vector lane per system.
+template <class ExecutionSpace>
+using SimdTilePolicy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>;
+
+template <class ExecutionSpace>
+struct SimdTileShape {
+  int tiles_per_team = 1, vector_length = 1;
+};
+
+template <class ExecutionSpace>
+SimdTileShape<ExecutionSpace> simd_tile_shape(int lanes) {
+  SimdTileShape<ExecutionSpace> s;
+  if (!is_host_execution_space<ExecutionSpace>()) {
+    int v = 1;
+    while (v < lanes && v < 32) v *= 2;
+    s.vector_length = v;
+    s.tiles_per_team = 128 / v > 1 ? 128 / v : 1;
+  }
+  return s;
+}
+
+template <class ExecutionSpace>
+SimdTilePolicy<ExecutionSpace> simd_tile_policy(const ExecutionSpace& exec, int num_tiles,
+                                                int lanes) {
+  const auto s = simd_tile_shape<ExecutionSpace>(lanes);
+  return SimdTilePolicy<ExecutionSpace>(exec, (num_tiles + s.tiles_per_team - 1) / s.tiles_per_team,
+                                        s.tiles_per_team, s.vector_length);
+}
+
+template <class Member>
+KOKKOS_FORCEINLINE_FUNCTION int simd_tile_of(const Member& team) {
+  return team.league_rank() * team.team_size() + team.team_rank();
+}
+
+// Writes zero over whole tiles (padding lanes included).
+template <class View, class ExecutionSpace>
+struct TouchTiles {
+  View v;
+  int tiles;
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int rows = static_cast<int>(v.extent(1)), lanes = static_cast<int>(v.extent(2));
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int k) {
+      for (int i = 0; i < rows; ++i) v(tile, i, k) = 0;
+    });
+  }
+};
+
+// Copies systems [tile * W, tile * W + W) of host arrays in [system][node] order into
+// their tile (host execution spaces only); padding lanes get zero.
+template <class View, class Scalar, class ExecutionSpace>
+struct FillTiles {
+  View u, l, d, rhs;
+  const Scalar *su, *sl, *sd, *srhs;
+  int num_systems, n, tiles;
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int lanes = static_cast<int>(u.extent(2));
+    for (int k = 0; k < lanes; ++k) {
+      const long long s = static_cast<long long>(tile) * lanes + k;
+      const bool real = s < num_systems;
+      const std::size_t o = real ? static_cast<std::size_t>(s) * n : 0;
+      for (int i = 0; i < n; ++i) {
+        u(tile, i, k) = real ? su[o + i] : Scalar(0);
+        l(tile, i, k) = real ? sl[o + i] : Scalar(0);
+        d(tile, i, k) = real ? sd[o + i] : Scalar(0);
+        rhs(tile, i, k) = real ? srhs[o + i] : Scalar(0);
+      }
+    }
+  }
+};
+
+}  // namespace impl
+
+// Writes zero over every tile of a rank-3 (tile, row, lane) View on the policy the SIMD-
+// tile solves use, so that its pages sit where the threads that solve them run. Call it
+// right after allocating (before any other write). Asynchronous on exec.
+template <class ExecutionSpace, class View>
+void touch_tiles(const ExecutionSpace& exec, const View& v) {
+  static_assert(Kokkos::is_view<View>::value && static_cast<int>(View::rank) == 3,
+                "hinesbatch::touch_tiles: a rank-3 (tile, row, lane) View");
+  const int tiles = static_cast<int>(v.extent(0));
+  if (tiles == 0 || v.extent(1) == 0 || v.extent(2) == 0) return;
+  Kokkos::parallel_for("hinesbatch::touch_tiles",
+                       impl::simd_tile_policy(exec, tiles, static_cast<int>(v.extent(2))),
+                       impl::TouchTiles<View, ExecutionSpace>{v, tiles});
+}
+
+// A Block-Interleaved batch of W = simd_tile_lanes<Scalar, ExecutionSpace>() lanes per
+// tile, its pages not yet touched: fill it with fill_tiles (or touch_tiles each array
+// and then fill) so that the pages are placed by the solve's schedule.
+template <class Scalar, class ExecutionSpace>
+HinesBatch<Scalar, layouts::BlockInterleaved, typename ExecutionSpace::memory_space>
+make_simd_tile_batch(const ExecutionSpace&, int num_systems, int num_nodes) {
+  return HinesBatch<Scalar, layouts::BlockInterleaved, typename ExecutionSpace::memory_space>(
+      num_systems, num_nodes, simd_tile_lanes<Scalar, ExecutionSpace>());
+}
+
+// batch.fill(exec, u, l, d, rhs), but on a host execution space each tile is written by
+// the thread that will solve it (first-touch page placement, and a parallel fill).
+// Throws InputError if a size does not match. Fences exec.
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void fill_tiles(const ExecutionSpace& exec,
+                HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>& batch,
+                const std::vector<Scalar>& u, const std::vector<Scalar>& l,
+                const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
+  if constexpr (is_host_execution_space<ExecutionSpace>() &&
+                Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible) {
+    const std::string what = "a batch of " + std::to_string(batch.num_systems()) + " systems of " +
+                             std::to_string(batch.num_nodes()) + " nodes";
+    require_elements(u.size(), batch.num_elements(), "u", what);
+    require_elements(l.size(), batch.num_elements(), "l", what);
+    require_elements(d.size(), batch.num_elements(), "d", what);
+    require_elements(rhs.size(), batch.num_elements(), "rhs", what);
+    const int tiles = static_cast<int>(batch.u().extent(0));
+    if (tiles == 0) return;
+    using View = typename HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>::view_type;
+    Kokkos::parallel_for("hinesbatch::fill_tiles",
+                         impl::simd_tile_policy(exec, tiles, batch.block_size()),
+                         impl::FillTiles<View, Scalar, ExecutionSpace>{
+                             batch.u(), batch.l(), batch.d(), batch.rhs(), u.data(), l.data(),
+                             d.data(), rhs.data(), batch.num_systems(), batch.num_nodes(), tiles});
+    exec.fence();
+  } else {
+    batch.fill(exec, u, l, d, rhs);
+  }
+}
+
+}  // namespace hinesbatch
