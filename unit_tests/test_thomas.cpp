@@ -98,8 +98,8 @@ class ThomasFixture : public ::testing::Test {
   enum class Padding { None, Untouched, Computed };
 
   // What a schedule leaves in c: c' (PerSystem) or its input (TeamPerSystem).
-  static bool leaves_c_prime(ThomasSchedule schedule, int m) {
-    return impl::resolve_schedule<E>(schedule, m) == ThomasSchedule::PerSystem;
+  static bool leaves_c_prime(ThomasSchedule schedule, int) {
+    return impl::resolve_schedule<E, L>(schedule) == ThomasSchedule::PerSystem;
   }
   static std::string tag_of(ThomasSchedule schedule) {
     return std::string(" [") + schedule_name(schedule) + "]";

@@ -11,14 +11,17 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
 namespace hinesbatch {
 
 // How a mono-morphology batch is scheduled. The choice changes what is left in d.
 enum class HinesSchedule {
-  // TeamPerSystem on GPU backends (memory the host cannot touch), PerSystem elsewhere.
-  // Block-Shared batches always run P1's Block-Shared kernel. d afterwards holds the
-  // eliminated diagonal or its input values: callers must not rely on either.
+  // The fastest measured schedule for the batch's layout and backend (docs/PERFORMANCE.md,
+  // 2026-11-22, H100): on GPUs TeamPerSystem for Flat batches (whose one-thread sweeps are
+  // uncoalesced), PerSystem for the interleaved layouts; on host backends SimdTiles for
+  // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run P1's
+  // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
   Auto,
   // P1's cuHinesBatch: one thread per system; d <- eliminated diagonal. About 80 B of
   // memory traffic per node in double.
@@ -26,6 +29,9 @@ enum class HinesSchedule {
   // A team per system (hines_team.hpp): read once, eliminated in team scratch, x written
   // once (40 B per node in double); u, l and d are only read.
   TeamPerSystem,
+  // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
+  // Block-Interleaved batches only; d <- eliminated diagonal.
+  SimdTiles,
 };
 
 inline const char* schedule_name(HinesSchedule s) {
@@ -33,6 +39,7 @@ inline const char* schedule_name(HinesSchedule s) {
     case HinesSchedule::Auto: return "Auto";
     case HinesSchedule::PerSystem: return "PerSystem";
     case HinesSchedule::TeamPerSystem: return "TeamPerSystem";
+    case HinesSchedule::SimdTiles: return "SimdTiles";
   }
   return "?";
 }
@@ -147,8 +154,11 @@ template <class ExecutionSpace, class Layout>
 HinesSchedule resolve_schedule(HinesSchedule schedule) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
-  return impl::is_host_backend<ExecutionSpace>() ? HinesSchedule::PerSystem
-                                                 : HinesSchedule::TeamPerSystem;
+  if (impl::is_host_backend<ExecutionSpace>())
+    return std::is_same<Layout, layouts::BlockInterleaved>::value ? HinesSchedule::SimdTiles
+                                                                  : HinesSchedule::PerSystem;
+  return std::is_same<Layout, layouts::Flat>::value ? HinesSchedule::TeamPerSystem
+                                                    : HinesSchedule::PerSystem;
 }
 
 // Solves every system of the batch in place: rhs becomes the solution and d the
@@ -168,7 +178,19 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
 
-  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == HinesSchedule::TeamPerSystem) {
+  const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule);
+  if (resolved == HinesSchedule::SimdTiles) {
+    if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value) {
+      solve_simd_tiles(exec, tree, batch);
+      return;
+    } else {
+      throw InputError(std::string("hinesbatch::solve: the SimdTiles schedule needs a "
+                                   "BlockInterleaved batch, not ") +
+                           Layout::name,
+                       {}, 0, Layout::name);
+    }
+  }
+  if (resolved == HinesSchedule::TeamPerSystem) {
     using Plan = impl::DeviceTeamPlan<MemorySpace>;
     using Functor = impl::SolveTeamPerSystem<Batch, Plan, ExecutionSpace>;
     const Plan& plan = tree.team_plan();

@@ -37,14 +37,17 @@ namespace hinesbatch {
 // How ThomasBatch / ThomasVBatch (padded storage) are scheduled. The choice changes what is
 // left in c: only PerSystem stores c' there.
 enum class ThomasSchedule {
-  // TeamPerSystem where it pays (a GPU backend and systems of 32 rows or more), PerSystem
-  // elsewhere. c afterwards holds c' or its input values: callers must not rely on either.
+  // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md,
+  // 2026-11-22, H100): TeamPerSystem for Flat storage on GPUs (the one-thread sweep is
+  // uncoalesced there: 37 against 2.8 G rows/s at m = 256), PerSystem otherwise. c
+  // afterwards holds c' or its input values: callers must not rely on either.
   Auto,
   // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
   // memory traffic per row in double.
   PerSystem,
   // A team per system (thomas_team.hpp): read once, eliminated in team scratch, x written
-  // once (40 B per row in double); a, b and c are only read.
+  // once (40 B per row in double); a, b and c are only read. Needs non-zero diagonals
+  // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
   TeamPerSystem,
 };
 
@@ -275,11 +278,12 @@ constexpr bool team_schedule_is_default() {
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 
-template <class ExecutionSpace>
-ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m) {
+template <class ExecutionSpace, class Layout>
+ThomasSchedule resolve_schedule(ThomasSchedule schedule) {
   if (schedule != ThomasSchedule::Auto) return schedule;
-  return team_schedule_is_default<ExecutionSpace>() && m >= 32 ? ThomasSchedule::TeamPerSystem
-                                                               : ThomasSchedule::PerSystem;
+  return team_schedule_is_default<ExecutionSpace>() && std::is_same<Layout, layouts::Flat>::value
+             ? ThomasSchedule::TeamPerSystem
+             : ThomasSchedule::PerSystem;
 }
 
 // Launches ThomasTeamPerSystem over num_systems systems of m (padded) rows.
@@ -395,7 +399,7 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
                      std::to_string(m));
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
-  if (resolve_schedule<ExecutionSpace>(schedule, m) == ThomasSchedule::TeamPerSystem) {
+  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                 record, static_cast<int>(n), m);
     return;
@@ -450,7 +454,7 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   check_padded_extents<Layout>(where, d, sizes);
   const int n = static_cast<int>(sizes.extent(0));
   if (n == 0) return;
-  if (resolve_schedule<ExecutionSpace>(schedule, row_extent(d)) == ThomasSchedule::TeamPerSystem) {
+  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
                                       sizes, status, record, n, row_extent(d));
     return;
