@@ -103,10 +103,6 @@ class BranchBatch {
     scatter(exec, rhs_, rhs, "rhs");
   }
   template <class ExecutionSpace>
-  void fill_rhs(const ExecutionSpace& exec, const std::vector<Scalar>& rhs) {
-    scatter(exec, rhs_, rhs, "rhs");
-  }
-  template <class ExecutionSpace>
   void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
     auto host = Kokkos::create_mirror_view(rhs_);
     Kokkos::deep_copy(exec, host, rhs_);

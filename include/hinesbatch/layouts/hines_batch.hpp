@@ -72,12 +72,6 @@ class HinesBatch {
     fill_one(exec, rhs_, rhs, "rhs");
     exec.fence();
   }
-  // Only the right-hand side, as a simulation does every step.
-  template <class ExecutionSpace>
-  void fill_rhs(const ExecutionSpace& exec, const std::vector<Scalar>& rhs) {
-    fill_one(exec, rhs_, rhs, "rhs");
-    exec.fence();
-  }
 
   // Copies the solution (rhs after a solve) to host in [system][node] order.
   template <class ExecutionSpace>

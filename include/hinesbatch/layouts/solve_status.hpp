@@ -31,9 +31,8 @@ SolveStatus<MemorySpace> make_solve_status() {
 }
 
 // Reads the record and clears it for the next solves. Fences exec.
-template <class ExecutionSpace, class MemorySpace>
-SolveStatusRecord take_solve_status(const ExecutionSpace& exec,
-                                    const SolveStatus<MemorySpace>& status) {
+template <class ExecutionSpace, class StatusView>
+SolveStatusRecord take_solve_status(const ExecutionSpace& exec, const StatusView& status) {
   auto host = Kokkos::create_mirror_view(status);
   Kokkos::deep_copy(exec, host, status);
   exec.fence();

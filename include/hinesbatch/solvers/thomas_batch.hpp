@@ -28,6 +28,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/thomas_system.hpp"
 #include "hinesbatch/solvers/thomas_team.hpp"
@@ -60,10 +61,11 @@ inline const char* schedule_name(ThomasSchedule s) {
   return "?";
 }
 
-// status(0): smallest flat index with a zero or non-finite pivot, or a bad-size code
-// (below); status(1): smallest flat index where a non-finite value entered the solution.
+// The failure record of every solver (layouts/solve_status.hpp): status(0): smallest flat
+// index with a zero or non-finite pivot, or a bad-size code (below); status(1): smallest
+// flat index where a non-finite value entered the solution.
 template <class MemorySpace>
-using ThomasStatus = Kokkos::View<long long[2], MemorySpace>;
+using ThomasStatus = SolveStatus<MemorySpace>;
 
 // A cleared status in exec's memory space (the clear is enqueued on exec, no fence).
 template <class ExecutionSpace>
@@ -514,16 +516,8 @@ template <class ExecutionSpace, class StatusView>
 std::pair<long long, long long> read_and_clear_status(const ExecutionSpace& exec,
                                                       const StatusView& status) {
   check_status_type<ExecutionSpace, StatusView>();
-  auto host = Kokkos::create_mirror_view(status);
-  Kokkos::deep_copy(exec, host, status);
-  exec.fence();
-  // Copy out before the reset: on a host space the mirror is status itself.
-  const std::pair<long long, long long> values{host(0), host(1)};
-  if (values.first != LLONG_MAX || values.second != LLONG_MAX) {
-    Kokkos::deep_copy(exec, status, LLONG_MAX);
-    exec.fence();
-  }
-  return values;
+  const SolveStatusRecord r = take_solve_status(exec, status);
+  return {r.bad_pivot, r.bad_value};
 }
 
 [[noreturn]] inline void throw_thomas_failure(bool pivot, long long system, long long row) {
