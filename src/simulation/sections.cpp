@@ -14,14 +14,23 @@ namespace hinesbatch {
 
 namespace {
 
-
-
 double diam_of(const SwcPoint& p) { return std::max(2 * p.radius, 2 * kMinRadiusUm); }
 Pt3d pt(const SwcPoint& p, double diam) { return {p.x, p.y, p.z, diam}; }
 
-int nseg_for(double length, const SectionOptions& o) {
+// NEURON's own limit on nseg; an absurdly small max_segment_length_um (1e-12 um) would
+// otherwise overflow the int and quietly give nseg 1.
+constexpr double kMaxNsegPerSection = 32767;
+
+int nseg_for(double length, const SectionOptions& o, const std::string& source = {},
+             long line = 0) {
   if (o.nseg_per_section > 0) return o.nseg_per_section;
-  int n = static_cast<int>(std::ceil(length / o.max_segment_length_um - 1e-9));
+  const double segments = std::ceil(length / o.max_segment_length_um - 1e-9);
+  if (!(segments <= kMaxNsegPerSection))
+    throw InputError("max_segment_length_um " + format_value(o.max_segment_length_um) +
+                         " cuts a section of " + format_value(length) + " um into " +
+                         format_value(segments) + " segments, more than NEURON's 32767",
+                     source, line, format_value(o.max_segment_length_um));
+  int n = static_cast<int>(segments);
   n = std::max(n, 1);
   return n % 2 == 0 ? n + 1 : n;
 }
@@ -172,7 +181,7 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
       throw InputError("section of zero length (its points coincide) starting at point " +
                            std::to_string(m.points[starts[i].second].id),
                        m.source, s.first_swc_line, format_value(L));
-    s.nseg = nseg_for(L, o);
+    s.nseg = nseg_for(L, o, m.source, s.first_swc_line);
     section_ending_at[run.back()] = first_neurite + static_cast<int>(i);
     out.sections.push_back(std::move(s));
   }
