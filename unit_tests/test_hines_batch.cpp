@@ -101,8 +101,20 @@ class HinesBatchSolve : public ::testing::Test {
                     int wanted_block_size = 32) {
     const int bs = block_size_for(tree.size(), wanted_block_size);
     if (bs < 1) {
-      std::cout << "[ skipped  ] " << what << ": a BlockShared tile of " << tree.size()
-                << " nodes does not fit in team scratch\n";
+      // Not a skip: a tile that does not fit in team scratch must be refused with an
+      // InputError naming the scratch it needs (never a silent wrong answer or a crash).
+      E exec;
+      Batch batch(num_systems, tree.size(), 1);
+      const auto in = random_systems<T>(tree, num_systems, 7);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      try {
+        solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch);
+        ADD_FAILURE() << what << ": a BlockShared tile of " << tree.size()
+                      << " nodes was accepted although block_size_for() found it too big";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("team scratch"), std::string::npos) << e.what();
+      }
+      RecordProperty("refused_" + what, "tile does not fit in team scratch");
       return;
     }
     static std::uint64_t seed = 0x5eed;
