@@ -42,9 +42,11 @@ done
 run() {  # run TARGET CORPUS LOG ARGS...
   local target=$1 corpus=$2 log=$3
   shift 3
-  # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB; ASan leak checks on.
+  # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB; ASan leak checks on;
+  # -max_len (FUZZ_MAX_LEN, 2048 bytes): long enough for every structure of both formats,
+  # short enough for thousands of SWC inputs a second (the real files are cut there).
   (cd "$B/findings" && "$B/tools/fuzz/$target" "$corpus" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 "$@") >"$log" 2>&1
+    -max_len="${FUZZ_MAX_LEN:-2048}" -print_final_stats=1 "$@") >"$log" 2>&1
   local rc=$?
   grep -E "^(stat::number_of_executed_units|#[0-9]+ +DONE)" "$log" | tail -2 || true
   return $rc
