@@ -4,13 +4,22 @@
 //
 // Byte model (double): each solve reads u, l, d, rhs once and writes rhs once:
 // 5 x sizeof(T) bytes per node; the shared parent array is not counted (it is cached).
+// That is what the team schedule moves (Mono/Team*: a team per system, hines_team.hpp);
+// the one-thread-per-system sweeps (Mono/Flat, FullInterleaved, ...: P1's kernels) also
+// write d' and rhs' and read them back, about 10 x sizeof(T) per node.
+// Every timing checks afterwards that the solution it left is one: the largest relative
+// residual (long double) of three systems is reported as max_rel_residual.
 // Time: solve() alone, fenced; d and rhs are restored from a pristine copy outside the
 // timed region because a solve overwrites them.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
 #include <memory>
 
 #include "hinesbatch/hinesbatch.hpp"
@@ -57,7 +66,7 @@ void BM_Sequential(benchmark::State& state) {
   state.SetLabel(cls.name);
 }
 
-template <class T, class Layout, class Exec>
+template <class T, class Layout, class Exec, HinesSchedule kSchedule = HinesSchedule::PerSystem>
 void BM_Solve(benchmark::State& state) {
   const auto& cls = paper_classes().at(state.range(0));
   const int num_systems = static_cast<int>(state.range(1));
@@ -79,18 +88,33 @@ void BM_Solve(benchmark::State& state) {
   pristine.fill(exec, in.u, in.l, in.d, in.rhs);
   Kokkos::deep_copy(exec, batch.u(), pristine.u());
   Kokkos::deep_copy(exec, batch.l(), pristine.l());
-  DeviceTree<typename Exec::memory_space> dtree(exec, tree);
+  // range(3): the team plan's longest piece (0: chosen from the tree).
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree, static_cast<int>(state.range(3)));
   for (auto _ : state) {
     Kokkos::deep_copy(exec, batch.d(), pristine.d());
     Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
     exec.fence();
     const auto t0 = std::chrono::steady_clock::now();
-    solve(exec, dtree, batch);
+    solve(exec, dtree, batch, kSchedule);
     exec.fence();
     state.SetIterationTime(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   batch.check(exec);  // a benchmark of a failed solve is worthless
+  std::vector<T> x;
+  batch.solution_to_host(exec, x);
+  double residual = 0;
+  const int n = tree.size();
+  for (int s : {0, num_systems / 2, num_systems - 1}) {
+    const std::size_t o = static_cast<std::size_t>(s) * n;
+    residual = std::max(residual, relative_residual(tree, in.u.data() + o, in.l.data() + o,
+                                                    in.d.data() + o, in.rhs.data() + o, x.data() + o));
+  }
+  if (!(residual <= (std::is_same<T, float>::value ? 1e-4 : 1e-12))) {
+    state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
+    return;
+  }
+  state.counters["max_rel_residual"] = residual;
   const double nodes = double(num_systems) * tree.size();
   const double bytes = 5.0 * sizeof(T) * nodes;
   perf::set_counters(state, nodes, bytes);
@@ -114,7 +138,7 @@ void register_paper_benchmarks() {
           std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
       auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
         auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
-                      ->Args({c, neurons, 128})
+                      ->Args({c, neurons, 128, 0})
                       ->Unit(benchmark::kMillisecond);
         if (manual) b->UseManualTime();
       };
@@ -123,6 +147,11 @@ void register_paper_benchmarks() {
       add("Mono/FullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default>, true);
       add("Mono/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>, true);
       add("Mono/BlockShared", BM_Solve<T, layouts::BlockShared, Default>, true);
+      constexpr auto team = HinesSchedule::TeamPerSystem;
+      add("Mono/TeamFlat", BM_Solve<T, layouts::Flat, Default, team>, true);
+      add("Mono/TeamFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, team>, true);
+      add("Mono/TeamBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, team>,
+          true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif
@@ -134,12 +163,47 @@ void register_paper_benchmarks() {
          {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
           std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
       RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
-          ->Args({3, 256000, bs})
+          ->Args({3, 256000, bs, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
   }
 }
 
-[[maybe_unused]] const bool registered = (register_paper_benchmarks<double>(), true);
+// fp32: P1's Full-Interleaved kernel against the team schedule (Mono32/...).
+void register_float_benchmarks() {
+  using benchmark::RegisterBenchmark;
+  constexpr auto team = HinesSchedule::TeamPerSystem;
+  for (int c = 0; c < 6; ++c)
+    for (int neurons : {25600, 256000}) {
+      const std::string suffix =
+          std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
+      for (auto [name, fn] :
+           {std::pair{"Mono32/FullInterleaved", BM_Solve<float, layouts::FullInterleaved, Default>},
+            std::pair{"Mono32/TeamFlat", BM_Solve<float, layouts::Flat, Default, team>},
+            std::pair{"Mono32/TeamFullInterleaved",
+                      BM_Solve<float, layouts::FullInterleaved, Default, team>}})
+        RegisterBenchmark((std::string(name) + suffix).c_str(), fn)
+            ->Args({c, neurons, 128, 0})
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+}
+
+// The team plan's piece length (MonoPieces/TeamFlat/<class>/<N>/.../<length>): the tuning
+// behind TeamTreePlan::build's default.
+void register_piece_benchmarks() {
+  for (int c = 0; c < 6; ++c)
+    for (int len : {2, 4, 8, 16, 32})
+      benchmark::RegisterBenchmark(
+          (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/256000").c_str(),
+          BM_Solve<double, layouts::Flat, Default, HinesSchedule::TeamPerSystem>)
+          ->Args({c, 256000, 128, len})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+}
+
+[[maybe_unused]] const bool registered =
+    (register_paper_benchmarks<double>(), register_float_benchmarks(),
+     register_piece_benchmarks(), true);
 
 }  // namespace

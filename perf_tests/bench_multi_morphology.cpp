@@ -6,7 +6,9 @@
 //    256,000 cells.
 // Paths: Mono (Full-Interleaved, one tree), Naive (interleaved, per-cell parents),
 // NaiveSorted (the same after sorting cells by size), LevelLaunches (P2: one launch per
-// level and sweep), TeamLevels (one launch, a team per group of cells).
+// level and sweep), TeamLevels (one launch, a team per group of cells), PackedTeam (cells
+// packed without padding, a team per cell eliminating it on chip: hines_team.hpp),
+// MonoTeam (the mono-morphology team schedule on one shared tree: PackedTeam's reference).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -33,7 +35,7 @@ using Default = Kokkos::DefaultExecutionSpace;
 using Mem = Default::memory_space;
 using Clock = std::chrono::steady_clock;
 
-enum class Path { Mono, Naive, NaiveSorted, LevelLaunches, TeamLevels };
+enum class Path { Mono, Naive, NaiveSorted, LevelLaunches, TeamLevels, PackedTeam, MonoTeam };
 const char* path_name(Path p) {
   switch (p) {
     case Path::Mono:
@@ -44,6 +46,10 @@ const char* path_name(Path p) {
       return "NaiveSorted";
     case Path::LevelLaunches:
       return "LevelLaunches";
+    case Path::PackedTeam:
+      return "PackedTeam";
+    case Path::MonoTeam:
+      return "MonoTeam";
     default:
       return "TeamLevels";
   }
@@ -118,7 +124,37 @@ View pristine_copy(const View& v) {
 void run_path(benchmark::State& state, const Input& in, Path path) {
   Default exec;
   const auto& s = in.sys;
-  if (path == Path::Mono) {
+  if (path == Path::PackedTeam) {
+    const auto t0 = Clock::now();
+    PackedMultiBatch<double, Mem> batch(exec, in.cells);
+    const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    batch.fill(exec, s.u, s.l, s.d, s.rhs);
+    const auto r0 = pristine_copy(batch.rhs());
+    timed_solve_loop(state, exec, batch.d(), batch.rhs(), batch.d(), r0,
+                     [&] { solve(exec, batch); });
+    batch.check(exec);
+    // Proof of work: the residual of the first, middle and last cell.
+    std::vector<double> x;
+    batch.solution_to_host(exec, x);
+    double residual = 0;
+    std::vector<std::int64_t> offset(in.cells.size() + 1, 0);
+    for (std::size_t c = 0; c < in.cells.size(); ++c)
+      offset[c + 1] = offset[c] + in.cells[c].size();
+    for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
+      const std::size_t o = static_cast<std::size_t>(offset[c]);
+      residual = std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
+                                                      s.d.data() + o, s.rhs.data() + o,
+                                                      x.data() + o));
+    }
+    if (!(residual <= 1e-12)) {
+      state.SkipWithError(("residual " + std::to_string(residual)).c_str());
+      return;
+    }
+    report(state, in, batch.allocated_bytes());
+    state.counters["plan_seconds"] = plan_seconds;
+    state.counters["plans"] = batch.num_plans();
+    state.counters["max_rel_residual"] = residual;
+  } else if (path == Path::Mono || path == Path::MonoTeam) {
     // Every cell has the first cell's tree (callers use it only where that is true).
     const Tree& tree = in.cells.front();
     HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
@@ -126,8 +162,10 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
     const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
     DeviceTree<Mem> dtree(exec, tree);
+    const auto schedule =
+        path == Path::MonoTeam ? HinesSchedule::TeamPerSystem : HinesSchedule::PerSystem;
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
-                     [&] { solve(exec, dtree, batch); });
+                     [&] { solve(exec, dtree, batch, schedule); });
     batch.check(exec);
     report(state, in, batch.allocated_bytes());
   } else if (path == Path::Naive || path == Path::NaiveSorted) {
@@ -173,7 +211,8 @@ void add(const std::string& name, const std::string& key, MakeCells make, Path p
 }
 
 bool register_all() {
-  const Path multi[] = {Path::Naive, Path::NaiveSorted, Path::LevelLaunches, Path::TeamLevels};
+  const Path multi[] = {Path::Naive, Path::NaiveSorted, Path::LevelLaunches, Path::TeamLevels,
+                        Path::PackedTeam};
   // Fig. 6: 25,600 cells of 512 nodes; Mono shares one random tree, the others differ.
   for (int ratio : {10, 50}) {
     const std::string base = "Multi/Fig6/branch" + std::to_string(ratio) + "/25600";
@@ -197,7 +236,8 @@ bool register_all() {
     for (int n : {256, 2560, 25600, 256000}) {
       const std::string base =
           "Multi/Fig14/levels" + std::to_string(levels) + "/" + std::to_string(n);
-      for (Path p : {Path::Mono, Path::Naive, Path::LevelLaunches, Path::TeamLevels})
+      for (Path p : {Path::Mono, Path::Naive, Path::LevelLaunches, Path::TeamLevels,
+                     Path::PackedTeam, Path::MonoTeam})
         add(
             base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); }, p);
     }

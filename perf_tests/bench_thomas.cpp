@@ -7,12 +7,18 @@
 // Names (every timing ends in /manual_time, so filters can select m and N with '/m/N/'):
 //   ThomasBatch/<Method>/<f64|f32>/<m>/<N>      Method: Sequential, Flat, FullInterleaved
 //                                               (P2's cuThomasBatch), BlockInterleaved
-//                                               (BS 128), Multicore (CUDA builds only)
+//                                               (BS 128), Multicore (CUDA builds only):
+//                                               one thread per system (PerSystem);
+//                                               TeamFlat, TeamFullInterleaved,
+//                                               TeamBlockInterleaved: a team per system,
+//                                               eliminated on chip (TeamPerSystem)
 //   ThomasVBatch/<Method>/<f64|f32>/<N>         Method: ComputingPadding, NoComputingPadding
-//                                               (both on padded Full-Interleaved storage),
+//                                               (both on padded Full-Interleaved storage;
+//                                               Team...: the same on TeamPerSystem),
 //                                               Packed (rank-1 storage), Fixed256, Fixed512
 //                                               (ThomasBatch Full-Interleaved, m = 256 / 512)
-//   ThomasAccuracy/<f64|f32>/<m>/iterations:1   64 systems, error vs long double
+//   ThomasAccuracy/<f64|f32>/<m>/iterations:1   64 systems, error vs long double (PerSystem;
+//   ThomasAccuracy/Team/...: TeamPerSystem)
 //
 // Byte models (T = the scalar type):
 //   bytes_per_s: the minimal model, 5 x sizeof(T) per (real) row: read a, b, c, d once,
@@ -23,7 +29,9 @@
 //     elements per system of m rows, about 9 x sizeof(T) per row. Computing Padding runs
 //     m_max rows for every system (9 m_max - 6) and reads sizes(s); No Computing Padding
 //     9 sizes(s) - 6 plus sizes(s); Packed 9 sizes(s) - 6 plus the N + 1 offsets.
-//     traffic_frac_copy_bw = traffic_bytes_per_s / the device copy bandwidth.
+//     traffic_frac_copy_bw = traffic_bytes_per_s / the device copy bandwidth. The team
+//     schedule reads a, b, c, d once and writes x once: 5m - 2 elements per system (a(0)
+//     and c(m-1) are not read), its minimal model.
 //   rows_per_s (items): real rows solved per second (padding rows are not counted).
 //   bytes_allocated (Fig. 12b): the solver's storage, a, b, c, d in the benchmark's layout
 //     (padded lanes / rows included) plus sizes or offsets for ThomasVBatch; the solvers
@@ -176,8 +184,31 @@ void report(benchmark::State& state, double rows, double traffic_bytes, double a
   state.SetLabel(label);
 }
 
-// Elements the Thomas kernel reads and writes on one system of m rows (thomas_system.hpp).
+// Elements the Thomas kernel reads and writes on one system of m rows (thomas_system.hpp),
+// and the team schedule (thomas_team.hpp).
 double thomas_traffic_elements(double m) { return m >= 1 ? 9.0 * m - 6.0 : 0.0; }
+double team_traffic_elements(double m) { return m >= 1 ? 5.0 * m - 2.0 : 0.0; }
+
+// Proof that a timed solve did its work: the largest long-double relative residual over a
+// few systems (first, middle, last) of the solution left in d. x_of(s, i) reads it.
+template <class T, class XOf>
+double sampled_residual(const test::TridiagonalSystems<T>& in, const XOf& x_of) {
+  double worst = 0;
+  const int n = in.num_systems();
+  for (int s : {0, n / 2, n - 1}) {
+    const int m = in.size(s);
+    const std::size_t o = static_cast<std::size_t>(in.offsets[s]);
+    std::vector<T> x(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i) x[i] = x_of(s, i);
+    worst = std::max(worst, test::tridiagonal_relative_residual(m, &in.a[o], &in.b[o], &in.c[o],
+                                                                &in.d[o], x.data()));
+  }
+  return worst;
+}
+template <class T>
+double residual_tolerance() {
+  return std::is_same<T, float>::value ? 1e-4 : 1e-12;
+}
 
 // E.g. "min 5x8B/row; traffic (9m-6)x8B/sys".
 template <class T>
@@ -191,7 +222,8 @@ std::string byte_model_label(const char* traffic_elements) {
 // Sequential / Multicore baselines).
 
 template <class T, class L, class Exec>
-void BM_Batch(benchmark::State& state, int m, int n) {
+void BM_Batch(benchmark::State& state, int m, int n,
+              ThomasSchedule schedule = ThomasSchedule::PerSystem) {
   using Mem = typename Exec::memory_space;
   using View = typename L::template view_type<T, Mem>;
   const int bs = L::tiled ? kBlockSize : 1;
@@ -210,7 +242,8 @@ void BM_Batch(benchmark::State& state, int m, int n) {
   for (auto _ : state) {
     Kokkos::deep_copy(exec, c, c0);
     Kokkos::deep_copy(exec, d, d0);
-    state.SetIterationTime(timed_solve(exec, [&] { thomas_batch(exec, a, b, c, d, status, n); }));
+    state.SetIterationTime(
+        timed_solve(exec, [&] { thomas_batch(exec, a, b, c, d, status, schedule, n); }));
   }
   try {
     check_thomas_status(exec, status, m);  // a benchmark of a failed solve is worthless
@@ -218,10 +251,22 @@ void BM_Batch(benchmark::State& state, int m, int n) {
     state.SkipWithError(e.what());
     return;
   }
+  auto hd = Kokkos::create_mirror_view(d);
+  Kokkos::deep_copy(exec, hd, d);
+  exec.fence();
+  const double residual = sampled_residual(in, [&](int s, int i) { return L::at(hd, s, i, bs); });
+  if (!(residual <= residual_tolerance<T>())) {
+    state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
+    return;
+  }
+  const bool team =
+      impl::resolve_schedule<Exec>(schedule, m) == ThomasSchedule::TeamPerSystem;
   const double rows = double(n) * m;
-  report<T>(state, rows, double(n) * thomas_traffic_elements(m) * sizeof(T),
-            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>("(9m-6)"));
+  report<T>(state, rows,
+            double(n) * (team ? team_traffic_elements(m) : thomas_traffic_elements(m)) * sizeof(T),
+            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>(team ? "(5m-2)" : "(9m-6)"));
   state.counters["block_size"] = bs;
+  state.counters["max_rel_residual"] = residual;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -229,7 +274,8 @@ void BM_Batch(benchmark::State& state, int m, int n) {
 // Computing Padding: pad_vbatch once at set-up (identity padding rows), not timed.
 
 template <class T, bool kComputingPadding>
-void BM_VBatchPadded(benchmark::State& state, int n) {
+void BM_VBatchPadded(benchmark::State& state, int n,
+                     ThomasSchedule schedule = ThomasSchedule::PerSystem) {
   using L = layouts::FullInterleaved;
   using Mem = typename Default::memory_space;
   using View = typename L::template view_type<T, Mem>;
@@ -255,9 +301,9 @@ void BM_VBatchPadded(benchmark::State& state, int n) {
     Kokkos::deep_copy(exec, d, d0);
     state.SetIterationTime(timed_solve(exec, [&] {
       if (kComputingPadding)
-        thomas_vbatch_computing_padding(exec, a, b, c, d, sizes, status);
+        thomas_vbatch_computing_padding(exec, a, b, c, d, sizes, status, schedule);
       else
-        thomas_vbatch_no_computing_padding(exec, a, b, c, d, sizes, status);
+        thomas_vbatch_no_computing_padding(exec, a, b, c, d, sizes, status, schedule);
     }));
   }
   try {
@@ -266,13 +312,27 @@ void BM_VBatchPadded(benchmark::State& state, int n) {
     state.SkipWithError(e.what());
     return;
   }
+  auto hd = Kokkos::create_mirror_view(d);
+  Kokkos::deep_copy(exec, hd, d);
+  exec.fence();
+  const double residual = sampled_residual(in, [&](int s, int i) { return L::at(hd, s, i, 1); });
+  if (!(residual <= residual_tolerance<T>())) {
+    state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
+    return;
+  }
+  state.counters["max_rel_residual"] = residual;
+  const bool team =
+      impl::resolve_schedule<Default>(schedule, m_max) == ThomasSchedule::TeamPerSystem;
   double traffic = 0;
-  for (int s = 0; s < n; ++s)
-    traffic += thomas_traffic_elements(kComputingPadding ? m_max : in.size(s)) * sizeof(T);
+  for (int s = 0; s < n; ++s) {
+    const double rows = kComputingPadding ? m_max : in.size(s);
+    traffic += (team ? team_traffic_elements(rows) : thomas_traffic_elements(rows)) * sizeof(T);
+  }
   traffic += double(n) * sizeof(int);  // sizes(s)
   report<T>(state, double(in.rows()), traffic,
             4.0 * sizeof(T) * double(a.span()) + double(n) * sizeof(int),
-            byte_model_label<T>(kComputingPadding ? "(9m_max-6)" : "(9m_s-6)"));
+            byte_model_label<T>(team ? (kComputingPadding ? "(5m_max-2)" : "(5m_s-2)")
+                                     : (kComputingPadding ? "(9m_max-6)" : "(9m_s-6)")));
   state.counters["m_max"] = m_max;
 }
 
@@ -317,7 +377,8 @@ void BM_VBatchPacked(benchmark::State& state, int n) {
 // Thomas, and of the relative residual ||d - A x||_2 / ||d||_2 (long double).
 
 template <class T>
-void BM_Accuracy(benchmark::State& state, int m) {
+void BM_Accuracy(benchmark::State& state, int m,
+                 ThomasSchedule schedule = ThomasSchedule::PerSystem) {
   using L = layouts::FullInterleaved;
   using Mem = typename Default::memory_space;
   using View = typename L::template view_type<T, Mem>;
@@ -337,7 +398,7 @@ void BM_Accuracy(benchmark::State& state, int m) {
   for (auto _ : state) {
     Kokkos::deep_copy(exec, c, c0);
     Kokkos::deep_copy(exec, d, d0);
-    thomas_batch(exec, a, b, c, d, status);
+    thomas_batch(exec, a, b, c, d, status, schedule);
     exec.fence();
   }
   try {
@@ -371,7 +432,7 @@ void BM_Accuracy(benchmark::State& state, int m) {
   state.counters["log10_max_rel_error"] = std::log10(max_err > 0 ? max_err : 1e-300);
   state.counters["max_rel_residual"] = max_res;
   state.counters["systems"] = n;
-  state.SetLabel("vs long-double Thomas, FullInterleaved");
+  state.SetLabel(std::string("vs long-double Thomas, FullInterleaved, ") + schedule_name(schedule));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -407,6 +468,15 @@ void register_thomas_benchmarks() {
                    [m, n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n); });
         add_timing("ThomasBatch/BlockInterleaved" + suffix,
                    [m, n](State& s) { BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n); });
+        constexpr auto team = ThomasSchedule::TeamPerSystem;
+        add_timing("ThomasBatch/TeamFlat" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n, team); });
+        add_timing("ThomasBatch/TeamFullInterleaved" + suffix, [m, n](State& s) {
+          BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, team);
+        });
+        add_timing("ThomasBatch/TeamBlockInterleaved" + suffix, [m, n](State& s) {
+          BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n, team);
+        });
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
         add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
@@ -420,6 +490,12 @@ void register_thomas_benchmarks() {
                [n](State& s) { BM_VBatchPadded<T, true>(s, n); });
     add_timing("ThomasVBatch/NoComputingPadding" + suffix,
                [n](State& s) { BM_VBatchPadded<T, false>(s, n); });
+    add_timing("ThomasVBatch/TeamComputingPadding" + suffix, [n](State& s) {
+      BM_VBatchPadded<T, true>(s, n, ThomasSchedule::TeamPerSystem);
+    });
+    add_timing("ThomasVBatch/TeamNoComputingPadding" + suffix, [n](State& s) {
+      BM_VBatchPadded<T, false>(s, n, ThomasSchedule::TeamPerSystem);
+    });
     add_timing("ThomasVBatch/Packed" + suffix, [n](State& s) { BM_VBatchPacked<T>(s, n); });
     add_timing("ThomasVBatch/Fixed256" + suffix,
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 256, n); });
@@ -427,11 +503,18 @@ void register_thomas_benchmarks() {
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 512, n); });
   }
   // P2 Fig. 12a: accuracy (not a timing).
-  for (int m = 64; m <= 8192; m *= 2)
+  for (int m = 64; m <= 8192; m *= 2) {
     benchmark::RegisterBenchmark(("ThomasAccuracy" + ty + std::to_string(m)).c_str(),
                                  [m](State& s) { BM_Accuracy<T>(s, m); })
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("ThomasAccuracy/Team" + ty + std::to_string(m)).c_str(),
+                                 [m](State& s) {
+                                   BM_Accuracy<T>(s, m, ThomasSchedule::TeamPerSystem);
+                                 })
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
 }
 
 [[maybe_unused]] const bool registered =

@@ -47,7 +47,8 @@ class HinesBatchSolve : public ::testing::Test {
   };
 
   // Solves num_systems random systems on tree; returns the solution read back.
-  static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size) {
+  static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
+                     HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0) {
     E exec;
     Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
     const auto& in = out.input;
@@ -59,8 +60,8 @@ class HinesBatchSolve : public ::testing::Test {
     Kokkos::deep_copy(batch.d(), nan);
     Kokkos::deep_copy(batch.rhs(), nan);
     batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree);
-    solve(exec, dtree, batch);
+    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length);
+    solve(exec, dtree, batch, schedule);
     batch.check(exec);
     out.x.assign(in.rhs.size(), nan);
     batch.solution_to_host(exec, out.x);
@@ -97,8 +98,13 @@ class HinesBatchSolve : public ::testing::Test {
     RecordProperty("worst_residual_" + what, std::to_string(worst_residual));
   }
 
+  static std::vector<HinesSchedule> schedules() {
+    return {HinesSchedule::PerSystem, HinesSchedule::TeamPerSystem, HinesSchedule::Auto};
+  }
+
+  // Every schedule (Auto included) on random systems of tree.
   static void check(const Tree& tree, int num_systems, const std::string& what,
-                    int wanted_block_size = 32) {
+                    int wanted_block_size = 32, int piece_length = 0) {
     const int bs = block_size_for(tree.size(), wanted_block_size);
     if (bs < 1) {
       // Not a skip: with tiles of one lane the solve must either be correct or be refused
@@ -116,9 +122,12 @@ class HinesBatchSolve : public ::testing::Test {
       return;
     }
     static std::uint64_t seed = 0x5eed;
-    const auto o = run(tree, num_systems, ++seed, bs);
-    expect_correct(tree, o,
-                   what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs));
+    for (const auto schedule : schedules()) {
+      const auto o = run(tree, num_systems, ++seed, bs, schedule, piece_length);
+      expect_correct(tree, o,
+                     what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs) +
+                         " " + schedule_name(schedule));
+    }
   }
 };
 
@@ -144,6 +153,18 @@ TYPED_TEST(HinesBatchSolve, HardShapes) {
   for (int levels : {2, 3, 4}) this->check(p2_binary_tree(levels), 100, "p2binary");
 }
 
+// The team schedule's plan with pieces of every length, on trees with long chains, many
+// junctions, and junctions whose children are chains of one node.
+TYPED_TEST(HinesBatchSolve, TeamPieceLengths) {
+  for (int len : {1, 2, 3, 5, 16, 64}) {
+    const std::string tag = " pieces<=" + std::to_string(len);
+    this->check(chain_tree(300), 7, "chain300" + tag, 32, len);
+    this->check(random_tree(400, 11), 7, "random400" + tag, 32, len);
+    this->check(star_tree(50), 7, "star50" + tag, 32, len);
+    this->check(paper_class_tree(PaperClass::BigLow), 7, "biglow" + tag, 32, len);
+  }
+}
+
 TYPED_TEST(HinesBatchSolve, BlockSizes) {
   if (!TestFixture::L::tiled) GTEST_SKIP() << "untiled layout";
   for (int bs : {1, 3, 32, 64, 128, 256, 512})
@@ -156,9 +177,10 @@ TYPED_TEST(HinesBatchSolve, HundredThousandSystems) {
 
 TYPED_TEST(HinesBatchSolve, MatchesDenseLuOnSmallTrees) {
   using T = typename TestFixture::T;
+  for (const auto schedule : this->schedules())
   for (int n : {1, 5, 17, 40}) {
     const Tree tree = random_tree(n, 100 + n);
-    const auto o = this->run(tree, 9, 1000 + n, this->block_size_for(n));
+    const auto o = this->run(tree, 9, 1000 + n, this->block_size_for(n), schedule);
     const auto& in = o.input;
     for (int s = 0; s < 9; ++s) {
       const std::size_t off = static_cast<std::size_t>(s) * n;
@@ -200,20 +222,52 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
   const int n = tree.size(), leaf = n - 1;  // a leaf: its pivot is its own diagonal
   auto in = random_systems<T>(tree, 40, 3);
   in.d[static_cast<std::size_t>(13) * n + leaf] = T(0);
-  typename TestFixture::Batch batch(40, n, this->block_size_for(n));
-  batch.fill(exec, in.u, in.l, in.d, in.rhs);
-  DeviceTree<typename E::memory_space> dtree(exec, tree);
-  solve(exec, dtree, batch);
-  try {
-    batch.check(exec);
-    FAIL() << "zero pivot not reported";
-  } catch (const SolverError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
-    EXPECT_NE(msg.find("pivot"), std::string::npos) << msg;
+  for (const auto schedule : this->schedules()) {
+    typename TestFixture::Batch batch(40, n, this->block_size_for(n));
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    DeviceTree<typename E::memory_space> dtree(exec, tree);
+    solve(exec, dtree, batch, schedule);
+    try {
+      batch.check(exec);
+      FAIL() << "zero pivot not reported " << schedule_name(schedule);
+    } catch (const SolverError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
+      EXPECT_NE(msg.find("pivot"), std::string::npos) << msg;
+    }
+    batch.check(exec);  // the record was cleared
   }
-  batch.check(exec);  // the record was cleared
+}
+
+// A zero pivot that only elimination creates (the input's diagonals are all non-zero):
+// every schedule reports it, naming the system.
+TYPED_TEST(HinesBatchSolve, ZeroPivotFromEliminationIsReported) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const Tree tree = chain_tree(40);
+  const int n = tree.size();
+  auto in = random_systems<T>(tree, 20, 5);
+  // Rows 38 and 39 of system 9 singular: d38 d39 = u39 l39.
+  const std::size_t o = static_cast<std::size_t>(9) * n;
+  in.u[o + 39] = T(2);
+  in.l[o + 39] = T(2);
+  in.d[o + 39] = T(4);
+  in.d[o + 38] = T(1);
+  in.u[o + 38] = T(0);
+  in.l[o + 38] = T(0);
+  for (const auto schedule : this->schedules()) {
+    typename TestFixture::Batch batch(20, n, this->block_size_for(n));
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
+    try {
+      batch.check(exec);
+      FAIL() << "singular system not reported " << schedule_name(schedule);
+    } catch (const SolverError& e) {
+      EXPECT_NE(std::string(e.what()).find("system 9"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
@@ -224,14 +278,16 @@ TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
   const int n = tree.size();
   auto in = random_systems<T>(tree, 10, 4);
   in.rhs[static_cast<std::size_t>(6) * n + 20] = std::numeric_limits<T>::quiet_NaN();
-  typename TestFixture::Batch batch(10, n, this->block_size_for(n));
-  batch.fill(exec, in.u, in.l, in.d, in.rhs);
-  solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch);
-  try {
-    batch.check(exec);
-    FAIL() << "NaN not reported";
-  } catch (const SolverError& e) {
-    EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
+  for (const auto schedule : this->schedules()) {
+    typename TestFixture::Batch batch(10, n, this->block_size_for(n));
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
+    try {
+      batch.check(exec);
+      FAIL() << "NaN not reported " << schedule_name(schedule);
+    } catch (const SolverError& e) {
+      EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // Multi-morphology batches (every cell its own tree): the naive interleaved path
-// (unsorted and sorted), P2's one-launch-per-level path and the one-kernel team path,
+// (unsorted and sorted), P2's one-launch-per-level path, the one-kernel team path and the
+// packed team-per-cell path (on-chip elimination),
 // against the sequential Hines algorithm per cell on fresh random systems, on every
 // backend, with the read-back buffer poisoned.
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ namespace {
 using namespace hinesbatch;
 using namespace hinesbatch::test;
 
-enum class Path { Naive, NaiveSorted, LevelLaunches, TeamLevels };
+enum class Path { Naive, NaiveSorted, LevelLaunches, TeamLevels, PackedTeam };
 
 template <class S, class E, Path P>
 struct MultiConfig {
@@ -32,7 +33,8 @@ using PathsFor =
     std::tuple<MultiConfig<double, E, Path::Naive>, MultiConfig<double, E, Path::NaiveSorted>,
                MultiConfig<double, E, Path::LevelLaunches>,
                MultiConfig<double, E, Path::TeamLevels>, MultiConfig<float, E, Path::LevelLaunches>,
-               MultiConfig<float, E, Path::TeamLevels>>;
+               MultiConfig<float, E, Path::TeamLevels>, MultiConfig<double, E, Path::PackedTeam>,
+               MultiConfig<float, E, Path::PackedTeam>>;
 template <class Execs>
 struct AllPaths;
 template <class... E>
@@ -67,6 +69,12 @@ class MultiMorphology : public ::testing::Test {
     std::vector<T> x(in.rhs.size(), std::numeric_limits<T>::quiet_NaN());
     if (C::path == Path::Naive || C::path == Path::NaiveSorted) {
       InterleavedMultiBatch<T, Mem> batch(exec, cells, C::path == Path::NaiveSorted);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      solve(exec, batch);
+      batch.check(exec);
+      batch.solution_to_host(exec, x);
+    } else if (C::path == Path::PackedTeam) {
+      PackedMultiBatch<T, Mem> batch(exec, cells, 3);  // short pieces: many levels
       batch.fill(exec, in.u, in.l, in.d, in.rhs);
       solve(exec, batch);
       batch.check(exec);

@@ -13,6 +13,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/sections.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
@@ -28,59 +29,118 @@ SwcMorphology swc(const std::string& text) {
 
 // --- sections ------------------------------------------------------------------------
 
-TEST(NeuronSections, ThreePointSomaAndNumberingBySecondPointId) {
-  // Soma 1 (centre), 2 and 3 (+/- r); dendrite 10-11 branching at 11 into 12 and 20;
-  // axon 30 leaving soma point 2.
-  const auto m =
-      swc("1 1 0 0 0 5 -1\n2 1 0 5 0 5 1\n3 1 0 -5 0 5 1\n"
-          "20 3 30 0 0 0.5 11\n10 3 10 0 0 1 1\n11 3 20 0 0 1 10\n12 3 30 10 0 0.5 11\n"
-          "30 2 0 10 0 0.4 2\n");
-  const auto s = neuron_sections(m, {1, 0});
-  ASSERT_EQ(s.size(), 5);
-  // Soma: [child 2, root, child 3].
-  ASSERT_EQ(s.sections[0].pt3d.size(), 3u);
-  EXPECT_EQ(s.sections[0].pt3d[0].y, 5);
-  EXPECT_EQ(s.sections[0].pt3d[1].y, 0);
-  EXPECT_EQ(s.sections[0].pt3d[2].y, -5);
-  EXPECT_EQ(s.sections[0].parent, -1);
-  // Neurites by second-point id: 10 (dend from soma), 12, 20, 30 (axon from soma).
-  EXPECT_EQ(s.sections[1].pt3d.back().x, 20);  // 1 -> 10 -> 11
+// Expected values below are NEURON 8.2's (Import3d_SWC_read + Import3d_GUI.instantiate on
+// the same text), checked when these tests were written.
+TEST(NeuronSections, SpherePointSomaWiresAndStubs) {
+  // Soma point; dendrite 2-4 of two own points leaves by a wire; dendrite 5 of one point
+  // keeps a stub from the centre with its own diameter.
+  const auto s = neuron_sections(
+      swc("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n3 3 20 0 0 1 2\n4 3 30 0 0 0.5 3\n5 3 0 -10 0 0.8 1\n"),
+      {1, 0});
+  ASSERT_EQ(s.size(), 3);
+  const auto& soma = s.sections[0];
+  ASSERT_EQ(soma.pt3d.size(), 3u);  // x - d/2, x, x + d/2 along x, diam d
+  EXPECT_EQ(soma.pt3d[0].x, -5);
+  EXPECT_EQ(soma.pt3d[2].x, 5);
+  EXPECT_EQ(soma.pt3d[1].diam, 10);
   EXPECT_EQ(s.sections[1].parent, 0);
   EXPECT_EQ(s.sections[1].parent_x, 0.5);
-  EXPECT_EQ(s.sections[1].pt3d[0].diam, 2.0);  // soma start takes point 10's diameter
-  EXPECT_EQ(s.sections[2].pt3d.back().y, 10);  // 11 -> 12
-  EXPECT_EQ(s.sections[2].parent, 1);
-  EXPECT_EQ(s.sections[2].parent_x, 1);
-  EXPECT_EQ(s.sections[3].pt3d.back().x, 30);  // 11 -> 20
-  EXPECT_EQ(s.sections[3].parent, 1);
-  EXPECT_EQ(s.sections[4].swc_type, 2);
-  EXPECT_EQ(s.sections[4].parent, 0);
-  EXPECT_EQ(s.sections[4].pt3d[0].diam, 0.8);
+  ASSERT_EQ(s.sections[1].pt3d.size(), 3u);  // wire: starts at its own first point
+  EXPECT_EQ(s.sections[1].pt3d[0].x, 10);
+  EXPECT_EQ(s.sections[1].pt3d[0].diam, 2);
+  EXPECT_EQ(s.sections[2].parent_x, 0.5);
+  ASSERT_EQ(s.sections[2].pt3d.size(), 2u);  // stub from the centre
+  EXPECT_EQ(s.sections[2].pt3d[0].y, 0);
+  EXPECT_EQ(s.sections[2].pt3d[0].diam, 1.6);  // the second point's diameter
+  EXPECT_EQ(s.sections[2].name_index, 1);      // dend[1]
 }
 
-TEST(NeuronSections, NoSomaRootSectionIsTheRootsFirstChild) {
-  const auto m = swc("1 2 0 0 0 1 -1\n5 2 0 10 0 1 1\n3 2 10 0 0 1 1\n4 2 20 0 0 1 3\n");
-  const auto s = neuron_sections(m, {1, 0});
+TEST(NeuronSections, NeuroMorphoThreePointSomaIsASphere) {
+  const auto s = neuron_sections(
+      swc("1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 5 0 0 1 1\n5 3 15 0 0 1 4\n"),
+      {1, 0});
   ASSERT_EQ(s.size(), 2);
-  EXPECT_EQ(s.sections[0].parent, -1);
-  EXPECT_EQ(s.sections[0].pt3d.back().x, 20);  // 1 -> 3 -> 4 (child id 3 < 5)
+  EXPECT_EQ(s.sections[0].pt3d.front().x, -5);
+  EXPECT_EQ(s.sections[0].length(), 10);
+  EXPECT_EQ(s.sections[1].parent_x, 0.5);
+  EXPECT_EQ(s.sections[1].pt3d.front().x, 5);  // wire
+}
+
+TEST(NeuronSections, ChainSomaAttachesAtZeroHalfOrOne) {
+  // Soma chain 1-2-3; dendrites from 1 (the root's first point), 2 (interior) and 3 (last).
+  const auto s = neuron_sections(swc("1 1 0 0 0 4 -1\n2 1 0 5 0 4 1\n3 1 0 10 0 4 2\n"
+                                     "4 3 10 0 0 1 1\n5 3 20 0 0 1 4\n"
+                                     "6 3 10 5 0 1 2\n7 3 20 5 0 1 6\n"
+                                     "8 3 10 10 0 1 3\n9 3 20 10 0 1 8\n"),
+                                 {1, 0});
+  ASSERT_EQ(s.size(), 4);
+  EXPECT_EQ(s.sections[0].pt3d.size(), 3u);
+  EXPECT_EQ(s.sections[1].parent_x, 0);
+  EXPECT_EQ(s.sections[1].pt3d.size(), 3u);  // copy of soma point 1, diameter of point 4
+  EXPECT_EQ(s.sections[1].pt3d[0].diam, 2);
+  EXPECT_EQ(s.sections[2].parent_x, 0.5);
+  EXPECT_EQ(s.sections[2].pt3d.size(), 2u);  // wire from an interior soma point
+  EXPECT_EQ(s.sections[3].parent_x, 1);
+  EXPECT_EQ(s.sections[3].pt3d.size(), 3u);
+}
+
+TEST(NeuronSections, BreadthFirstFileIsReadDepthFirstNotAsImport3dsZigZag) {
+  // Import3d joins points 3, 4, 5 into one section although 4 hangs from 2 (NEURON 8.2:
+  // dend[1] = (0,10) -> (20,0)); the correct reading has three dendrite paths.
+  const auto m =
+      swc("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n3 3 0 10 0 1 1\n4 3 20 0 0 1 2\n5 3 0 20 0 1 3\n");
+  bool reread = false;
+  const auto s = neuron_sections(m, {1, 0}, &reread);
+  EXPECT_TRUE(reread);
+  ASSERT_EQ(s.size(), 3);
+  for (int k = 1; k < 3; ++k) {
+    const auto& p = s.sections[k].pt3d;
+    EXPECT_EQ(s.sections[k].parent, 0);
+    EXPECT_EQ(s.sections[k].parent_x, 0.5);
+    ASSERT_EQ(p.size(), 2u);  // wires: 2 -> 4 and 3 -> 5
+    EXPECT_EQ(p[0].x == 10 ? p[1].x : p[1].y, 20);
+  }
+  bool plain = true;
+  neuron_sections(swc("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n3 3 20 0 0 1 2\n"), {1, 0}, &plain);
+  EXPECT_FALSE(plain);
+}
+
+TEST(NeuronSections, NoSomaRootChildrenAttachAtZero) {
+  const auto s = neuron_sections(
+      swc("1 2 0 0 0 1 -1\n2 2 10 0 0 1 1\n3 2 20 0 0 1 2\n4 2 0 10 0 1 1\n5 2 0 20 0 1 4\n"),
+      {1, 0});
+  ASSERT_EQ(s.size(), 2);
+  EXPECT_EQ(s.sections[0].pt3d.size(), 3u);  // 1 -> 2 -> 3
   EXPECT_EQ(s.sections[1].parent, 0);
   EXPECT_EQ(s.sections[1].parent_x, 0);
+  EXPECT_EQ(s.sections[1].pt3d.front().x, 0);  // starts at the root point
 }
 
-TEST(NeuronSections, NsegIsTheSmallestOddCountAndZeroLengthIsAnError) {
-  const auto m = swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n3 3 100 0 0 1 2\n");
-  EXPECT_EQ(neuron_sections(m, {0, 20}).sections[1].nseg, 5);
-  EXPECT_EQ(neuron_sections(m, {0, 30}).sections[1].nseg, 5);  // ceil(3.33) = 4 -> 5
-  EXPECT_EQ(neuron_sections(m, {0, 100}).sections[1].nseg, 1);
+TEST(NeuronSections, NsegRulesAndZeroLengthSections) {
+  const auto m = swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n3 3 100 0 0 1 2\n4 3 200 0 0 1 3\n");
+  // Dendrite 2-3-4 by a wire: 200 um of diameter 2.
+  EXPECT_EQ(neuron_sections(m, {0, 20}).sections[1].nseg, 11);
+  EXPECT_EQ(neuron_sections(m, {0, 30}).sections[1].nseg, 7);  // ceil(6.67) = 7
+  EXPECT_EQ(neuron_sections(m, {0, 500}).sections[1].nseg, 1);
   EXPECT_EQ(neuron_sections(m, {4, 0}).sections[1].nseg, 4);
+  SectionOptions dl;
+  dl.d_lambda = 0.1;
+  dl.Ra_ohm_cm = 100;
+  dl.cm_uF_cm2 = 1;
+  // lambda_f(100 Hz) of a 2 um cable = 1e5 sqrt(2 / (4 pi 100 100 1)) = 398.9 um:
+  // nseg = int((200 / 39.89 + 0.9) / 2) * 2 + 1 = 5.
+  EXPECT_EQ(neuron_sections(m, dl).sections[1].nseg, 5);
+  // A zero-length two-point neurite is dropped (Import3d's chk_valid); three coincident
+  // points are an error naming the line.
+  EXPECT_EQ(neuron_sections(swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n"), {1, 0}).size(), 1);
   try {
-    neuron_sections(swc("1 1 0 0 0 5 -1\n2 3 0 0 0 1 1\n"), {1, 0});
+    neuron_sections(swc("1 1 0 0 0 5 -1\n2 3 7 0 0 1 1\n3 3 7 0 0 1 2\n4 3 7 0 0 1 3\n"), {1, 0});
     FAIL() << "zero-length section accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("test.swc:2"), std::string::npos) << e.what();
   }
   EXPECT_THROW(neuron_sections(m, {0, 0}), InputError);
+  EXPECT_THROW(neuron_sections(m, {1, 20}), InputError);
 }
 
 // --- compartments --------------------------------------------------------------------
@@ -388,6 +448,68 @@ template <class T>
 class Simulation : public ::testing::Test {};
 using SimSpaces = AsGtestTypes<EnabledExecutionSpaces>::type;
 TYPED_TEST_SUITE(Simulation, SimSpaces);
+
+// The device event queue gives, step by step, the same events as the host queue
+// (events.hpp), ordered by synapse; an event that would be late is an error.
+TYPED_TEST(Simulation, DeviceEventsMatchTheHostQueue) {
+  using Exec = TypeParam;
+  const double dt = 0.025;
+  const int sources = 60, synapses = 150, D = 10;
+  std::vector<std::int64_t> src;
+  std::vector<int> syn;
+  std::vector<double> w, delay;
+  ConnectionTable table;
+  for (int k = 0; k < 1200; ++k) {
+    src.push_back(static_cast<std::int64_t>(uniform01(3, k, 0) * sources) * 7);  // gaps in gids
+    syn.push_back(static_cast<int>(uniform01(3, k, 1) * synapses));
+    w.push_back(uniform01(3, k, 2));
+    delay.push_back(0.5 + 3 * uniform01(3, k, 3));
+    table.add(src.back(), {syn.back(), w.back(), delay.back()});
+  }
+  table.finalize();
+  const Exec exec;
+  DeviceEventQueue<Exec> dev(exec, src, syn, w, delay, synapses, dt);
+  EXPECT_EQ(dev.num_connections(), 1200);
+  EventQueue host;
+  dev.push_external(exec, {3, 3}, {5, 5}, {0.25, 0.5});
+  host.push(3, {5, 0.25, 3 * dt, -1});
+  host.push(3, {5, 0.5, 3 * dt, -1});
+  std::size_t total = 0;
+  for (int e = 0; e < 30; ++e) {
+    std::vector<int> hb, hs, db;
+    std::vector<double> hw;
+    host.take(e * D, D, hb, hs, hw);
+    dev.take(exec, e * D, D, db);
+    ASSERT_EQ(hb, db) << "epoch " << e;
+    auto ds = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.synapse());
+    auto dw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.weight());
+    for (int s = 0; s < D; ++s) {
+      std::vector<std::pair<int, double>> a, b;
+      for (int i = hb[s]; i < hb[s + 1]; ++i) {
+        a.push_back({hs[i], hw[i]});
+        b.push_back({ds(i), dw(i)});
+        if (i > hb[s]) EXPECT_LE(ds(i - 1), ds(i));  // by synapse within a step
+      }
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      EXPECT_EQ(a, b) << "step " << e * D + s;
+      total += a.size();
+    }
+    // Spikes of this epoch (steps e D + 1 .. (e + 1) D), sorted by (step, gid).
+    std::vector<Spike> spikes;
+    for (int g = 0; g < sources * 7; g += 7)
+      if (uniform01(9, e, g) < 0.3)
+        spikes.push_back({g, e * D + 1 + static_cast<std::int64_t>(uniform01(8, e, g) * D)});
+    std::sort(spikes.begin(), spikes.end());
+    const std::int64_t open = (e + 1) * D;
+    EXPECT_EQ(host.push_spikes(spikes, table, dt, open),
+              static_cast<std::size_t>(dev.push_spikes(exec, spikes, open)));
+  }
+  EXPECT_GT(total, 1000u);
+  // A delay shorter than the epoch: the event would arrive in a step that already ran.
+  DeviceEventQueue<Exec> late(exec, {1}, {0}, {1.0}, {0.05}, 1, dt);
+  EXPECT_THROW(late.push_spikes(exec, {{1, 5}}, 20), std::logic_error);
+}
 
 TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {
   using Exec = TypeParam;

@@ -97,11 +97,24 @@ class ThomasFixture : public ::testing::Test {
 
   enum class Padding { None, Untouched, Computed };
 
-  // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c'
-  // (in c) against the reference, a and b unchanged, c of the last row unchanged, padding
-  // rows / lanes as `padding` says (`pad`: their value before the solve). x_out: x, packed.
+  // What a schedule leaves in c: c' (PerSystem) or its input (TeamPerSystem).
+  static bool leaves_c_prime(ThomasSchedule schedule, int m) {
+    return impl::resolve_schedule<E>(schedule, m) == ThomasSchedule::PerSystem;
+  }
+  static std::string tag_of(ThomasSchedule schedule) {
+    return std::string(" [") + schedule_name(schedule) + "]";
+  }
+  static std::vector<ThomasSchedule> schedules() {
+    return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::Auto};
+  }
+
+  // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c
+  // (c' against the reference if c_prime, else unchanged), a and b unchanged, c of the last
+  // row unchanged, padding rows / lanes as `padding` says (`pad`: their value before the
+  // solve). x_out: x, packed.
   static void expect_solved(const TridiagonalSystems<T>& sys, const Storage& st, Padding padding,
-                            T pad, const std::string& what, std::vector<T>* x_out = nullptr) {
+                            T pad, const std::string& what, std::vector<T>* x_out = nullptr,
+                            bool c_prime = true) {
     const auto ha = to_host(st.a), hb = to_host(st.b), hc = to_host(st.c), hd = to_host(st.d);
     const int bs = st.bs;
     std::vector<T> local;
@@ -127,17 +140,22 @@ class ThomasFixture : public ::testing::Test {
             << what << ": a changed, s " << s << " i " << i;
         ASSERT_TRUE(same(L::at(hb, s, i, bs), b[i]))
             << what << ": b changed, s " << s << " i " << i;
-        if (i < m - 1) {
+        if (i < m - 1 && c_prime) {
           const long double cp = L::at(hc, s, i, bs);
           ASSERT_LE(std::abs(double(cp - cr[i])), tolerance() * (1 + std::abs(double(cr[i]))))
               << what << ": c' system " << s << " row " << i;
+        } else if (i < m - 1) {
+          ASSERT_TRUE(same(L::at(hc, s, i, bs), c[i]))
+              << what << ": c changed, s " << s << " i " << i;
         }
       }
       ASSERT_LE(std::sqrt(double(rr > 0 ? dd / rr : dd)), tolerance())
           << what << ": system " << s << " differs from the long-double Thomas";
       // c of the last real row: ignored (NaN input) unless Computing Padding zeroed it.
       const T c_last = L::at(hc, s, m - 1, bs);
-      if (padding == Padding::Computed)
+      if (padding == Padding::Computed && c_prime)
+        ASSERT_EQ(c_last, T(0)) << what << ": system " << s;
+      else if (padding == Padding::Computed)  // pad_vbatch's 0, left as it is
         ASSERT_EQ(c_last, T(0)) << what << ": system " << s;
       else
         ASSERT_TRUE(std::isnan(c_last)) << what << ": c(m-1) written, system " << s;
@@ -165,17 +183,18 @@ class ThomasFixture : public ::testing::Test {
   }
 
   // ThomasBatch on N random systems of m rows.
-  static void check_fixed(int m, int num_systems, int bs, const std::string& tag) {
+  static void check_fixed(int m, int num_systems, int bs, const std::string& tag,
+                          ThomasSchedule schedule = ThomasSchedule::Auto) {
     E exec;
     const std::string what = tag + " m=" + std::to_string(m) + " N=" + std::to_string(num_systems) +
-                             " BS=" + std::to_string(bs);
+                             " BS=" + std::to_string(bs) + tag_of(schedule);
     const auto sys = random_tridiagonal<T>(num_systems, m, next_seed());
     const T sentinel = T(7);  // finite: a solved padding lane would change it
     const Storage st = to_device(sys, m, bs, sentinel);
     auto status = make_thomas_status(exec);
-    thomas_batch(exec, st.a, st.b, st.c, st.d, status, L::tiled ? num_systems : -1);
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, L::tiled ? num_systems : -1);
     check_thomas_status(exec, status, m);
-    expect_solved(sys, st, Padding::None, sentinel, what);
+    expect_solved(sys, st, Padding::None, sentinel, what, nullptr, leaves_c_prime(schedule, m));
   }
 
   static std::vector<int> random_sizes(int num_systems, int max_size, std::uint64_t seed) {
@@ -204,10 +223,13 @@ class ThomasFixture : public ::testing::Test {
 
   // ThomasVBatch, both variants on the same padded input: checked against the reference
   // and against each other (identical answers).
-  static void check_vbatch(int num_systems, int max_size, int bs) {
+  static void check_vbatch(int num_systems, int max_size, int bs,
+                           ThomasSchedule schedule = ThomasSchedule::Auto) {
     E exec;
     const std::string what = "vbatch N=" + std::to_string(num_systems) +
-                             " max=" + std::to_string(max_size) + " BS=" + std::to_string(bs);
+                             " max=" + std::to_string(max_size) + " BS=" + std::to_string(bs) +
+                             tag_of(schedule);
+    const bool c_prime = leaves_c_prime(schedule, max_size);
     const auto sys =
         random_tridiagonal<T>(random_sizes(num_systems, max_size, next_seed()), next_seed());
     const auto sizes = sizes_view(sys);
@@ -215,15 +237,15 @@ class ThomasFixture : public ::testing::Test {
 
     const Storage cp = to_device(sys, max_size, bs, nan());
     pad_vbatch(exec, cp.a, cp.b, cp.c, cp.d, sizes);
-    thomas_vbatch_computing_padding(exec, cp.a, cp.b, cp.c, cp.d, sizes, status);
+    thomas_vbatch_computing_padding(exec, cp.a, cp.b, cp.c, cp.d, sizes, status, schedule);
     check_thomas_status(exec, status, max_size);
     std::vector<T> x_cp, x_ncp;
-    expect_solved(sys, cp, Padding::Computed, nan(), what + " CP", &x_cp);
+    expect_solved(sys, cp, Padding::Computed, nan(), what + " CP", &x_cp, c_prime);
 
     const Storage ncp = to_device(sys, max_size, bs, nan());
-    thomas_vbatch_no_computing_padding(exec, ncp.a, ncp.b, ncp.c, ncp.d, sizes, status);
+    thomas_vbatch_no_computing_padding(exec, ncp.a, ncp.b, ncp.c, ncp.d, sizes, status, schedule);
     check_thomas_status(exec, status, max_size);
-    expect_solved(sys, ncp, Padding::Untouched, nan(), what + " NCP", &x_ncp);
+    expect_solved(sys, ncp, Padding::Untouched, nan(), what + " NCP", &x_ncp, c_prime);
     ASSERT_EQ(x_cp.size(), x_ncp.size());
 
     for (std::size_t k = 0; k < x_cp.size(); ++k)
@@ -261,27 +283,40 @@ class ThomasBatchTest : public ThomasFixture<C> {};
 TYPED_TEST_SUITE(ThomasBatchTest, ThomasConfigs);
 
 TYPED_TEST(ThomasBatchTest, TinySystems) {
-  for (int m : {1, 2, 3})
-    for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "tiny");
+  for (const auto schedule : this->schedules())
+    for (int m : {1, 2, 3, 4, 5})
+      for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "tiny", schedule);
 }
 
 TYPED_TEST(ThomasBatchTest, PaperSizes) {
-  for (int m : {64, 128, 256, 512})
-    for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "paper");
+  for (const auto schedule : this->schedules())
+    for (int m : {64, 128, 256, 512})
+      for (int n : {1, 33, 1000}) this->check_fixed(m, n, 32, "paper", schedule);
+}
+
+// The team schedule's odd shapes: rows not a multiple of the lanes, a lane of padding rows
+// only, every rows-per-lane count from 2 to 32.
+TYPED_TEST(ThomasBatchTest, TeamScheduleShapes) {
+  for (int m : {6, 7, 31, 33, 63, 65, 100, 129, 255, 257, 300, 511, 513, 700, 2047, 2049, 3001})
+    this->check_fixed(m, 33, 32, "team-shapes", ThomasSchedule::TeamPerSystem);
 }
 
 TYPED_TEST(ThomasBatchTest, LargeSizes) {
-  for (int n : {1, 33, 1000}) this->check_fixed(1024, n, 32, "large");
-  for (int n : {1, 33}) this->check_fixed(8192, n, 32, "large");
+  for (const auto schedule : this->schedules()) {
+    for (int n : {1, 33, 1000}) this->check_fixed(1024, n, 32, "large", schedule);
+    for (int n : {1, 33}) this->check_fixed(8192, n, 32, "large", schedule);
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, BlockSizesAndPartialTiles) {
   if constexpr (!TestFixture::L::tiled) {
     GTEST_SKIP() << "untiled layout";
   } else {
-    for (int bs : {1, 32, 128})
-      for (int n : {33, 1000}) this->check_fixed(64, n, bs, "blocks");  // 1000 % 128 = 104
-    this->check_fixed(3, 5, 128, "one-partial-tile");
+    for (const auto schedule : this->schedules()) {
+      for (int bs : {1, 32, 128})
+        for (int n : {33, 1000}) this->check_fixed(64, n, bs, "blocks", schedule);  // 1000 % 128
+      this->check_fixed(3, 5, 128, "one-partial-tile", schedule);
+    }
   }
 }
 
@@ -313,11 +348,13 @@ TYPED_TEST(ThomasBatchTest, FewerSystemsThanStorage) {
 }
 
 TYPED_TEST(ThomasBatchTest, VBatchBothVariantsAgree) {
-  this->check_vbatch(1000, 64, 32);
-  this->check_vbatch(257, 512, 128);  // 257 % 128 = 1: one real lane in the last tile
-  this->check_vbatch(33, 3, 32);
-  this->check_vbatch(1, 1, 1);
-  this->check_vbatch(2, 2, 32);
+  for (const auto schedule : this->schedules()) {
+    this->check_vbatch(1000, 64, 32, schedule);
+    this->check_vbatch(257, 512, 128, schedule);  // 257 % 128 = 1: one real lane in the last tile
+    this->check_vbatch(33, 3, 32, schedule);
+    this->check_vbatch(1, 1, 1, schedule);
+    this->check_vbatch(2, 2, 32, schedule);
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, ZeroPivotNamesSystemAndRow) {
@@ -329,12 +366,14 @@ TYPED_TEST(ThomasBatchTest, ZeroPivotNamesSystemAndRow) {
   // a = b = 0 in row 7 of system 13: beta(7) = b - a c' is exactly 0.
   sys.a[13 * m + 7] = T(0);
   sys.b[13 * m + 7] = T(0);
-  auto st = this->to_device(sys, m, 32, T(7));
   auto status = make_thomas_status(exec);
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 40 : -1);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 13, row 7", "pivot"});
-  check_thomas_status(exec, status, m);  // the record was cleared
+  for (const auto schedule : this->schedules()) {
+    auto st = this->to_device(sys, m, 32, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, TestFixture::L::tiled ? 40 : -1);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 13, row 7", "pivot"});
+    check_thomas_status(exec, status, m);  // the record was cleared
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, NanNamesSystemAndRow) {
@@ -342,20 +381,22 @@ TYPED_TEST(ThomasBatchTest, NanNamesSystemAndRow) {
   using E = typename TestFixture::E;
   E exec;
   const int m = 50;
-  auto sys = random_tridiagonal<T>(10, m, 4);
-  sys.d[6 * m + 20] = this->nan();
-  auto st = this->to_device(sys, m, 4, T(7));
   auto status = make_thomas_status(exec);
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 10 : -1);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 6, row 20", "non-finite solution"});
-  // A NaN coefficient makes its row's pivot non-finite.
-  sys = random_tridiagonal<T>(10, m, 5);
-  sys.b[2 * m + 31] = std::numeric_limits<T>::infinity();
-  st = this->to_device(sys, m, 4, T(7));
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, TestFixture::L::tiled ? 10 : -1);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 2, row 31", "pivot"});
+  for (const auto schedule : this->schedules()) {
+    auto sys = random_tridiagonal<T>(10, m, 4);
+    sys.d[6 * m + 20] = this->nan();
+    auto st = this->to_device(sys, m, 4, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, TestFixture::L::tiled ? 10 : -1);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 6, row 20", "non-finite solution"});
+    // A NaN coefficient makes its row's pivot non-finite.
+    sys = random_tridiagonal<T>(10, m, 5);
+    sys.b[2 * m + 31] = std::numeric_limits<T>::infinity();
+    st = this->to_device(sys, m, 4, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, TestFixture::L::tiled ? 10 : -1);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 2, row 31", "pivot"});
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
@@ -370,16 +411,20 @@ TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
   const auto sizes = this->sizes_view(sys);
   auto status = make_thomas_status(exec);
   const std::string where = "system 17, row " + std::to_string(row);
-  {
-    auto st = this->to_device(sys, m_max, 32, this->nan());
-    thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status);
-    this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); }, {where, "pivot"});
-  }
-  {
-    auto st = this->to_device(sys, m_max, 32, this->nan());
-    pad_vbatch(exec, st.a, st.b, st.c, st.d, sizes);
-    thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status);
-    this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); }, {where, "pivot"});
+  for (const auto schedule : this->schedules()) {
+    {
+      auto st = this->to_device(sys, m_max, 32, this->nan());
+      thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status, schedule);
+      this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); },
+                                {where, "pivot"});
+    }
+    {
+      auto st = this->to_device(sys, m_max, 32, this->nan());
+      pad_vbatch(exec, st.a, st.b, st.c, st.d, sizes);
+      thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, sizes, status, schedule);
+      this->expect_solver_error([&] { check_thomas_status(exec, status, m_max); },
+                                {where, "pivot"});
+    }
   }
   // Size 0 and a size past m_max: not solved, reported through the status (smallest
   // system first) and by the opt-in host check.
@@ -389,13 +434,14 @@ TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
   bad_sizes[5] = 0;
   auto bad = this->int_view(bad_sizes);
   this->expect_input_error([&] { check_vbatch_sizes(exec, bad, m_max); }, {"system 5", "size 0"});
-  for (int variant = 0; variant < 2; ++variant) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const auto schedule = variant < 2 ? ThomasSchedule::PerSystem : ThomasSchedule::TeamPerSystem;
     auto st = this->to_device(sys2, m_max, 32, this->nan());
-    if (variant == 0) {
+    if (variant % 2 == 0) {
       pad_vbatch(exec, st.a, st.b, st.c, st.d, bad);
-      thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status);
+      thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status, schedule);
     } else {
-      thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status);
+      thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status, schedule);
     }
     this->expect_input_error([&] { check_thomas_status(exec, status, m_max); },
                              {"system 5", "invalid size"});

@@ -14,4 +14,5 @@
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
 #include "hinesbatch/solvers/multi_morphology_solve.hpp"
+#include "hinesbatch/solvers/team_tree_plan.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"

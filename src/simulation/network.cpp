@@ -45,11 +45,13 @@ void NetworkSpec::validate() const {
   if (cells < 1) bad("cells must be >= 1", std::to_string(cells));
   if (templates < 1) bad("needs at least one cell template", std::to_string(templates));
   if (!(delay_min > 0) || !(delay_max >= delay_min) || !std::isfinite(delay_max))
-    bad("delays must satisfy 0 < delay_min <= delay_max", format_value(delay_min) + ".." + format_value(delay_max));
+    bad("delays must satisfy 0 < delay_min <= delay_max",
+        format_value(delay_min) + ".." + format_value(delay_max));
   if (!std::isfinite(weight)) bad("weight must be finite", format_value(weight));
   if (type == Ring && ring_size < 1) bad("ring_size must be >= 1", std::to_string(ring_size));
   if (type == Ring && extra_synapses < 0)
     bad("extra_synapses must be >= 0", std::to_string(extra_synapses));
+  if (type == Random && kick_cells < 0) bad("kick.cells must be >= 0", std::to_string(kick_cells));
   if (type == Random && synapses_per_cell < 0)
     bad("synapses_per_cell must be >= 0", std::to_string(synapses_per_cell));
 }
@@ -93,6 +95,8 @@ std::vector<Connection> NetworkSpec::incoming(std::int64_t gid) const {
 
 std::vector<ExternalEvent> NetworkSpec::external_events(std::int64_t gid) const {
   if (type == Ring && gid % ring_size == 0) return {{0, kick_time, kick_weight}};
+  if (type == Random && gid < kick_cells && synapses_needed() > 0)
+    return {{0, kick_time, kick_weight}};
   return {};
 }
 

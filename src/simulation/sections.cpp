@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,34 +16,201 @@ namespace hinesbatch {
 namespace {
 
 double diam_of(const SwcPoint& p) { return std::max(2 * p.radius, 2 * kMinRadiusUm); }
-Pt3d pt(const SwcPoint& p, double diam) { return {p.x, p.y, p.z, diam}; }
 
-// NEURON's own limit on nseg; an absurdly small max_segment_length_um (1e-12 um) would
-// otherwise overflow the int and quietly give nseg 1.
+// NEURON's own limit on nseg; an absurdly small max_segment_length_um (1e-12 um) or
+// d_lambda would otherwise overflow the int and quietly give nseg 1 (issue #12).
 constexpr double kMaxNsegPerSection = 32767;
 
-int nseg_for(double length, const SectionOptions& o, const std::string& source = {},
-             long line = 0) {
-  if (o.nseg_per_section > 0) return o.nseg_per_section;
-  const double segments = std::ceil(length / o.max_segment_length_um - 1e-9);
-  if (!(segments <= kMaxNsegPerSection))
-    throw InputError("max_segment_length_um " + format_value(o.max_segment_length_um) +
-                         " cuts a section of " + format_value(length) + " um into " +
-                         format_value(segments) + " segments, more than NEURON's 32767",
-                     source, line, format_value(o.max_segment_length_um));
-  int n = static_cast<int>(segments);
-  n = std::max(n, 1);
+int odd_at_least(double x) {
+  int n = std::max(static_cast<int>(std::ceil(x - 1e-9)), 1);
   return n % 2 == 0 ? n + 1 : n;
 }
 
 void check_options(const SectionOptions& o, const std::string& source) {
-  const bool by_nseg = o.nseg_per_section > 0;
-  const bool by_length = o.max_segment_length_um > 0 && std::isfinite(o.max_segment_length_um);
-  if (by_nseg == by_length || o.nseg_per_section < 0 || o.max_segment_length_um < 0)
-    throw InputError("set exactly one of nseg and max_segment_length_um to a positive value",
-                     source, 0,
-                     "nseg=" + std::to_string(o.nseg_per_section) +
-                         ", max_segment_length_um=" + format_value(o.max_segment_length_um));
+  auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+  const int rules =
+      (o.nseg_per_section > 0) + positive(o.max_segment_length_um) + positive(o.d_lambda);
+  if (rules != 1 || o.nseg_per_section < 0 || o.max_segment_length_um < 0 || o.d_lambda < 0)
+    throw InputError(
+        "set exactly one of nseg, max_segment_length_um and d_lambda to a positive value", source,
+        0,
+        "nseg=" + std::to_string(o.nseg_per_section) + ", max_segment_length_um=" +
+            format_value(o.max_segment_length_um) + ", d_lambda=" + format_value(o.d_lambda));
+  if (o.d_lambda > 0 &&
+      !(positive(o.d_lambda_freq_hz) && positive(o.Ra_ohm_cm) && positive(o.cm_uF_cm2)))
+    throw InputError("the d_lambda rule needs a positive frequency, Ra and cm", source, 0,
+                     "freq=" + format_value(o.d_lambda_freq_hz) +
+                         ", Ra=" + format_value(o.Ra_ohm_cm) + ", cm=" + format_value(o.cm_uF_cm2));
+}
+
+// One section as Import3d's mksection makes it, in positions of the reading order.
+struct I3dSection {
+  int first = 0, end = 0;  // own points [first, end)
+  int parent = -1;         // index into the section list
+  double parent_x = 1;
+  bool wire = false;  // Import3d's sec.first = 1: the parent point is not a pt3d point
+  bool removed = false;
+  int type = 0;
+  std::vector<int> raw;    // points: the parent point (non-root sections), then own points
+  double first_diam = -1;  // diameter of raw[0] if changed (soma -> neurite)
+};
+
+// Import3d's reading of points in the order `ord` (positions -> point indices). Returns the
+// sections, or an empty list when a section would join points that are not parent and child.
+std::vector<I3dSection> import3d_read(const SwcMorphology& m, const std::vector<int>& ord) {
+  const int n = static_cast<int>(ord.size());
+  std::vector<int> pos(n), type(n), pix(n);
+  for (int i = 0; i < n; ++i) pos[ord[i]] = i;
+  for (int i = 0; i < n; ++i) {
+    type[i] = m.points[ord[i]].type;
+    const int p = m.parent[ord[i]];
+    pix[i] = p < 0 ? -1 : pos[p];
+  }
+  auto d = [&](int i) { return 2 * m.points[ord[i]].radius; };
+  // mark_branch: nchild in hundredths (a non-contiguous child or a type change adds 0.01).
+  std::vector<int> nchild(n, 0);
+  std::vector<char> connect2prox(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const int p = pix[i];
+    if (p < 0) continue;
+    nchild[p] += 100;
+    if (p != i - 1) {
+      nchild[p] += 1;
+      if (p > 1) {
+        if (type[p] != 1 && type[pix[p]] == 1) {
+          connect2prox[i] = 1;
+          nchild[p] = 100;
+        }
+      } else if (p == 0 && type[p] != 1) {
+        connect2prox[i] = 1;
+        nchild[p] = 100;
+      }
+    }
+    if (type[p] != type[i]) nchild[p] += 1;
+  }
+  // sectionify
+  std::vector<int> nchild_soma(n, 0);
+  int nsoma = type[0] == 1 ? 1 : 0;
+  for (int i = 1; i < n; ++i)
+    if (type[i] == 1) {
+      ++nsoma;
+      if (pix[i] >= 0 && type[pix[i]] == 1) ++nchild_soma[pix[i]];
+    }
+  bool soma3geom = false;  // NeuroMorpho's 3-point soma read as a sphere
+  if (nsoma == 3 && n >= 3 && pix[1] == 0 && pix[2] == 0 && nchild[1] == 0 && nchild[2] == 0 &&
+      d(1) == d(0) && d(2) == d(0)) {
+    double len = 0;
+    for (int i = 1; i <= 2; ++i) {
+      const SwcPoint &a = m.points[ord[i]], &r = m.points[ord[0]];
+      len += std::sqrt((a.x - r.x) * (a.x - r.x) + (a.y - r.y) * (a.y - r.y) +
+                       (a.z - r.z) * (a.z - r.z));
+    }
+    if (std::abs(len / d(0) - 1) < .01) {
+      soma3geom = true;
+      pix[2] = 1;  // as Import3d: one soma section, of which only the root point is used
+    }
+  }
+  for (int i = 0; i + 1 < n; ++i)
+    if (type[i] == 1 && type[i + 1] == 1 && pix[i + 1] == i && !(i != 0 && nchild_soma[i] > 1))
+      nchild[i] = 100;
+  std::vector<int> last_points, sec_of(n);
+  for (int i = 0; i < n; ++i)
+    if (nchild[i] != 100) last_points.push_back(i);
+  if (last_points.empty() || last_points.back() != n - 1) last_points.push_back(n - 1);
+  // mksections / mksection
+  std::vector<I3dSection> secs;
+  int first = 0;
+  for (std::size_t k = 0; k < last_points.size(); ++k) {
+    I3dSection s;
+    s.first = first;
+    s.end = last_points[k] + 1;
+    for (int i = s.first; i < s.end; ++i) sec_of[i] = static_cast<int>(k);
+    first = s.end;
+    secs.push_back(s);
+  }
+  for (std::size_t k = 0; k < secs.size(); ++k) {
+    I3dSection& s = secs[k];
+    const int f = s.first;
+    int i = s.end;
+    // A section must be a path of parent -> child points (the zig-zag check).
+    for (int j = f + 1; j < i; ++j)
+      if (pix[j] != j - 1 && !(k == 0 && soma3geom && j == 2)) return {};
+    if (k == 0) {
+      if (soma3geom) i = 1;
+      for (int j = f; j < i; ++j) s.raw.push_back(j);
+    } else {
+      const int pp = pix[f];
+      s.parent = sec_of[pp];
+      const I3dSection& ps = secs[s.parent];
+      const int psize = static_cast<int>(ps.raw.size());
+      const bool den_con_soma = ps.type == 1 && type[f] != 1, con_soma = ps.type == 1;
+      bool handled = false;
+      if (s.parent == 0) {
+        handled = true;
+        if (den_con_soma && psize == 1) {
+          s.parent_x = 0.5;
+          if (i - f > 1) s.wire = true;
+        } else if (pp == ps.first) {
+          s.parent_x = 0;
+          if (type[f] != 1 && nchild_soma[pp] > 1) s.wire = true;
+        } else {
+          handled = false;
+        }
+      }
+      if (!handled && con_soma) {
+        const int offset = ps.first == 0 ? -1 : -2;
+        if (pp < ps.first + psize + offset) {
+          s.parent_x = 0.5;
+          if (den_con_soma && i - f > 1) s.wire = true;
+        } else if (i - f > 1 && nchild_soma[pp] > 1 && type[f] != 1) {
+          s.wire = true;
+        }
+      }
+      s.raw.push_back(pp);
+      for (int j = f; j < i; ++j) s.raw.push_back(j);
+    }
+    s.type = type[f];
+    if (k > 0 && secs[s.parent].type == 1 && s.type != 1) s.first_diam = d(s.raw[1]);
+    if (connect2prox[f]) s.parent_x = 0;
+  }
+  // chk_valid: drop one-point and zero-length two-point sections (last to first).
+  auto same_place = [&](int a, int b) {
+    const SwcPoint &p = m.points[ord[a]], &q = m.points[ord[b]];
+    return p.x == q.x && p.y == q.y && p.z == q.z;
+  };
+  for (int k = static_cast<int>(secs.size()) - 1; k > 0; --k) {
+    I3dSection& s = secs[k];
+    const int used = static_cast<int>(s.raw.size()) - (s.wire ? 1 : 0);
+    const bool drop = used <= 1 || (used == 2 && same_place(s.raw[s.wire ? 1 : 0], s.raw.back()));
+    if (!drop) continue;
+    s.removed = true;
+    for (std::size_t j = k + 1; j < secs.size(); ++j)
+      if (!secs[j].removed && secs[j].parent == k) {
+        secs[j].parent = s.parent;
+        secs[j].parent_x = s.parent_x;
+      }
+  }
+  // Store point indices (not positions) in raw.
+  for (I3dSection& s : secs)
+    for (int& r : s.raw) r = ord[r];
+  return secs;
+}
+
+// Depth-first order, children in increasing id order.
+std::vector<int> depth_first_order(const SwcMorphology& m) {
+  const int n = m.size();
+  std::vector<std::vector<int>> children(n);
+  for (int k = 1; k < n; ++k) children[m.parent[k]].push_back(k);
+  for (auto& c : children)
+    std::sort(c.begin(), c.end(), [&](int a, int b) { return m.points[a].id < m.points[b].id; });
+  std::vector<int> ord, stack{0};
+  while (!stack.empty()) {
+    const int k = stack.back();
+    stack.pop_back();
+    ord.push_back(k);
+    for (auto it = children[k].rbegin(); it != children[k].rend(); ++it) stack.push_back(*it);
+  }
+  return ord;
 }
 
 }  // namespace
@@ -57,181 +225,101 @@ double Section::length() const {
   return L;
 }
 
-SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions& o) {
+namespace {
+
+// Segments beyond kMaxNsegPerSection are an InputError naming the section's file and line.
+void check_segment_count(double segments, const Section& s, const SectionOptions& o,
+                         const std::string& source) {
+  if (segments <= kMaxNsegPerSection) return;
+  const bool by_length = o.max_segment_length_um > 0;
+  throw InputError(std::string(by_length ? "max_segment_length_um " : "d_lambda ") +
+                       format_value(by_length ? o.max_segment_length_um : o.d_lambda) +
+                       " cuts a section of " + format_value(s.length()) + " um into " +
+                       format_value(segments) + " segments, more than NEURON's 32767",
+                   source, s.first_swc_line,
+                   format_value(by_length ? o.max_segment_length_um : o.d_lambda));
+}
+
+// nseg_for() with the file named in its errors.
+int nseg_checked(const Section& s, const SectionOptions& o, const std::string& source) {
+  if (o.nseg_per_section > 0) return o.nseg_per_section;
+  const double L = s.length();
+  if (o.max_segment_length_um > 0) {
+    check_segment_count(std::ceil(L / o.max_segment_length_um - 1e-9), s, o, source);
+    return odd_at_least(L / o.max_segment_length_um);
+  }
+  // NEURON's lambda_f(freq) with 3-D points and geom_nseg.
+  double lam = 0;
+  for (std::size_t k = 1; k < s.pt3d.size(); ++k) {
+    const Pt3d &a = s.pt3d[k - 1], &b = s.pt3d[k];
+    const double dl = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y) +
+                                (b.z - a.z) * (b.z - a.z));
+    lam += dl / std::sqrt(a.diam + b.diam);
+  }
+  lam *=
+      std::sqrt(2.0) * 1e-5 * std::sqrt(4 * kPi * o.d_lambda_freq_hz * o.Ra_ohm_cm * o.cm_uF_cm2);
+  // L / lambda_f = lam; nseg = int((lam / d_lambda + 0.9) / 2) * 2 + 1
+  check_segment_count(std::floor((lam / o.d_lambda + 0.9) / 2) * 2 + 1, s, o, source);
+  return static_cast<int>((lam / o.d_lambda + 0.9) / 2) * 2 + 1;
+}
+}  // namespace
+
+int nseg_for(const Section& s, const SectionOptions& o) { return nseg_checked(s, o, {}); }
+
+SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions& o,
+                                    bool* depth_first_reread) {
   check_options(o, m.source);
   const int n = m.size();
   if (n == 0) throw InputError("morphology has no points", m.source);
-  std::vector<std::vector<int>> children(n);
-  for (int k = 1; k < n; ++k) children[m.parent[k]].push_back(k);
-  auto by_id = [&](int a, int b) { return m.points[a].id < m.points[b].id; };
-  for (auto& c : children) std::sort(c.begin(), c.end(), by_id);
+  if (n == 1)
+    throw InputError("a morphology of one point has no sections", m.source, m.points[0].line,
+                     std::to_string(m.points[0].id));
+  // Import3d reads the points in increasing id order and needs parent id < id.
+  std::vector<int> ord(n);
+  for (int k = 0; k < n; ++k) ord[k] = k;
+  std::sort(ord.begin(), ord.end(), [&](int a, int b) { return m.points[a].id < m.points[b].id; });
+  bool ids_increase = true;
+  for (int k = 1; k < n; ++k)
+    if (m.points[m.parent[k]].id >= m.points[k].id) ids_increase = false;
+  std::vector<I3dSection> secs;
+  if (ids_increase) secs = import3d_read(m, ord);
+  const bool reread = secs.empty();
+  if (reread) secs = import3d_read(m, depth_first_order(m));
+  if (depth_first_reread) *depth_first_reread = reread;
+  if (secs.empty())
+    throw InputError("internal: depth-first reading is not a path of sections", m.source);
 
-  // Rule 1: the soma.
-  std::vector<char> soma(n, 0);
-  if (m.points[0].type == 1) {
-    std::vector<int> stack{0};
-    while (!stack.empty()) {
-      const int k = stack.back();
-      stack.pop_back();
-      soma[k] = 1;
-      for (int c : children[k])
-        if (m.points[c].type == 1) stack.push_back(c);
-    }
-  }
   SectionedMorphology out;
   out.source = m.source;
-  const bool has_soma = soma[0] != 0;
-  if (has_soma) {
+  std::vector<int> index(secs.size(), -1);
+  std::map<int, int> count_of_type;
+  for (std::size_t k = 0; k < secs.size(); ++k) {
+    const I3dSection& is = secs[k];
+    if (is.removed) continue;
     Section s;
-    s.parent = -1;
-    s.swc_type = 1;
-    s.nseg = 1;
-    s.first_swc_line = m.points[0].line;
-    std::vector<int> soma_children_of_root;
-    for (int c : children[0])
-      if (soma[c]) soma_children_of_root.push_back(c);
-    int count = 0, max_degree = 0;
-    for (int k = 0; k < n; ++k) {
-      if (!soma[k]) continue;
-      ++count;
-      int degree = k > 0 ? 1 : 0;
-      for (int c : children[k]) degree += soma[c] ? 1 : 0;
-      max_degree = std::max(max_degree, degree);
+    s.swc_type = is.type;
+    s.name_index = count_of_type[is.type]++;
+    s.parent = is.parent < 0 ? -1 : index[is.parent];
+    s.parent_x = is.parent < 0 ? 0 : is.parent_x;
+    const std::size_t from = is.wire ? 1 : 0;
+    s.first_swc_line = m.points[is.raw[is.parent >= 0 ? 1 : 0]].line;  // its first own point
+    for (std::size_t j = from; j < is.raw.size(); ++j) {
+      const SwcPoint& p = m.points[is.raw[j]];
+      double diam = diam_of(p);
+      if (j == 0 && is.first_diam >= 0) diam = std::max(is.first_diam, 2 * kMinRadiusUm);
+      s.pt3d.push_back({p.x, p.y, p.z, diam});
     }
-    const SwcPoint& r = m.points[0];
-    if (count == 1) {
-      const double d = diam_of(r);
-      s.pt3d = {{r.x, r.y - d / 2, r.z, d}, {r.x, r.y + d / 2, r.z, d}};
-    } else if (max_degree <= 2) {
-      // A path: walk down from each soma child of the root.
-      auto walk = [&](int start) {
-        std::vector<int> run{start};
-        for (;;) {
-          int next = -1;
-          for (int c : children[run.back()])
-            if (soma[c]) next = c;
-          if (next < 0) break;
-          run.push_back(next);
-        }
-        return run;
-      };
-      std::vector<int> order;
-      if (soma_children_of_root.size() == 2) {
-        auto a = walk(soma_children_of_root[0]);
-        order.assign(a.rbegin(), a.rend());
-        order.push_back(0);
-        auto b = walk(soma_children_of_root[1]);
-        order.insert(order.end(), b.begin(), b.end());
-      } else {
-        order.push_back(0);
-        auto b = walk(soma_children_of_root[0]);
-        order.insert(order.end(), b.begin(), b.end());
-      }
-      for (int k : order) s.pt3d.push_back(pt(m.points[k], diam_of(m.points[k])));
-    } else {
-      double area = 0;
-      for (int k = 1; k < n; ++k) {
-        if (!soma[k]) continue;
-        const SwcPoint &a = m.points[k], &b = m.points[m.parent[k]];
-        const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-        const double h = std::sqrt(dx * dx + dy * dy + dz * dz);
-        const double r0 = diam_of(a) / 2, r1 = diam_of(b) / 2;
-        area += kPi * (r0 + r1) * std::sqrt(h * h + (r0 - r1) * (r0 - r1));
-      }
-      const double d = std::sqrt(area / kPi);
-      s.pt3d = {{r.x, r.y - d / 2, r.z, d}, {r.x, r.y + d / 2, r.z, d}};
-    }
-    if (!(s.length() > 0))
-      throw InputError("soma section has zero length (all soma points coincide and radius 0)",
-                       m.source, r.line, format_value(r.radius));
-    out.sections.push_back(std::move(s));
-  }
-
-  // Rule 2: neurite sections, found from their start edges.
-  struct Pending {
-    int start, second;
-  };
-  std::vector<Pending> starts;
-  for (int k = 0; k < n; ++k) {
-    if (has_soma && soma[k]) {
-      for (int c : children[k])
-        if (!soma[c]) starts.push_back({k, c});
-    } else if (k == 0 || children[k].size() >= 2) {
-      for (int c : children[k]) starts.push_back({k, c});
-    }
-  }
-  std::sort(starts.begin(), starts.end(),
-            [&](const Pending& a, const Pending& b) { return by_id(a.second, b.second); });
-  const int first_neurite = has_soma ? 1 : 0;
-  std::vector<int> section_ending_at(n, -1);
-  std::vector<int> point_runs_start(starts.size());
-  for (std::size_t i = 0; i < starts.size(); ++i) {
-    Section s;
-    s.swc_type = m.points[starts[i].second].type;
-    s.first_swc_line = m.points[starts[i].second].line;
-    std::vector<int> run{starts[i].start, starts[i].second};
-    while (children[run.back()].size() == 1) run.push_back(children[run.back()][0]);
-    for (std::size_t j = 0; j < run.size(); ++j) {
-      const SwcPoint& p = m.points[run[j]];
-      const bool soma_start = j == 0 && has_soma && soma[run[0]];
-      s.pt3d.push_back(pt(p, soma_start ? diam_of(m.points[run[1]]) : diam_of(p)));
+    if (s.pt3d.size() == 1) {  // a sphere: the 3-point cylinder along x with L = diam
+      const Pt3d c = s.pt3d[0];
+      s.pt3d = {{c.x - c.diam / 2, c.y, c.z, c.diam}, c, {c.x + c.diam / 2, c.y, c.z, c.diam}};
     }
     const double L = s.length();
     if (!(L > 0))
-      throw InputError("section of zero length (its points coincide) starting at point " +
-                           std::to_string(m.points[starts[i].second].id),
-                       m.source, s.first_swc_line, format_value(L));
-    s.nseg = nseg_for(L, o, m.source, s.first_swc_line);
-    section_ending_at[run.back()] = first_neurite + static_cast<int>(i);
+      throw InputError("section of zero length (its points coincide)", m.source, s.first_swc_line,
+                       format_value(L));
+    s.nseg = nseg_checked(s, o, m.source);
+    index[k] = out.size();
     out.sections.push_back(std::move(s));
-  }
-  // Parents.
-  int root_section = has_soma ? 0 : -1;
-  for (std::size_t i = 0; i < starts.size(); ++i) {
-    Section& s = out.sections[first_neurite + i];
-    const int start = starts[i].start;
-    if (has_soma && soma[start]) {
-      s.parent = 0;
-      s.parent_x = 0.5;
-    } else if (start == 0) {
-      // Root's first child (smallest SWC id) is the root section.
-      if (root_section < 0) {
-        int best = -1;
-        for (std::size_t j = 0; j < starts.size(); ++j)
-          if (starts[j].start == 0 && (best < 0 || by_id(starts[j].second, starts[best].second)))
-            best = static_cast<int>(j);
-        root_section = first_neurite + best;
-      }
-      if (first_neurite + static_cast<int>(i) == root_section) {
-        s.parent = -1;
-      } else {
-        s.parent = root_section;
-        s.parent_x = 0;
-      }
-    } else {
-      s.parent = section_ending_at[start];
-      s.parent_x = 1;
-    }
-  }
-  if (out.sections.empty())
-    throw InputError("morphology of one non-soma point has no sections", m.source, m.points[0].line,
-                     std::to_string(m.points[0].id));
-  // The root section must be sections[0]; without a soma it is the first by rule 3 unless
-  // the root's first child is not the smallest second-point id overall.
-  if (root_section != 0) {
-    // Move it to the front, keeping the others in order, and remap parents.
-    std::vector<int> new_of_old(out.size());
-    std::vector<Section> reordered;
-    reordered.push_back(out.sections[root_section]);
-    new_of_old[root_section] = 0;
-    for (int i = 0; i < out.size(); ++i)
-      if (i != root_section) {
-        new_of_old[i] = static_cast<int>(reordered.size());
-        reordered.push_back(out.sections[i]);
-      }
-    for (Section& s : reordered)
-      if (s.parent >= 0) s.parent = new_of_old[s.parent];
-    out.sections = std::move(reordered);
   }
   return out;
 }
@@ -259,7 +347,7 @@ SectionedMorphology synthetic_sections(const std::string& name, const SectionOpt
     SectionOptions d = o;
     if (d.nseg_per_section <= 0 && d.max_segment_length_um <= 0) d.nseg_per_section = 21;
     Section s = cable(0, 0.5, {0, 0, 0, 0}, 1, 0, 200, 2, 3, 1);
-    s.nseg = nseg_for(200, d);
+    s.nseg = nseg_for(s, d);
     out.sections.push_back(s);
   } else if (name == "p3") {
     const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};

@@ -307,7 +307,8 @@ static SimConfig load_config_json(const std::string& path,
       ctx.fail("network.delay", "must satisfy 0 < min <= max (ms)", d);
   }
   if (net.contains("kick")) {
-    ctx.only(net.at("kick"), "network.kick", {"time", "weight"});
+    ctx.only(net.at("kick"), "network.kick", {"time", "weight", "cells"});
+    n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0, 0, kMaxCells);
     n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time);
     n.kick_weight = ctx.num(net.at("kick"), "network.kick.", "weight", n.kick_weight);
   }
@@ -324,8 +325,8 @@ static SimConfig load_config_json(const std::string& path,
   if (!root.contains("cell")) ctx.fail("cell", "is required", json());
   const json& cell = root.at("cell");
   ctx.only(cell, "cell",
-           {"morphology", "nseg", "max_segment_length_um", "Ra", "cm", "mechanisms", "iclamp",
-            "detector"});
+           {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
+            "iclamp", "detector"});
   std::vector<std::string> morphologies;
   if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
   const json& mj = cell.at("morphology");
@@ -339,11 +340,16 @@ static SimConfig load_config_json(const std::string& path,
   else
     ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
   SectionOptions so;
-  // NEURON's nseg limit, 32767; a too small max_segment_length_um is caught per section.
+  // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
+  // per section.
   so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0, 0, 32767));
   so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0, 0);
-  if (so.nseg_per_section == 0 && so.max_segment_length_um == 0) so.nseg_per_section = 1;
+  so.d_lambda = ctx.num(cell, "cell.", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
+  if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
+    so.nseg_per_section = 1;
   const double Ra = ctx.num(cell, "cell.", "Ra", 35.4), cm = ctx.num(cell, "cell.", "cm", 1.0);
+  so.Ra_ohm_cm = Ra;
+  so.cm_uF_cm2 = cm;
   std::vector<DensityMechanism> density;
   for (const json& m : ctx.array(cell, "cell.", "mechanisms")) {
     const std::string key = "cell.mechanisms[]";

@@ -1,8 +1,13 @@
 #pragma once
-// The parent array of a Tree, copied once into a memory space for the batched solvers.
+// The parent array of a Tree, copied once into a memory space for the batched solvers,
+// with the tree's plan for the team schedule (solvers/team_tree_plan.hpp).
 #include <Kokkos_Core.hpp>
+#include <string>
+#include <vector>
 
 #include "hinesbatch/morphology/tree.hpp"
+#include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/team_tree_plan.hpp"
 
 namespace hinesbatch {
 
@@ -13,8 +18,11 @@ class DeviceTree {
   using parent_view = Kokkos::View<const int*, MemorySpace>;
 
   DeviceTree() = default;
+  // team_piece_length: the longest piece of the team schedule's plan (0: chosen from the
+  // tree's size; see TeamTreePlan::build).
   template <class ExecutionSpace>
-  DeviceTree(const ExecutionSpace& exec, const Tree& tree) : size_(tree.size()) {
+  DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0)
+      : size_(tree.size()) {
     Kokkos::View<int*, MemorySpace> p(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::parent"), tree.size());
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> src(
@@ -24,14 +32,39 @@ class DeviceTree {
     Kokkos::deep_copy(exec, p, host);
     exec.fence();
     parent_ = p;
+
+    const TeamTreePlan plan = TeamTreePlan::build(tree, team_piece_length);
+    team_plan_.piece_begin = to_space(exec, "hinesbatch::piece_begin", plan.piece_begin);
+    team_plan_.piece_nodes = to_space(exec, "hinesbatch::piece_nodes", plan.piece_nodes);
+    team_plan_.parent_node = to_space(exec, "hinesbatch::piece_parent", plan.parent_node);
+    team_plan_.child_begin = to_space(exec, "hinesbatch::child_begin", plan.child_begin);
+    team_plan_.children = to_space(exec, "hinesbatch::children", plan.children);
+    team_plan_.level_begin = to_space(exec, "hinesbatch::level_begin", plan.level_begin);
+    team_plan_.num_nodes = plan.num_nodes;
+    team_plan_.num_pieces = plan.num_pieces();
+    team_plan_.num_levels = plan.num_levels();
   }
 
   int size() const { return size_; }
   const parent_view& parents() const { return parent_; }
+  const impl::DeviceTeamPlan<MemorySpace>& team_plan() const { return team_plan_; }
 
  private:
+  template <class ExecutionSpace>
+  static parent_view to_space(const ExecutionSpace& exec, const std::string& label,
+                              const std::vector<int>& src) {
+    Kokkos::View<int*, MemorySpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                      src.size());
+    auto host = Kokkos::create_mirror_view(v);
+    for (std::size_t k = 0; k < src.size(); ++k) host(k) = src[k];
+    Kokkos::deep_copy(exec, v, host);
+    exec.fence();  // host may be a temporary
+    return v;
+  }
+
   int size_ = 0;
   parent_view parent_;
+  impl::DeviceTeamPlan<MemorySpace> team_plan_;
 };
 
 }  // namespace hinesbatch

@@ -359,6 +359,7 @@ class CellGroup {
   int num_cells() const { return static_cast<int>(gid_of_slot_.size()); }
   int max_nodes() const { return max_nodes_; }
   std::int64_t num_nodes() const { return num_nodes_; }
+  int num_synapses() const { return syn_begin_of_slot_.empty() ? 0 : syn_begin_of_slot_.back(); }
   std::int64_t gid_of_slot(int s) const { return gid_of_slot_[s]; }
   int slot_of_gid(std::int64_t gid) const {
     const auto it = slot_of_gid_.find(gid);

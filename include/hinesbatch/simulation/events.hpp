@@ -1,6 +1,7 @@
 #pragma once
-// Host side of spike delivery: which local synapses each source gid feeds, and the
-// queue of events waiting for their step. NEURON's rule: an event of time te is
+// Host reference of spike delivery (the simulation uses DeviceEventQueue,
+// device_events.hpp; the unit tests compare the two): which local synapses each source gid
+// feeds, and the queue of events waiting for their step. NEURON's rule: an event of time te is
 // delivered at the start of the first step from t with te <= t + dt/2. Within a step a
 // synapse takes its events in (time, source gid) order, so results do not depend on
 // ranks, threads or arrival order.

@@ -42,6 +42,9 @@ struct NetworkSpec {
   // Per-cell tonic drive for Random: IClamp at the detector location, amp, from a random
   // start in [0, stim_start_max) to the end.
   double stim_amp = 0, stim_start_max = 10;
+  // Random: gids 0 .. kick_cells - 1 get one event of kick_weight on synapse 0 at
+  // kick_time (the seed of activity that the network's own synapses then keep going).
+  std::int64_t kick_cells = 0;
   std::uint64_t seed = 1;
   // Templates are used round-robin: gid g uses template g % templates.
   int templates = 1;

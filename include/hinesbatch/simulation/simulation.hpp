@@ -1,7 +1,7 @@
 #pragma once
 // The network simulation driver (issue #5, P3 and Arbor's time scales): D local steps of
 // dt make an epoch; at the end of each epoch the rank's spikes go to every rank through
-// SpikeExchange::all_gather and become events in per-synapse queues.
+// SpikeExchange::all_gather and become events on the device (device_events.hpp).
 //
 // Overlap (as Arbor; P3 used OpenMP tasks): the exchange of epoch k runs on a helper
 // thread while epoch k + 1 computes, and its events are queued before epoch k + 2. That
@@ -23,6 +23,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/cell_group.hpp"
+#include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 #include "hinesbatch/simulation/voltage_check.hpp"
@@ -51,6 +52,7 @@ struct RunMetrics {
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
   double setup_s = 0, wall_s = 0;  // this rank
+  double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
   double compute_s = 0;            // launching and finishing the steps
   double exchange_s = 0;           // inside all_gather
   double exposed_exchange_s = 0;   // main thread waiting for the exchange
@@ -134,20 +136,54 @@ class NetworkSimulation {
     epoch_steps_ = d;
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
                                                          epoch_steps_);
-    // Incoming connections and external events of the local cells.
-    for (std::int64_t gid : local_gids) {
-      for (const Connection& c : net.incoming(gid)) {
-        if (c.synapse < 0 || c.synapse >= group_->synapses_of(gid))
-          throw InputError("connection into gid " + std::to_string(gid) + " names synapse " +
-                               std::to_string(c.synapse),
+    const auto t_connections = clock::now();
+    // Incoming connections and external events of the local cells: drawn per target in
+    // parallel on the host, then sorted into CSR by source on the device.
+    const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
+    std::vector<std::vector<Connection>> in(nl);
+    Kokkos::parallel_for("hinesbatch::sim_incoming",
+                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
+                         [&](const std::int64_t i) { in[i] = net.incoming(local_gids[i]); });
+    std::vector<std::int64_t> offset(nl + 1, 0);
+    for (std::int64_t i = 0; i < nl; ++i) {
+      offset[i + 1] = offset[i] + static_cast<std::int64_t>(in[i].size());
+      const int nsyn = group_->synapses_of(local_gids[i]);
+      for (const Connection& c : in[i])
+        if (c.synapse < 0 || c.synapse >= nsyn)
+          throw InputError("connection into gid " + std::to_string(local_gids[i]) +
+                               " names synapse " + std::to_string(c.synapse),
                            {}, 0, std::to_string(c.synapse));
-        table_.add(c.source, {group_->synapse_index(gid, c.synapse), c.weight, c.delay});
-      }
-      for (const ExternalEvent& e : net.external_events(gid))
-        queue_.push(delivery_step(e.time, params.dt),
-                    {group_->synapse_index(gid, e.synapse), e.weight, e.time, -1});
     }
-    table_.finalize();
+    std::vector<std::int64_t> c_src(offset[nl]);
+    std::vector<int> c_syn(offset[nl]);
+    std::vector<double> c_w(offset[nl]), c_delay(offset[nl]);
+    Kokkos::parallel_for("hinesbatch::sim_connections",
+                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
+                         [&](const std::int64_t i) {
+                           const int base = group_->synapse_index(local_gids[i], 0);
+                           for (std::size_t k = 0; k < in[i].size(); ++k) {
+                             const Connection& c = in[i][k];
+                             c_src[offset[i] + k] = c.source;
+                             c_syn[offset[i] + k] = base + c.synapse;
+                             c_w[offset[i] + k] = c.weight;
+                             c_delay[offset[i] + k] = c.delay;
+                           }
+                         });
+    Kokkos::DefaultHostExecutionSpace().fence();
+    in.clear();
+    events_ = DeviceEventQueue<ExecutionSpace>(exec, c_src, c_syn, c_w, c_delay,
+                                               group_->num_synapses(), params.dt);
+    std::vector<std::int64_t> x_step;
+    std::vector<int> x_syn;
+    std::vector<double> x_w;
+    for (std::int64_t gid : local_gids)
+      for (const ExternalEvent& e : net.external_events(gid)) {
+        x_step.push_back(delivery_step(e.time, params.dt));
+        x_syn.push_back(group_->synapse_index(gid, e.synapse));
+        x_w.push_back(e.weight);
+      }
+    events_.push_external(exec, x_step, x_syn, x_w);
+    metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
     std::vector<int> rs, rn;
     for (const RecordSpec& r : records) {
@@ -168,7 +204,7 @@ class NetworkSimulation {
     metrics_.epoch_steps = epoch_steps_;
     metrics_.local_cells = group_->num_cells();
     metrics_.local_nodes = group_->num_nodes();
-    metrics_.local_connections = static_cast<std::int64_t>(table_.size());
+    metrics_.local_connections = events_.num_connections();
     metrics_.setup_s = since(t0);
   }
 
@@ -183,12 +219,11 @@ class NetworkSimulation {
     for (std::int64_t first = 0; first < steps_; first += epoch_steps_, ++epochs) {
       const int count = static_cast<int>(std::min<std::int64_t>(epoch_steps_, steps_ - first));
       auto t = clock::now();
-      queue_.take(first, count, ev_begin_, ev_syn_, ev_w_);
-      upload_events();
+      events_.take(exec_, first, count, ev_begin_);
       metrics_.events_s += since(t);
       t = clock::now();
       for (int j = 0; j < count; ++j) {
-        group_->deliver(exec_, ev_syn_dev_, ev_w_dev_, ev_begin_[j], ev_begin_[j + 1]);
+        group_->deliver(exec_, events_.synapse(), events_.weight(), ev_begin_[j], ev_begin_[j + 1]);
         group_->step(exec_, first + j);
         record(j + 1);
       }
@@ -204,7 +239,7 @@ class NetworkSimulation {
           t = clock::now();
           auto all = pending.get();
           metrics_.exposed_exchange_s += since(t);
-          deliver(std::move(all), open);
+          queue_spikes(std::move(all), open);
         }
         pending =
             std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
@@ -212,7 +247,7 @@ class NetworkSimulation {
         t = clock::now();
         auto all = gather(local);
         metrics_.exposed_exchange_s += since(t);
-        deliver(std::move(all), open);
+        queue_spikes(std::move(all), open);
       }
       if (options_.progress_every_s > 0 && exchange_.rank() == 0 &&
           since(t_start) - last_progress >= options_.progress_every_s) {
@@ -227,7 +262,7 @@ class NetworkSimulation {
       const auto t = clock::now();
       auto all = pending.get();
       metrics_.exposed_exchange_s += since(t);
-      deliver(std::move(all), steps_);
+      queue_spikes(std::move(all), steps_);
     }
     std::sort(raster_.begin(), raster_.end());
     metrics_.wall_s = since(t_start);
@@ -259,37 +294,19 @@ class NetworkSimulation {
     return all;
   }
 
-  void deliver(std::vector<Spike> all, std::int64_t open) {
+  // The gathered spikes of an epoch: into the raster, and as events into the device queue.
+  void queue_spikes(std::vector<Spike> all, std::int64_t open) {
     metrics_.exchange_s = exchange_seconds_;
     const auto t = clock::now();
     metrics_.max_spikes_per_epoch = std::max<std::int64_t>(metrics_.max_spikes_per_epoch,
                                                            static_cast<std::int64_t>(all.size()));
     std::sort(all.begin(), all.end());
-    metrics_.events_delivered +=
-        static_cast<std::int64_t>(queue_.push_spikes(all, table_, params_.dt, open));
+    metrics_.events_delivered += static_cast<std::int64_t>(events_.push_spikes(exec_, all, open));
     // NEURON checks thresholds at the start of a step, so a crossing in the last step
     // (at t = tstop) is never reported: neither is it here.
     for (const Spike& s : all)
       if (s.step < steps_) raster_.push_back(s);
     metrics_.events_s += since(t);
-  }
-
-  void upload_events() {
-    if (ev_syn_.size() > ev_syn_dev_.extent(0)) {
-      const std::size_t cap = ev_syn_.size() * 2;
-      ev_syn_dev_ = Kokkos::View<int*, memory_space>("hb::ev_syn", cap);
-      ev_w_dev_ = Kokkos::View<double*, memory_space>("hb::ev_w", cap);
-      ev_syn_host_ = Kokkos::create_mirror_view(ev_syn_dev_);
-      ev_w_host_ = Kokkos::create_mirror_view(ev_w_dev_);
-    }
-    if (ev_syn_.empty()) return;
-    for (std::size_t i = 0; i < ev_syn_.size(); ++i) {
-      ev_syn_host_(i) = ev_syn_[i];
-      ev_w_host_(i) = ev_w_[i];
-    }
-    const auto r = std::make_pair(std::size_t(0), ev_syn_.size());
-    Kokkos::deep_copy(exec_, Kokkos::subview(ev_syn_dev_, r), Kokkos::subview(ev_syn_host_, r));
-    Kokkos::deep_copy(exec_, Kokkos::subview(ev_w_dev_, r), Kokkos::subview(ev_w_host_, r));
   }
 
   void record(int row) {
@@ -319,14 +336,8 @@ class NetworkSimulation {
   std::int64_t steps_ = 0;
   int epoch_steps_ = 1;
   std::unique_ptr<CellGroup<ExecutionSpace>> group_;
-  ConnectionTable table_;
-  EventQueue queue_;
-  std::vector<int> ev_begin_, ev_syn_;
-  std::vector<double> ev_w_;
-  Kokkos::View<int*, memory_space> ev_syn_dev_;
-  Kokkos::View<double*, memory_space> ev_w_dev_;
-  typename Kokkos::View<int*, memory_space>::HostMirror ev_syn_host_;
-  typename Kokkos::View<double*, memory_space>::HostMirror ev_w_host_;
+  DeviceEventQueue<ExecutionSpace> events_;
+  std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;
   Kokkos::View<int*, memory_space> rec_slot_, rec_node_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;

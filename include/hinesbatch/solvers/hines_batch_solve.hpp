@@ -1,7 +1,8 @@
 #pragma once
-// Batched Hines solves for mono-morphology batches (every system shares one tree):
-// one thread per system, no atomics, no synchronisation (P1). The per-system algorithm
-// is hines_solve_system; this file only chooses the policy and hands it subviews.
+// Batched Hines solves for mono-morphology batches (every system shares one tree), in two
+// schedules: one thread per system, no atomics, no synchronisation (P1; the per-system
+// algorithm is hines_solve_system), or a team per system eliminating it on chip
+// (hines_team.hpp). This file only chooses the policy and hands them subviews.
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,30 @@
 #include "hinesbatch/solvers/hines_system.hpp"
 
 namespace hinesbatch {
+
+// How a mono-morphology batch is scheduled. The choice changes what is left in d.
+enum class HinesSchedule {
+  // TeamPerSystem on GPU backends (memory the host cannot touch), PerSystem elsewhere.
+  // Block-Shared batches always run P1's Block-Shared kernel. d afterwards holds the
+  // eliminated diagonal or its input values: callers must not rely on either.
+  Auto,
+  // P1's cuHinesBatch: one thread per system; d <- eliminated diagonal. About 80 B of
+  // memory traffic per node in double.
+  PerSystem,
+  // A team per system (hines_team.hpp): read once, eliminated in team scratch, x written
+  // once (40 B per node in double); u, l and d are only read.
+  TeamPerSystem,
+};
+
+inline const char* schedule_name(HinesSchedule s) {
+  switch (s) {
+    case HinesSchedule::Auto: return "Auto";
+    case HinesSchedule::PerSystem: return "PerSystem";
+    case HinesSchedule::TeamPerSystem: return "TeamPerSystem";
+  }
+  return "?";
+}
+
 namespace impl {
 
 template <class StatusView>
@@ -81,14 +106,58 @@ struct SolveBlockShared {
   }
 };
 
+// The team schedule: league rank = system; the system sits in the team's scratch while it
+// is eliminated.
+template <class Batch, class Plan, class ExecutionSpace>
+struct SolveTeamPerSystem {
+  using Layout = typename Batch::layout_type;
+  using T = typename Batch::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  Plan plan;
+  int n, block_size, scratch_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    scratch_view scratch(team.team_scratch(scratch_level), plan.scratch_scalars());
+    const long long offset = static_cast<long long>(s) * n;
+    const auto st = status;
+    team_hines_solve(team, scratch.data(), plan, Layout::system_view(u, s, block_size),
+                     Layout::system_view(l, s, block_size), Layout::system_view(d, s, block_size),
+                     Layout::system_view(rhs, s, block_size), [=](int pivot_node, int x_node) {
+                       if (pivot_node >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_node);
+                       if (x_node >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_node);
+                     });
+  }
+};
+
+template <class ExecutionSpace>
+constexpr bool is_host_backend() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecutionSpace::memory_space>::accessible;
+}
+
 }  // namespace impl
+
+// The schedule Auto stands for on this backend, for this layout.
+template <class ExecutionSpace, class Layout>
+HinesSchedule resolve_schedule(HinesSchedule schedule) {
+  if (schedule != HinesSchedule::Auto) return schedule;
+  if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
+  return impl::is_host_backend<ExecutionSpace>() ? HinesSchedule::PerSystem
+                                                 : HinesSchedule::TeamPerSystem;
+}
 
 // Solves every system of the batch in place: rhs becomes the solution and d the
 // eliminated diagonal. Asynchronous on exec (no fence); call batch.check(exec) to turn
 // zero pivots or non-finite values into a SolverError.
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
 void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
-           const HinesBatch<Scalar, Layout, MemorySpace>& batch) {
+           const HinesBatch<Scalar, Layout, MemorySpace>& batch,
+           HinesSchedule schedule = HinesSchedule::Auto) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "hinesbatch::solve: the batch's memory space is not accessible from exec");
   using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
@@ -99,6 +168,22 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
 
+  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == HinesSchedule::TeamPerSystem) {
+    using Plan = impl::DeviceTeamPlan<MemorySpace>;
+    using Functor = impl::SolveTeamPerSystem<Batch, Plan, ExecutionSpace>;
+    const Plan& plan = tree.team_plan();
+    // GPUs: a warp per system; host backends: one thread per system, its lanes in turn.
+    const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, batch.num_systems(), team_size);
+    const std::size_t bytes = Functor::scratch_view::shmem_size(plan.scratch_scalars());
+    // Trees too large for on-chip scratch use level 1 (device memory, mostly cached).
+    const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for(std::string("hinesbatch::solve_team_") + Layout::name, policy,
+                         Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                                 plan, batch.num_nodes(), batch.block_size(), level});
+    return;
+  }
   if constexpr (std::is_same<Layout, layouts::BlockShared>::value) {
     using Functor = impl::SolveBlockShared<Batch, ParentView, ExecutionSpace>;
     const int bs = batch.block_size();

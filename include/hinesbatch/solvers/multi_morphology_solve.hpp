@@ -5,12 +5,16 @@
 //  - TeamLevels: one launch per solve; a team per group of cells walks the group's
 //    levels with team barriers between them (in the spirit of Arbor's "fine" solver).
 // Both run the same per-branch sweeps (branch_system.hpp).
+// And over a PackedMultiBatch: a team per cell eliminates it on chip (hines_team.hpp), as
+// the mono-morphology team schedule does, each cell with its own tree's plan.
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
 
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
+#include "hinesbatch/layouts/packed_multi_batch.hpp"
+#include "hinesbatch/solvers/hines_team.hpp"
 #include "hinesbatch/solvers/branch_system.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 
@@ -83,6 +87,48 @@ template <class Scalar, class MemorySpace>
 using SweepsFor = BranchSweeps<DeviceBranchPlan<MemorySpace>, Kokkos::View<Scalar*, MemorySpace>,
                                Kokkos::View<long long[2], MemorySpace>>;
 
+// A team per cell of a PackedMultiBatch: cell c's nodes are rows [offset(c), offset(c+1))
+// of the packed views, its plan the row cell_plan(c) of the plan table.
+template <class View>
+struct CellRows {
+  View v;
+  std::int64_t offset;
+  KOKKOS_INLINE_FUNCTION typename View::reference_type operator()(const int i) const {
+    return v(offset + i);
+  }
+};
+
+template <class Batch, class ExecutionSpace>
+struct SolvePackedTeam {
+  using T = typename Batch::scalar_type;
+  using view_type = typename Batch::view_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  typename Batch::plan_table plans;
+  Kokkos::View<const int*, typename Batch::memory_space> cell_plan;
+  Kokkos::View<const std::int64_t*, typename Batch::memory_space> cell_offsets;
+  std::size_t scratch_scalars;
+  int scratch_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int c = team.league_rank();
+    const std::int64_t offset = cell_offsets(c);
+    const auto plan = plans.plan(cell_plan(c));
+    scratch_view scratch(team.team_scratch(scratch_level), scratch_scalars);
+    const auto st = status;
+    const long long key = static_cast<long long>(offset);
+    team_hines_solve(team, scratch.data(), plan, CellRows<view_type>{u, offset},
+                     CellRows<view_type>{l, offset}, CellRows<view_type>{d, offset},
+                     CellRows<view_type>{rhs, offset}, [=](int pivot_node, int x_node) {
+                       if (pivot_node >= 0) Kokkos::atomic_fetch_min(&st(0), key + pivot_node);
+                       if (x_node >= 0) Kokkos::atomic_fetch_min(&st(1), key + x_node);
+                     });
+  }
+};
+
 }  // namespace impl
 
 // Solves every cell in place (rhs <- solution, d <- eliminated diagonal). Asynchronous
@@ -126,6 +172,27 @@ void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& b
     Kokkos::parallel_for("hinesbatch::solve_team_levels", policy,
                          impl::TeamLevelsFunctor<Sweeps, ExecutionSpace>{sweeps, levels});
   }
+}
+
+// The team schedule on packed cells: rhs <- x, u, l and d only read. Asynchronous; call
+// batch.check(exec) to turn zero pivots or non-finite values into a SolverError naming the
+// cell and node.
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpace>& batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve: the batch's memory space is not accessible from exec");
+  using Batch = PackedMultiBatch<Scalar, MemorySpace>;
+  using Functor = impl::SolvePackedTeam<Batch, ExecutionSpace>;
+  if (batch.num_cells() == 0) return;
+  const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, batch.num_cells(), team_size);
+  const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
+  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("hinesbatch::solve_packed_team", policy,
+                       Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                               batch.plans(), batch.cell_plan(), batch.cell_offsets(),
+                               batch.max_scratch_scalars(), level});
 }
 
 // The naive path: the mono-morphology kernel with one parent array per cell.

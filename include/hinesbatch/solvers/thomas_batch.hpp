@@ -30,8 +30,32 @@
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/thomas_system.hpp"
+#include "hinesbatch/solvers/thomas_team.hpp"
 
 namespace hinesbatch {
+
+// How ThomasBatch / ThomasVBatch (padded storage) are scheduled. The choice changes what is
+// left in c: only PerSystem stores c' there.
+enum class ThomasSchedule {
+  // TeamPerSystem where it pays (a GPU backend and systems of 32 rows or more), PerSystem
+  // elsewhere. c afterwards holds c' or its input values: callers must not rely on either.
+  Auto,
+  // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
+  // memory traffic per row in double.
+  PerSystem,
+  // A team per system (thomas_team.hpp): read once, eliminated in team scratch, x written
+  // once (40 B per row in double); a, b and c are only read.
+  TeamPerSystem,
+};
+
+inline const char* schedule_name(ThomasSchedule s) {
+  switch (s) {
+    case ThomasSchedule::Auto: return "Auto";
+    case ThomasSchedule::PerSystem: return "PerSystem";
+    case ThomasSchedule::TeamPerSystem: return "TeamPerSystem";
+  }
+  return "?";
+}
 
 // status(0): smallest flat index with a zero or non-finite pivot, or a bad-size code
 // (below); status(1): smallest flat index where a non-finite value entered the solution.
@@ -198,6 +222,87 @@ struct ThomasPerSystem {
   }
 };
 
+// The team schedule of ThomasPerSystem: league rank = system, the team's scratch holds the
+// system while it is eliminated (thomas_team.hpp).
+template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView, RowCount kRows>
+struct ThomasTeamPerSystem {
+  using T = typename DV::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+  TeamThomasShape shape;
+  int scratch_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    int rows = m;
+    if (kRows != RowCount::Fixed) {
+      const int size = static_cast<int>(sizes(s));
+      if (size < 1 || size > m) {
+        if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+        return;  // the whole team leaves: no barrier is left waiting
+      }
+      if (kRows == RowCount::NoComputingPadding) rows = size;
+    }
+    scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
+    const long long offset = static_cast<long long>(s) * m;
+    const StatusView st = status;
+    const bool rec = record;
+    team_thomas_solve(team, scratch.data(), shape, rows, Layout::system_view(a, s, block_size),
+                      Layout::system_view(b, s, block_size),
+                      Layout::system_view(c, s, block_size),
+                      Layout::system_view(d, s, block_size), [=](int pivot_row, int x_row) {
+                        if (!rec) return;
+                        if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
+                        if (x_row >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_row);
+                      });
+  }
+};
+
+// True where the team schedule pays: a backend whose memory the host cannot touch (a GPU).
+template <class ExecutionSpace>
+constexpr bool team_schedule_is_default() {
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                     typename ExecutionSpace::memory_space>::accessible;
+}
+
+template <class ExecutionSpace>
+ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m) {
+  if (schedule != ThomasSchedule::Auto) return schedule;
+  return team_schedule_is_default<ExecutionSpace>() && m >= 32 ? ThomasSchedule::TeamPerSystem
+                                                               : ThomasSchedule::PerSystem;
+}
+
+// Launches ThomasTeamPerSystem over num_systems systems of m (padded) rows.
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                        const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                        const StatusView& status, bool record, int num_systems, int m) {
+  using Functor =
+      ThomasTeamPerSystem<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  const TeamThomasShape shape = TeamThomasShape::for_rows(m);
+  // Host backends run a team on one thread (its lanes in turn); GPUs a thread per lane.
+  const int team_size = team_schedule_is_default<ExecutionSpace>() ? shape.lanes : 1;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, team_size);
+  const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
+  // Systems too large for on-chip scratch use level 1 (device memory, mostly cache-resident).
+  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(label + "_team", policy,
+                       Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record,
+                               shape, level});
+}
+
 // Identity padding rows for Computing Padding: rows size..m-1 become b = 1, a = c = d = 0,
 // and c(size - 1) = 0 decouples the last real row from them. Invalid sizes are skipped.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView>
@@ -267,7 +372,8 @@ using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memor
 
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
 void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
-                       const DV& d, const StatusView& status, bool record, int num_systems) {
+                       const DV& d, const StatusView& status, bool record, int num_systems,
+                       ThomasSchedule schedule) {
   using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
   using Layout = typename Checks::layout;
   check_status_type<ExecutionSpace, StatusView>();
@@ -288,8 +394,14 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
     throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
                      std::to_string(m));
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
+  const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
+  if (resolve_schedule<ExecutionSpace>(schedule, m) == ThomasSchedule::TeamPerSystem) {
+    launch_thomas_team<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                record, static_cast<int>(n), m);
+    return;
+  }
   Kokkos::parallel_for(
-      std::string("hinesbatch::thomas_batch_") + Layout::name,
+      label,
       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
           a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record});
@@ -327,7 +439,7 @@ template <RowCount kRows, class ExecutionSpace, class AV, class BV, class CV, cl
           class SizesView, class StatusView>
 void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV& a, const BV& b,
                         const CV& c, const DV& d, const SizesView& sizes, const StatusView& status,
-                        bool record) {
+                        bool record, ThomasSchedule schedule) {
   using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
   using Layout = typename Checks::layout;
   check_status_type<ExecutionSpace, StatusView>();
@@ -338,6 +450,11 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   check_padded_extents<Layout>(where, d, sizes);
   const int n = static_cast<int>(sizes.extent(0));
   if (n == 0) return;
+  if (resolve_schedule<ExecutionSpace>(schedule, row_extent(d)) == ThomasSchedule::TeamPerSystem) {
+    launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
+                                      sizes, status, record, n, row_extent(d));
+    return;
+  }
   Kokkos::parallel_for(
       std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{
@@ -423,15 +540,22 @@ std::pair<long long, long long> read_and_clear_status(const ExecutionSpace& exec
 // ---------------------------------------------------------------------------------------
 // ThomasBatch: num_systems systems of m = extent(1) rows each (-1: every system the storage
 // holds; Block-Interleaved: the first num_systems lanes, so the last tile may be partial).
-// Overwrites d(s, 0..m-1) with the solution and c(s, 0..m-2) with c'; c(s, m-1), a, b and
-// any system past num_systems (padding lanes) are untouched. No checks: see the overload
-// with a status. Throws InputError (before launching anything) if the extents of a, b, c,
-// d differ, m == 0, or num_systems is outside [-1, systems held].
+// Overwrites d(s, 0..m-1) with the solution; with ThomasSchedule::PerSystem also c(s, 0..m-2)
+// with c' (see ThomasSchedule for what the others leave in c). c(s, m-1), a, b and any system
+// past num_systems (padding lanes) are untouched. No checks: see the overloads with a status.
+// Throws InputError (before launching anything) if the extents of a, b, c, d differ, m == 0,
+// or num_systems is outside [-1, systems held].
 template <class ExecutionSpace, class AV, class BV, class CV, class DV>
 void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
                   int num_systems = -1) {
   impl::thomas_batch_impl(exec, a, b, c, d, impl::no_status_view<ExecutionSpace>(), false,
-                          num_systems);
+                          num_systems, ThomasSchedule::Auto);
+}
+template <class ExecutionSpace, class AV, class BV, class CV, class DV>
+void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
+                  ThomasSchedule schedule, int num_systems = -1) {
+  impl::thomas_batch_impl(exec, a, b, c, d, impl::no_status_view<ExecutionSpace>(), false,
+                          num_systems, schedule);
 }
 
 // Same, recording failures in status (a ThomasStatus, e.g. make_thomas_status(exec)) at
@@ -440,7 +564,13 @@ template <class ExecutionSpace, class AV, class BV, class CV, class DV, class St
           class = typename std::enable_if<Kokkos::is_view<StatusView>::value>::type>
 void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
                   const StatusView& status, int num_systems = -1) {
-  impl::thomas_batch_impl(exec, a, b, c, d, status, true, num_systems);
+  impl::thomas_batch_impl(exec, a, b, c, d, status, true, num_systems, ThomasSchedule::Auto);
+}
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView,
+          class = typename std::enable_if<Kokkos::is_view<StatusView>::value>::type>
+void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c, const DV& d,
+                  const StatusView& status, ThomasSchedule schedule, int num_systems = -1) {
+  impl::thomas_batch_impl(exec, a, b, c, d, status, true, num_systems, schedule);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -482,18 +612,20 @@ void pad_vbatch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& 
 // of thomas_vbatch_no_computing_padding.
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
-                                     const CV& c, const DV& d, const SizesView& sizes) {
+                                     const CV& c, const DV& d, const SizesView& sizes,
+    ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
       "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes,
-      impl::no_status_view<ExecutionSpace>(), false);
+      impl::no_status_view<ExecutionSpace>(), false, schedule);
 }
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView,
           class StatusView>
 void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                      const CV& c, const DV& d, const SizesView& sizes,
-                                     const StatusView& status) {
+                                     const StatusView& status,
+    ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
-      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes, status, true);
+      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes, status, true, schedule);
 }
 
 // No Computing Padding (P2): thread s stops at sizes(s) (divergent). Overwrites
@@ -501,18 +633,20 @@ void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, co
 // and c(s, sizes(s)-1) are neither read nor written. pad_vbatch is not needed.
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
-                                        const CV& c, const DV& d, const SizesView& sizes) {
+                                        const CV& c, const DV& d, const SizesView& sizes,
+    ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
       "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes,
-      impl::no_status_view<ExecutionSpace>(), false);
+      impl::no_status_view<ExecutionSpace>(), false, schedule);
 }
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView,
           class StatusView>
 void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                         const CV& c, const DV& d, const SizesView& sizes,
-                                        const StatusView& status) {
+                                        const StatusView& status,
+    ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
-      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes, status, true);
+      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes, status, true, schedule);
 }
 
 // No Computing Padding on packed Flat storage (P2's divergent, uncoalesced variant): a, b,

@@ -1,0 +1,412 @@
+#pragma once
+// Spike delivery on the device (issue #10): the connections live on the device in CSR by
+// source gid; each epoch's spikes (gathered on the host by the exchange) are uploaded and
+// turned into events there, and the events of the next epoch are selected and ordered
+// there, so the host only copies the epoch's spikes in and count + 1 step offsets out.
+//
+// Order (what makes rasters independent of ranks, overlap, epoch length and backend):
+// within a step, events are applied by synapse and, on one synapse, in the order of their
+// spikes (step, gid) and then of the source's connections (the order they were added).
+// Every batch of spikes comes sorted by (step, gid) and batches come in step order, so
+// "position in the pending pool" is that order; the sort key (step, synapse, position)
+// is a total order. NEURON's delivery rule as in events.hpp (te <= t + dt/2).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Sort.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/simulation/spike_exchange.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+// The same arithmetic as delivery_step() in events.cpp, callable on the device.
+KOKKOS_INLINE_FUNCTION std::int64_t delivery_step_of(double te, double dt) {
+  const double x = te / dt - 0.5;
+  const double ax = x < 0 ? -x : x;
+  const double n = ceil(x - 1e-9 * (ax > 1.0 ? ax : 1.0));
+  return n < 0 ? 0 : static_cast<std::int64_t>(n);
+}
+
+inline int bits_for(std::uint64_t n) {  // bits to hold 0 .. n - 1 (at least 1)
+  int b = 1;
+  while (b < 64 && (std::uint64_t(1) << b) < n) ++b;
+  return b;
+}
+
+}  // namespace impl
+
+template <class ExecutionSpace>
+class DeviceEventQueue {
+  using mem = typename ExecutionSpace::memory_space;
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  template <class T>
+  using view = Kokkos::View<T*, mem>;
+
+ public:
+  DeviceEventQueue() = default;
+
+  // Connections (source gid, local synapse, weight, delay) in the order they were added;
+  // num_synapses bounds the synapse indices. Builds the CSR on the device (parallel sort).
+  DeviceEventQueue(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
+                   const std::vector<int>& synapse, const std::vector<double>& weight,
+                   const std::vector<double>& delay, int num_synapses, double dt)
+      : dt_(dt), num_synapses_(std::max(num_synapses, 1)) {
+    build(exec, source, synapse, weight, delay);
+  }
+
+  // The constructor's work (CUDA's extended lambdas may not live in a constructor).
+  void build(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
+             const std::vector<int>& synapse, const std::vector<double>& weight,
+             const std::vector<double>& delay) {
+    const std::int64_t n = static_cast<std::int64_t>(source.size());
+    num_connections_ = n;
+    auto src_in = upload(exec, source, "hb::conn_src_in");
+    auto syn_in = upload(exec, synapse, "hb::conn_syn_in");
+    auto w_in = upload(exec, weight, "hb::conn_w_in");
+    auto d_in = upload(exec, delay, "hb::conn_d_in");
+    std::int64_t max_gid = 0;
+    for (std::int64_t s : source) max_gid = std::max(max_gid, s);
+    // Sort key (source, position): stable by construction.
+    const int bpos = impl::bits_for(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
+    const int bsrc = impl::bits_for(static_cast<std::uint64_t>(max_gid) + 1);
+    if (bpos + bsrc > 64)
+      throw std::length_error("hinesbatch: too many connections and gids for a 64-bit sort key");
+    view<std::uint64_t> key(Kokkos::view_alloc("hb::conn_key", Kokkos::WithoutInitializing), n);
+    Kokkos::parallel_for(
+        "hinesbatch::conn_key", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+          key(i) = (static_cast<std::uint64_t>(src_in(i)) << bpos) | static_cast<std::uint64_t>(i);
+        });
+    exec.fence();
+    if (n > 1) Kokkos::sort(key);
+    target_synapse_ = view<int>(Kokkos::view_alloc("hb::conn_syn", Kokkos::WithoutInitializing), n);
+    target_weight_ = view<double>(Kokkos::view_alloc("hb::conn_w", Kokkos::WithoutInitializing), n);
+    target_delay_ =
+        view<double>(Kokkos::view_alloc("hb::conn_delay", Kokkos::WithoutInitializing), n);
+    view<int> is_first(Kokkos::view_alloc("hb::conn_first", Kokkos::WithoutInitializing), n);
+    auto ts = target_synapse_;
+    auto tw = target_weight_;
+    auto td = target_delay_;
+    const std::uint64_t mask = (std::uint64_t(1) << bpos) - 1;
+    Kokkos::parallel_for(
+        "hinesbatch::conn_permute", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t j = static_cast<std::int64_t>(key(i) & mask);
+          ts(i) = syn_in(j);
+          tw(i) = w_in(j);
+          td(i) = d_in(j);
+          is_first(i) = (i == 0 || (key(i) >> bpos) != (key(i - 1) >> bpos)) ? 1 : 0;
+        });
+    // Unique sources and their ranges.
+    int nsrc = 0;
+    Kokkos::parallel_reduce(
+        "hinesbatch::conn_count_sources", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, int& c) { c += is_first(i); }, nsrc);
+    source_gid_ = view<std::int64_t>("hb::conn_source", nsrc);
+    source_begin_ = view<std::int64_t>("hb::conn_source_begin", nsrc + 1);
+    auto sg = source_gid_;
+    auto sb = source_begin_;
+    Kokkos::parallel_scan(
+        "hinesbatch::conn_sources", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, int& k, const bool final) {
+          if (is_first(i)) {
+            if (final) {
+              sg(k) = static_cast<std::int64_t>(key(i) >> bpos);
+              sb(k) = i;
+            }
+            ++k;
+          }
+        });
+    Kokkos::parallel_for(
+        "hinesbatch::conn_sources_end", policy(exec, 0, 1),
+        KOKKOS_LAMBDA(const int) { sb(nsrc) = n; });
+    num_sources_ = nsrc;
+    exec.fence();
+  }
+
+  std::int64_t num_connections() const { return num_connections_; }
+
+  // External events (before the run): appended to the pool in the order given.
+  void push_external(const ExecutionSpace& exec, const std::vector<std::int64_t>& step,
+                     const std::vector<int>& synapse, const std::vector<double>& weight) {
+    const std::int64_t m = static_cast<std::int64_t>(step.size());
+    if (m == 0) return;
+    reserve(exec, pool_n_ + m);
+    auto s = upload(exec, step, "hb::ext_step");
+    auto y = upload(exec, synapse, "hb::ext_syn");
+    auto w = upload(exec, weight, "hb::ext_w");
+    auto ps = pool_step_;
+    auto py = pool_syn_;
+    auto pw = pool_w_;
+    const std::int64_t base = pool_n_;
+    Kokkos::parallel_for(
+        "hinesbatch::ev_external", policy(exec, 0, m), KOKKOS_LAMBDA(const std::int64_t i) {
+          ps(base + i) = s(i);
+          py(base + i) = y(i);
+          pw(base + i) = w(i);
+        });
+    pool_n_ += m;
+    exec.fence();
+  }
+
+  // Turns spikes (sorted by (step, gid)) into events in the pool; returns their number.
+  // Throws std::logic_error when an event falls before first_open_step (it would be late).
+  std::int64_t push_spikes(const ExecutionSpace& exec, const std::vector<Spike>& spikes,
+                           std::int64_t first_open_step) {
+    const std::int64_t ns = static_cast<std::int64_t>(spikes.size());
+    if (ns == 0 || num_sources_ == 0) return 0;
+    std::vector<std::int64_t> gid(ns), step(ns);
+    for (std::int64_t i = 0; i < ns; ++i) {
+      gid[i] = spikes[i].gid;
+      step[i] = spikes[i].step;
+    }
+    grow(spk_gid_, ns, "hb::spk_gid");
+    grow(spk_step_, ns, "hb::spk_step");
+    grow(spk_first_, ns, "hb::spk_first");
+    grow(spk_offset_, ns + 1, "hb::spk_offset");
+    copy_in(exec, spk_gid_, gid);
+    copy_in(exec, spk_step_, step);
+    auto sgid = spk_gid_;
+    auto sstep = spk_step_;
+    auto first_target = spk_first_;
+    auto offset = spk_offset_;
+    auto srcg = source_gid_;
+    auto srcb = source_begin_;
+    const int nsrc = num_sources_;
+    Kokkos::parallel_for(
+        "hinesbatch::ev_lookup", policy(exec, 0, ns), KOKKOS_LAMBDA(const std::int64_t i) {
+          int lo = 0, hi = nsrc;  // first source >= gid
+          while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (srcg(mid) < sgid(i))
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          const bool found = lo < nsrc && srcg(lo) == sgid(i);
+          first_target(i) = found ? srcb(lo) : 0;
+          offset(i) = found ? srcb(lo + 1) - srcb(lo) : 0;
+        });
+    std::int64_t m = 0;
+    Kokkos::parallel_scan(
+        "hinesbatch::ev_offsets", policy(exec, 0, ns),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+          const std::int64_t c = offset(i);
+          if (final) offset(i) = acc;
+          acc += c;
+        },
+        m);
+    if (m == 0) return 0;
+    reserve(exec, pool_n_ + m);
+    auto ps = pool_step_;
+    auto py = pool_syn_;
+    auto pw = pool_w_;
+    auto ts = target_synapse_;
+    auto tw = target_weight_;
+    auto td = target_delay_;
+    const std::int64_t base = pool_n_;
+    const double dt = dt_;
+    int late = 0;
+    // One thread per spike: its events keep the source's connection order.
+    Kokkos::parallel_reduce(
+        "hinesbatch::ev_fill", policy(exec, 0, ns),
+        KOKKOS_LAMBDA(const std::int64_t i, int& bad) {
+          const std::int64_t o = base + offset(i);
+          const std::int64_t c = (i + 1 < ns ? offset(i + 1) : m) - offset(i);
+          for (std::int64_t k = 0; k < c; ++k) {
+            const std::int64_t t = first_target(i) + k;
+            const double te = static_cast<double>(sstep(i)) * dt + td(t);
+            const std::int64_t st = impl::delivery_step_of(te, dt);
+            if (st < first_open_step) ++bad;
+            ps(o + k) = st;
+            py(o + k) = ts(t);
+            pw(o + k) = tw(t);
+          }
+        },
+        late);
+    if (late > 0)
+      throw std::logic_error("hinesbatch: " + std::to_string(late) + " events arrive before step " +
+                             std::to_string(first_open_step) +
+                             ", which already ran: the epoch is longer than the delays allow");
+    pool_n_ += m;
+    return m;
+  }
+
+  // Moves the events of steps [first, first + count) to synapse()/weight(), sorted by
+  // (step, synapse, pool position); step_begin (host) gets count + 1 offsets.
+  void take(const ExecutionSpace& exec, std::int64_t first, int count,
+            std::vector<int>& step_begin) {
+    step_begin.assign(count + 1, 0);
+    if (pool_n_ == 0) return;
+    const std::int64_t n = pool_n_, last = first + count;
+    auto ps = pool_step_;
+    auto py = pool_syn_;
+    auto pw = pool_w_;
+    grow(win_pos_, n, "hb::ev_winpos");
+    auto win_pos = win_pos_;
+    std::int64_t w = 0;
+    int early = 0;
+    Kokkos::parallel_reduce(
+        "hinesbatch::ev_early", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, int& e) { e += ps(i) < first ? 1 : 0; }, early);
+    if (early > 0)
+      throw std::logic_error("hinesbatch: events left behind before step " + std::to_string(first));
+    Kokkos::parallel_scan(
+        "hinesbatch::ev_window", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+          if (final) win_pos(i) = acc;
+          acc += ps(i) < last ? 1 : 0;
+        },
+        w);
+    if (w > 0) {
+      const int bstep = impl::bits_for(static_cast<std::uint64_t>(count));
+      const int bsyn = impl::bits_for(static_cast<std::uint64_t>(num_synapses_));
+      const int bpos = impl::bits_for(static_cast<std::uint64_t>(w));
+      if (bstep + bsyn + bpos > 64)
+        throw std::length_error("hinesbatch: too many events in one epoch for a 64-bit sort key");
+      grow(key_, w, "hb::ev_key");
+      grow(wsyn_, w, "hb::ev_wsyn");
+      grow(ww_, w, "hb::ev_ww");
+      auto key = Kokkos::subview(key_, std::make_pair(std::int64_t(0), w));
+      auto wsyn = wsyn_;
+      auto ww = ww_;
+      Kokkos::parallel_for(
+          "hinesbatch::ev_keys", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+            if (ps(i) >= last) return;
+            const std::int64_t j = win_pos(i);
+            key(j) = (static_cast<std::uint64_t>(ps(i) - first) << (bsyn + bpos)) |
+                     (static_cast<std::uint64_t>(py(i)) << bpos) | static_cast<std::uint64_t>(j);
+            wsyn(j) = py(i);
+            ww(j) = pw(i);
+          });
+      exec.fence();
+      if (w > 1) Kokkos::sort(key);
+      if (static_cast<std::int64_t>(syn_.extent(0)) < w) {
+        syn_ = view<int>("hb::ev_syn", 2 * w);
+        w_ = view<double>("hb::ev_w", 2 * w);
+      }
+      auto os = syn_;
+      auto ow = w_;
+      const std::uint64_t mask = (std::uint64_t(1) << bpos) - 1;
+      Kokkos::parallel_for(
+          "hinesbatch::ev_order", policy(exec, 0, w), KOKKOS_LAMBDA(const std::int64_t k) {
+            const std::int64_t j = static_cast<std::int64_t>(key(k) & mask);
+            os(k) = wsyn(j);
+            ow(k) = ww(j);
+          });
+      // step_begin[s] = first sorted event of step first + s (binary search).
+      grow(step_begin_, count + 1, "hb::ev_step_begin");
+      auto begin_dev = step_begin_;
+      const int shift = bsyn + bpos;
+      Kokkos::parallel_for(
+          "hinesbatch::ev_step_begin", policy(exec, 0, count + 1), KOKKOS_LAMBDA(const int s) {
+            std::int64_t lo = 0, hi = w;
+            while (lo < hi) {
+              const std::int64_t mid = (lo + hi) / 2;
+              if (static_cast<int>(key(mid) >> shift) < s)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+            begin_dev(s) = static_cast<int>(lo);
+          });
+      const auto r = std::make_pair(0, count + 1);
+      auto h = Kokkos::create_mirror_view(Kokkos::subview(begin_dev, r));
+      Kokkos::deep_copy(exec, h, Kokkos::subview(begin_dev, r));
+      exec.fence();
+      for (int s = 0; s <= count; ++s) step_begin[s] = h(s);
+    }
+    // Keep the rest, in order.
+    const std::int64_t rest = n - w;
+    // Double-buffered pool: the rest goes to the spare arrays, which then swap in.
+    grow(spare_step_, rest, "hb::pool_step");
+    grow(spare_syn_, rest, "hb::pool_syn");
+    grow(spare_w_, rest, "hb::pool_w");
+    auto rs = spare_step_;
+    auto ry = spare_syn_;
+    auto rw = spare_w_;
+    Kokkos::parallel_for(
+        "hinesbatch::ev_keep", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+          if (ps(i) < last) return;
+          const std::int64_t j = i - win_pos(i);
+          rs(j) = ps(i);
+          ry(j) = py(i);
+          rw(j) = pw(i);
+        });
+    exec.fence();
+    std::swap(pool_step_, spare_step_);
+    std::swap(pool_syn_, spare_syn_);
+    std::swap(pool_w_, spare_w_);
+    pool_n_ = rest;
+  }
+
+  // The events taken by the last take(), on the device.
+  Kokkos::View<const int*, mem> synapse() const { return syn_; }
+  Kokkos::View<const double*, mem> weight() const { return w_; }
+  std::int64_t pending() const { return pool_n_; }
+
+ private:
+  template <class T>
+  static view<T> upload(const ExecutionSpace& exec, const std::vector<T>& v, const char* label) {
+    view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), v.size());
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(),
+                                                                                         v.size());
+    Kokkos::deep_copy(exec, d, h);
+    exec.fence();
+    return d;
+  }
+
+  // Grow-only scratch (no allocation per epoch once the sizes settle).
+  template <class T>
+  static void grow(view<T>& v, std::int64_t n, const char* label) {
+    if (static_cast<std::int64_t>(v.extent(0)) >= n) return;
+    v = view<T>(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
+                std::max<std::int64_t>(2 * n, 1024));
+  }
+  template <class T>
+  static void copy_in(const ExecutionSpace& exec, const view<T>& d, const std::vector<T>& v) {
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(),
+                                                                                         v.size());
+    Kokkos::deep_copy(exec, Kokkos::subview(d, std::make_pair(std::size_t(0), v.size())), h);
+  }
+
+  void reserve(const ExecutionSpace& exec, std::int64_t n) {
+    if (static_cast<std::int64_t>(pool_step_.extent(0)) >= n) return;
+    const std::int64_t cap = std::max<std::int64_t>(2 * n, 1024);
+    view<std::int64_t> s("hb::pool_step", cap);
+    view<int> y("hb::pool_syn", cap);
+    view<double> w("hb::pool_w", cap);
+    if (pool_n_ > 0) {
+      const auto r = std::make_pair(std::int64_t(0), pool_n_);
+      Kokkos::deep_copy(exec, Kokkos::subview(s, r), Kokkos::subview(pool_step_, r));
+      Kokkos::deep_copy(exec, Kokkos::subview(y, r), Kokkos::subview(pool_syn_, r));
+      Kokkos::deep_copy(exec, Kokkos::subview(w, r), Kokkos::subview(pool_w_, r));
+    }
+    exec.fence();
+    pool_step_ = s;
+    pool_syn_ = y;
+    pool_w_ = w;
+  }
+
+  double dt_ = 0.025;
+  int num_synapses_ = 1, num_sources_ = 0;
+  std::int64_t num_connections_ = 0;
+  view<std::int64_t> source_gid_, source_begin_;
+  view<int> target_synapse_;
+  view<double> target_weight_, target_delay_;
+  view<std::int64_t> pool_step_, spare_step_;
+  view<int> pool_syn_, spare_syn_;
+  view<double> pool_w_, spare_w_;
+  view<std::int64_t> spk_gid_, spk_step_, spk_first_, spk_offset_, win_pos_;
+  view<std::uint64_t> key_;
+  view<int> wsyn_, step_begin_;
+  view<double> ww_;
+  std::int64_t pool_n_ = 0;
+  view<int> syn_;
+  view<double> w_;
+};
+
+}  // namespace hinesbatch
