@@ -8,15 +8,19 @@
 //
 // Prints, per class and layout: median solve time, G nodes/s (nodes = N x n solved per
 // second) and speed-up over the sequential solve of the same batch.
+#include <unistd.h>
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/command_line.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "random_systems.hpp"
 
@@ -171,31 +175,56 @@ void run(const Options& o) {
   }
 }
 
+const char* const kUsage =
+    "usage: hinesbatch-paper-classes [--systems N] [--repeat R] [--block-size BS] [--float]\n"
+    "       [--kokkos-... options; --kokkos-help lists them]\n";
+
+// The bytes a run needs at most (one class at a time): the host systems, their sequential
+// copies and the solution (7 arrays), two device batches of 4 arrays padded to whole
+// tiles, in the chosen precision.
+double bytes_needed(const Options& o) {
+  int largest = 1;
+  for (const auto& c : paper_classes()) largest = std::max(largest, paper_class_tree(c.id).size());
+  const double padded = std::ceil(double(o.systems) / o.block_size) * o.block_size;
+  const double word = o.single ? sizeof(float) : sizeof(double);
+  return largest * word * (7.0 * o.systems + 8.0 * padded);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf(
+          "hinesbatch-paper-classes: the papers' six morphology classes in every layout\n%s",
+          kUsage);
+      return 0;
+    }
   Kokkos::ScopeGuard kokkos(argc, argv);
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> int {
+    // Whole argument an integer in range ("12abc", "abc" and 2^30 block sizes are refused).
+    auto value = [&](long long hi) -> int {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::fprintf(stderr, "hinesbatch-paper-classes: %s needs a value\n%s", a.c_str(), kUsage);
         std::exit(2);
       }
-      const int v = std::atoi(argv[++i]);
-      if (v < 1) {
-        std::fprintf(stderr, "%s must be a positive integer (value '%s')\n", a.c_str(), argv[i]);
+      long long v = 0;
+      if (!cli::parse_integer(argv[++i], 1, hi, v)) {
+        std::fprintf(stderr,
+                     "hinesbatch-paper-classes: %s must be an integer in [1, %lld] (value '%s')\n",
+                     a.c_str(), hi, cli::echoed(argv[i]).c_str());
         std::exit(2);
       }
-      return v;
+      return static_cast<int>(v);
     };
     if (a == "--systems")
-      o.systems = value();
+      o.systems = value(1 << 30);
     else if (a == "--repeat")
-      o.repeat = value();
+      o.repeat = value(1000000);
     else if (a == "--block-size")
-      o.block_size = value();
+      o.block_size = value(65536);  // lanes per tile; 2^30 overflowed the tile count
     else if (a == "--float")
       o.single = true;
     else if (a.rfind("--kokkos", 0) == 0)
@@ -204,9 +233,19 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr,
                    "unknown option '%s'\nusage: %s [--systems N] [--repeat R] [--block-size BS] "
                    "[--float]\n",
-                   a.c_str(), argv[0]);
+                   cli::echoed(a).c_str(), argv[0]);
       return 2;
     }
+  }
+  // Memory checked before anything is allocated (--systems 100000000 was a bad_alloc).
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const double available = pages > 0 && page > 0 ? double(pages) * page : 0;
+  if (available > 0 && bytes_needed(o) > 0.8 * available) {
+    std::fprintf(stderr,
+                 "hinesbatch-paper-classes: --systems %d needs about %.3g GB (block size %d), "
+                 "more than 80%% of this machine's %.3g GB\n",
+                 o.systems, bytes_needed(o) / 1e9, o.block_size, available / 1e9);
+    return 2;
   }
   if (o.single)
     run<float>(o);

@@ -54,6 +54,8 @@ ensure_apt_sources() {
 packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-json3-dev
   openmpi-bin libopenmpi-dev neuron python3-neuron)
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
+# clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
+packages+=(clang libclang-rt-14-dev libomp-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

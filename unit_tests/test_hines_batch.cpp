@@ -107,8 +107,18 @@ class HinesBatchSolve : public ::testing::Test {
                     int wanted_block_size = 32, int piece_length = 0) {
     const int bs = block_size_for(tree.size(), wanted_block_size);
     if (bs < 1) {
-      std::cout << "[ skipped  ] " << what << ": a BlockShared tile of " << tree.size()
-                << " nodes does not fit in team scratch\n";
+      // Not a skip: with tiles of one lane the solve must either be correct or be refused
+      // with an InputError naming team scratch (never a silent wrong answer or a crash).
+      try {
+        const auto o = run(tree, num_systems, 0x7e57 + num_systems, 1);
+        expect_correct(tree, o, what + " N=" + std::to_string(num_systems) + " BS=1");
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("team scratch"), std::string::npos) << e.what();
+        const long max_bytes = Kokkos::TeamPolicy<E>::scratch_size_max(0);
+        EXPECT_GT(static_cast<long>(tree.size() * sizeof(T)) + 1024, max_bytes)
+            << what << ": a one-lane tile of " << tree.size() << " nodes refused";
+        RecordProperty("refused_" + what, "tile does not fit in team scratch");
+      }
       return;
     }
     static std::uint64_t seed = 0x5eed;

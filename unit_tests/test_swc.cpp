@@ -113,6 +113,35 @@ TEST(SwcParse, CommentsCrlfTabsAndExtraColumns) {
   EXPECT_EQ(m.soma_point_count(), 1);
 }
 
+// Old Mac and some exporters end lines with a lone CR: every point must still be read
+// (getline on LF took all but the first as extra columns: 3 nodes instead of 85).
+TEST(SwcParse, CrOnlyAndMixedLineEnds) {
+  const auto cr = parse("# c\r1 1 0 0 0 5 -1\r2 3 10 0 0 1 1\r3 3 20 0 0 1 2\r");
+  expect_consistent(cr);
+  ASSERT_EQ(cr.size(), 3);
+  EXPECT_EQ(cr.points[2].line, 4);
+  const auto mixed = parse("1 1 0 0 0 5 -1\r\n2 3 10 0 0 1 1\r3 3 20 0 0 1 2\n4 3 30 0 0 1 3");
+  expect_consistent(mixed);
+  ASSERT_EQ(mixed.size(), 4);
+  EXPECT_EQ(mixed.points[3].line, 4);
+  EXPECT_EQ(mixed.points[3].x, 30.0);
+}
+
+TEST(SwcFiles, CrOnlyCopyOfARealFileHasEveryPoint) {
+  if (!morphology_dir_present()) GTEST_SKIP() << "no morphologies at " << kMorphologyDir;
+  std::ifstream in(kMorphologyDir + "/96ML.CNG.swc", std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string text = buf.str();
+  const auto lf = parse(text);
+  for (char& c : text)
+    if (c == '\n') c = '\r';
+  const auto cr = parse(text);
+  ASSERT_EQ(cr.size(), lf.size());
+  EXPECT_EQ(cr.size(), 135);
+  EXPECT_EQ(cr.parent, lf.parent);
+}
+
 TEST(SwcParse, UnsortedNonContiguousIds) {
   // Children listed before parents, ids with gaps, any negative parent is a root.
   const auto m = parse(
@@ -250,6 +279,30 @@ TEST(SwcErrors, Cycle) {
 
 TEST(SwcErrors, SeveralRoots) {
   expect_error("1 1 0 0 0 1 -1\n2 3 0 0 0 1 1\n7 3 0 0 0 1 -1\n", 3, "7", "roots");
+}
+
+TEST(SwcErrors, SeveralPointsOnOneLine) {
+  const std::string two = "1 1 0 0 0 5 -1 2 3 10 0 0 1 1";
+  expect_error("# x\n" + two + "\n", 2, two, "several points on one line");
+}
+
+TEST(SwcErrors, AbsurdGeometryNamedWithLine) {
+  expect_error("1 1 0 0 0 5 -1\n2 3 1e200 0 0 1 1\n", 2, "1e200", "coordinate");
+  expect_error("1 1 0 0 0 5 -1\n2 3 0 0 -2e9 1 1\n", 2, "-2e9", "coordinate");
+  expect_error("1 1 0 0 0 5e7 -1\n", 1, "5e7", "radius");
+}
+
+// A huge bad token is echoed truncated (at most 64 characters) but kept whole in value().
+TEST(SwcErrors, HugeBadValueIsEchoedTruncated) {
+  const std::string token = "1" + std::string(1 << 20, 'x');
+  try {
+    parse("1 1 0 0 0 " + token + " -1\n");
+    ADD_FAILURE() << "no InputError";
+  } catch (const hb::InputError& e) {
+    EXPECT_EQ(e.value(), token);
+    EXPECT_LT(std::string(e.what()).size(), 200u);
+    EXPECT_NE(std::string(e.what()).find("characters)"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SwcErrors, EmptyFile) {

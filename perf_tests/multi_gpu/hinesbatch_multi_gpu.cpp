@@ -21,10 +21,10 @@
 // Device selection: device id = local rank (OMPI_COMM_WORLD_LOCAL_RANK, MV2_ / SLURM_ fall-
 // backs) modulo the visible devices. OpenMP threads per rank: OMP_NUM_THREADS if set, else
 // the hardware threads divided by the local ranks.
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
 #include <unistd.h>
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,6 +38,7 @@
 #include <thread>
 #include <vector>
 
+#include "hinesbatch/core/command_line.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "random_systems.hpp"
 
@@ -65,28 +66,46 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-[[noreturn]] void usage(const char* msg) {
-  std::fprintf(stderr,
-               "hinesbatch_multi_gpu: %s\nusage: mpirun -np R hinesbatch_multi_gpu [--sizes "
-               "N,...] [--classes all|NAME,...] [--layouts FullInterleaved,BlockInterleaved,Flat] "
-               "[--flat-classes NAME,...|none] [--repeat R] [--warmup W] [--block-size BS] "
-               "[--pool P] [--max-gb G] [--json FILE]\n",
-               msg);
+const char* const kUsage =
+    "usage: mpirun -np R hinesbatch_multi_gpu [--sizes N,...] [--classes all|NAME,...] "
+    "[--layouts FullInterleaved,BlockInterleaved,Flat] [--flat-classes NAME,...|none] "
+    "[--repeat R] [--warmup W] [--block-size BS] [--pool P] [--max-gb G] [--json FILE]\n";
+
+[[noreturn]] void usage(const std::string& msg) {
+  std::fprintf(stderr, "hinesbatch_multi_gpu: %s\n%s", msg.c_str(), kUsage);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
+}
+
+// Whole argument an integer (or decimal) in range: "12abc", "abc", 2^40 are refused.
+int int_arg(const std::string& k, const std::string& v, long long lo, long long hi) {
+  long long x = 0;
+  if (!cli::parse_integer(v, lo, hi, x))
+    usage(k + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+          "] (value '" + cli::echoed(v) + "')");
+  return static_cast<int>(x);
 }
 
 Options parse(int argc, char** argv) {
   Options o;
   for (int a = 1; a < argc; ++a) {
     const std::string k = argv[a];
-    if (k == "--help" || k == "-h") usage("help");
-    if (a + 1 >= argc) usage(("missing value after " + k).c_str());
+    if (k == "--help" || k == "-h") {
+      std::printf("hinesbatch_multi_gpu: P1 Fig. 3 on several GPUs\n%s", kUsage);
+      MPI_Finalize();
+      std::exit(0);
+    }
+    if (a + 1 >= argc) usage("missing value after " + k);
     const std::string v = argv[++a];
-    try {
+    {
       if (k == "--sizes") {
         o.sizes.clear();
-        for (const auto& x : split(v)) o.sizes.push_back(std::stol(x));
+        for (const auto& x : split(v)) {
+          long long n = 0;
+          if (!cli::parse_integer(x, 1, 1LL << 40, n))
+            usage("--sizes needs integers in [1, 2^40] (value '" + cli::echoed(x) + "')");
+          o.sizes.push_back(static_cast<long>(n));
+        }
       } else if (k == "--classes") {
         o.classes = v == "all" ? std::vector<std::string>{} : split(v);
       } else if (k == "--layouts") {
@@ -94,43 +113,44 @@ Options parse(int argc, char** argv) {
       } else if (k == "--flat-classes") {
         o.flat_classes = v == "none" ? std::vector<std::string>{} : split(v);
       } else if (k == "--repeat") {
-        o.repeat = std::stoi(v);
+        o.repeat = int_arg(k, v, 1, 1000000);
       } else if (k == "--warmup") {
-        o.warmup = std::stoi(v);
+        o.warmup = int_arg(k, v, 0, 1000000);
       } else if (k == "--block-size") {
-        o.block_size = std::stoi(v);
+        o.block_size = int_arg(k, v, 1, 65536);
       } else if (k == "--pool") {
-        o.pool = std::stoi(v);
+        o.pool = int_arg(k, v, 1, 1 << 24);
       } else if (k == "--max-gb") {
-        o.max_gb = std::stod(v);
+        if (!cli::parse_real(v, 0, 1e6, o.max_gb))
+          usage("--max-gb must be a number in [0, 1e6] (value '" + cli::echoed(v) + "')");
       } else if (k == "--json") {
         o.json = v;
       } else {
-        usage(("unknown option " + k).c_str());
+        usage("unknown option " + cli::echoed(k));
       }
-    } catch (const std::logic_error&) {
-      usage(("bad value for " + k + ": " + v).c_str());
     }
   }
   if (o.repeat < 1 || o.warmup < 0 || o.pool < 1 || o.block_size < 1) usage("bad counts");
   for (const auto& l : o.layouts)
     if (l != "FullInterleaved" && l != "BlockInterleaved" && l != "Flat")
-      usage(("unknown layout " + l).c_str());
+      usage("unknown layout " + cli::echoed(l));
   return o;
 }
 
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
+  long long x = 0;
+  return v && cli::parse_integer(v, 0, 1 << 20, x) ? static_cast<int>(x) : fallback;
 }
 int local_rank() {
-  for (const char* n : {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                        "SLURM_LOCALID"})
+  for (const char* n : {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK",
+                        "MPI_LOCALRANKID", "SLURM_LOCALID"})
     if (std::getenv(n)) return env_int(n, 0);
   return 0;
 }
 int local_size(int world) {
-  for (const char* n : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+  for (const char* n :
+       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
     if (std::getenv(n)) return std::max(1, env_int(n, 1));
   return world;
 }
@@ -163,7 +183,7 @@ std::string device_name() {
     s += buf;
   }
 #else
-  s += " " + std::to_string(Kokkos::DefaultExecutionSpace::concurrency()) + " threads";
+  s += " " + std::to_string(Kokkos::DefaultExecutionSpace().concurrency()) + " threads";
 #endif
   return s;
 }
@@ -197,9 +217,11 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   const long mine = n_total / ranks + (rank < n_total % ranks ? 1 : 0);
   r.n_per_rank_max = n_total / ranks + (n_total % ranks ? 1 : 0);
   const int bs = Layout::tiled ? o.block_size : 1;
-  const double padded = Layout::tiled ? double((r.n_per_rank_max + bs - 1) / bs * bs) : double(r.n_per_rank_max);
+  const double padded =
+      Layout::tiled ? double((r.n_per_rank_max + bs - 1) / bs * bs) : double(r.n_per_rank_max);
   // u, l, d, rhs + pristine d, rhs; the pool (4 arrays) besides.
-  const double need = (6.0 * padded + 4.0 * std::min<long>(o.pool, r.n_per_rank_max)) * n * sizeof(Real);
+  const double need =
+      (6.0 * padded + 4.0 * std::min<long>(o.pool, r.n_per_rank_max)) * n * sizeof(Real);
   r.gb_per_rank = need * 1e-9;
   double limit = 0.85 * free_bytes(ranks_here);
   if (o.max_gb > 0) limit = std::min(limit, o.max_gb * 1e9);
@@ -237,7 +259,8 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   const View d0 = Layout::template allocate<View>("pristine_d", static_cast<int>(mine), n, bs);
   const View r0 = Layout::template allocate<View>("pristine_rhs", static_cast<int>(mine), n, bs);
   Kokkos::parallel_for(
-      "multi_gpu::replicate_pool", Kokkos::RangePolicy<Exec, Kokkos::IndexType<long>>(exec, 0, mine * n),
+      "multi_gpu::replicate_pool",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<long>>(exec, 0, mine * n),
       KOKKOS_LAMBDA(const long k) {
         const int s = static_cast<int>(k / n), i = static_cast<int>(k % n), p = s % pool;
         Layout::at(u, s, i, bs) = pu(p, i);
@@ -267,9 +290,8 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
   const int k = std::min(pool, 16);
   Kokkos::View<Real**, Kokkos::LayoutRight, Mem> xs("x_sample", k, n);
   Kokkos::parallel_for(
-      "multi_gpu::sample", Kokkos::RangePolicy<Exec>(exec, 0, k * n), KOKKOS_LAMBDA(const int q) {
-        xs(q / n, q % n) = Layout::at(rhs, q / n, q % n, bs);
-      });
+      "multi_gpu::sample", Kokkos::RangePolicy<Exec>(exec, 0, k * n),
+      KOKKOS_LAMBDA(const int q) { xs(q / n, q % n) = Layout::at(rhs, q / n, q % n, bs); });
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), xs);
   double res = 0;
   for (int s = 0; s < k; ++s) {
@@ -305,8 +327,9 @@ void write_json(const std::string& file, const Options& o, int ranks, int ranks_
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   f << "{\n  \"context\": {\n    \"program\": \"hinesbatch_multi_gpu\",\n    \"ranks\": " << ranks
     << ",\n    \"local_ranks\": " << ranks_here << ",\n    \"execution_space\": \""
-    << Kokkos::DefaultExecutionSpace::name() << "\",\n    \"type\": \"f64\",\n    \"repeat\": "
-    << o.repeat << ",\n    \"warmup\": " << o.warmup << ",\n    \"pool\": " << o.pool
+    << Kokkos::DefaultExecutionSpace::name()
+    << "\",\n    \"type\": \"f64\",\n    \"repeat\": " << o.repeat
+    << ",\n    \"warmup\": " << o.warmup << ",\n    \"pool\": " << o.pool
     << ",\n    \"block_size\": " << o.block_size << ",\n    \"timestamp\": \"" << stamp
     << "\",\n    \"devices\": [";
   for (std::size_t i = 0; i < devices.size(); ++i)
@@ -339,7 +362,7 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const int lrank = local_rank(), lsize = local_size(ranks);
 
-  Kokkos::InitArguments args;
+  int device_id = -1, num_threads = -1;  // -1: Kokkos' default
 #if defined(KOKKOS_ENABLE_CUDA)
   int devices = 0;
   cudaGetDeviceCount(&devices);
@@ -349,13 +372,30 @@ int main(int argc, char** argv) {
   }
   if (lsize > devices && lrank == 0)
     std::fprintf(stderr, "warning: %d ranks on this host share %d GPU(s)\n", lsize, devices);
-  args.device_id = lrank % devices;
+  device_id = lrank % devices;
 #endif
   if (!std::getenv("OMP_NUM_THREADS")) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    args.num_threads = std::max(1, hw / lsize);  // on CUDA builds: the host space only
+    num_threads = std::max(1, hw / lsize);  // on CUDA builds: the host space only
   }
-  Kokkos::initialize(args);
+  // Kokkos 4 removed the old init-arguments struct (issue #12): InitializationSettings from
+  // 3.7, the same choices as command-line arguments before (3.4 has no InitializationSettings).
+#if KOKKOS_VERSION >= 30700
+  Kokkos::InitializationSettings settings;
+  if (device_id >= 0) settings.set_device_id(device_id);
+  if (num_threads > 0) settings.set_num_threads(num_threads);
+  Kokkos::initialize(settings);
+#else
+  std::vector<std::string> kokkos_args{argv[0]};
+  if (device_id >= 0) kokkos_args.push_back("--kokkos-device-id=" + std::to_string(device_id));
+  if (num_threads > 0)  // Kokkos < 3.7 only: it has no --kokkos-num-threads
+    kokkos_args.push_back("--kokkos-threads=" + std::to_string(num_threads));  // portability-ok
+  std::vector<char*> kokkos_argv;
+  for (std::string& a : kokkos_args) kokkos_argv.push_back(&a[0]);
+  int kokkos_argc = static_cast<int>(kokkos_argv.size());
+  kokkos_argv.push_back(nullptr);
+  Kokkos::initialize(kokkos_argc, kokkos_argv.data());
+#endif
   int rc = 0;
   try {
     // Which device every rank got.
@@ -370,9 +410,10 @@ int main(int argc, char** argv) {
         for (int q = 0; q < ranks; ++q) devices.emplace_back(&all[256 * q]);
     }
     if (rank == 0) {
-      std::printf("HinesBatch multi-GPU (P1 Fig. 3): %d rank(s), %s, double, median of %d runs "
-                  "(max over ranks of barrier-to-barrier time), %d warm-up\n",
-                  ranks, Kokkos::DefaultExecutionSpace::name(), o.repeat, o.warmup);
+      std::printf(
+          "HinesBatch multi-GPU (P1 Fig. 3): %d rank(s), %s, double, median of %d runs "
+          "(max over ranks of barrier-to-barrier time), %d warm-up\n",
+          ranks, Kokkos::DefaultExecutionSpace::name(), o.repeat, o.warmup);
       for (const auto& d : devices) std::printf("  %s\n", d.c_str());
       std::printf("%-16s %-12s %5s %9s %8s %12s %10s %9s\n", "layout", "class", "nodes", "N",
                   "ranks", "time [ms]", "G nodes/s", "residual");
@@ -393,7 +434,8 @@ int main(int argc, char** argv) {
           if (lay == "FullInterleaved")
             r = run_case<layouts::FullInterleaved>(o, "FullInterleaved", c, n, rank, ranks, lsize);
           else if (lay == "BlockInterleaved")
-            r = run_case<layouts::BlockInterleaved>(o, "BlockInterleaved", c, n, rank, ranks, lsize);
+            r = run_case<layouts::BlockInterleaved>(o, "BlockInterleaved", c, n, rank, ranks,
+                                                    lsize);
           else
             r = run_case<layouts::Flat>(o, "Flat", c, n, rank, ranks, lsize);
           if (rank == 0) {
@@ -402,8 +444,8 @@ int main(int argc, char** argv) {
                           r.cls.c_str(), r.nodes, r.n, ranks, r.reason.c_str());
             else
               std::printf("%-16s %-12s %5d %9ld %8d %12.4f %10.3f %9.1e%s\n", r.layout.c_str(),
-                          r.cls.c_str(), r.nodes, r.n, ranks, r.seconds * 1e3, r.gnodes,
-                          r.residual, r.status == "ok" ? "" : "  FAILED");
+                          r.cls.c_str(), r.nodes, r.n, ranks, r.seconds * 1e3, r.gnodes, r.residual,
+                          r.status == "ok" ? "" : "  FAILED");
             std::fflush(stdout);
             if (r.status == "failed") rc = 1;
           }

@@ -76,6 +76,23 @@ const char* kUsage =
     "  --methods    subset of: strided, interleaved0, interleaved1, interleaved2, reference\n"
     "  --no-l2-flush  keep the restored inputs in L2 (default: overwrite L2 before each run)\n";
 
+// Whole argument a number in range (issue #12: "12abc" or "abc" must not read as 12 or 0).
+double parse_number(const std::string& t, const char* what, double lo, double hi) {
+  char* end = nullptr;
+  const double x = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || !std::isfinite(x) || x < lo || x > hi)
+    throw std::invalid_argument(std::string("bad ") + what + " value '" + t.substr(0, 64) + "'");
+  return x;
+}
+unsigned long long parse_seed(const std::string& t) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
+  if (t.empty() || t[0] == '-' || *end != '\0' || errno == ERANGE)
+    throw std::invalid_argument("bad --seed value '" + t.substr(0, 64) + "'");
+  return x;
+}
+
 std::vector<int> parse_ints(const std::string& s, const char* what) {
   std::vector<int> v;
   for (const std::string& t : split(s)) {
@@ -111,9 +128,9 @@ Options parse(int argc, char** argv) {
     } else if (a == "--samples") {
       o.samples = parse_ints(value(i), "--samples").at(0);
     } else if (a == "--seed") {
-      o.seed = std::strtoull(value(i).c_str(), nullptr, 10);
+      o.seed = parse_seed(value(i));
     } else if (a == "--max-gb") {
-      o.max_gb = std::atof(value(i).c_str());
+      o.max_gb = parse_number(value(i), "--max-gb", 1e-3, 1e6);
     } else if (a == "--methods") {
       o.methods = split(value(i));
       for (const std::string& k : o.methods)

@@ -318,6 +318,23 @@ const char* kUsage =
     "  --max-gb    device memory cap of one case (default 60)\n"
     "  --self-test run the solvers on the host on the given files (few systems), no GPU needed\n";
 
+// Whole argument a number in range (issue #12: "12abc" or "abc" must not read as 12 or 0).
+double parse_number(const std::string& t, const char* what, double lo, double hi) {
+  char* end = nullptr;
+  const double x = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || !std::isfinite(x) || x < lo || x > hi)
+    throw std::invalid_argument(std::string("bad ") + what + " value '" + t.substr(0, 64) + "'");
+  return x;
+}
+unsigned long long parse_seed(const std::string& t) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
+  if (t.empty() || t[0] == '-' || *end != '\0' || errno == ERANGE)
+    throw std::invalid_argument("bad --seed value '" + t.substr(0, 64) + "'");
+  return x;
+}
+
 int parse_int(const std::string& t, const char* what) {
   char* end = nullptr;
   long x = std::strtol(t.c_str(), &end, 10);
@@ -355,9 +372,9 @@ Options parse(int argc, char** argv) {
     } else if (a == "--samples") {
       o.samples = parse_int(value(i), "--samples");
     } else if (a == "--seed") {
-      o.seed = std::strtoull(value(i).c_str(), nullptr, 10);
+      o.seed = parse_seed(value(i));
     } else if (a == "--max-gb") {
-      o.max_gb = std::atof(value(i).c_str());
+      o.max_gb = parse_number(value(i), "--max-gb", 1e-3, 1e6);
     } else if (a == "--no-l2-flush") {
       o.flush_l2 = false;
     } else if (a == "--out") {

@@ -5,7 +5,8 @@
 # peers runs the standalone peer programs of .devcarry/peers (scripts/gpu/build-peers.sh,
 # after pack.sh) into $OUT/peers_*.{json,txt} and $OUT/hines_peers.{json,txt}; the cell
 # files hines_peers reads are written first by hinesbatch-export-cells (packed by pack.sh).
-#   scripts/gpu/device-run.sh [tests] [main] [perf:NAME:REGEX] [multigpu] [evaluation[:PART,...]]...
+#   scripts/gpu/device-run.sh [tests] [main] [perf:NAME:REGEX] [multigpu] [evaluation[:PART,...]]
+#       [sanitize[:memcheck,racecheck,initcheck,synccheck]]...
 # perf:NAME:REGEX runs the benchmarks matching REGEX into $OUT/perf_NAME.{json,txt}.
 # multigpu: hinesbatch_multi_gpu with mpirun -np 1, then -np 2 (and -np 4) when that many
 #   GPUs are visible, into $OUT/multigpu_np<R>.{json,txt} (needs .devcarry/mpi: pack-mpi.sh).
@@ -146,6 +147,34 @@ for s in "${steps[@]}"; do
     $c/bin/hinesbatch_unit_tests --gtest_filter="$filter" >"$out/unit_tests_filtered.log" 2>&1
     echo "unit tests rc=$?"
     grep -E "^\[  (PASSED|FAILED) " "$out/unit_tests_filtered.log"
+    ;;
+  sanitize | sanitize:*)
+    # compute-sanitizer over the CUDA unit suite (issue #12): sanitize[:TOOL,...] with
+    # TOOL in memcheck, racecheck, initcheck, synccheck (default all four). Each tool runs
+    # the whole suite (SANITIZE_FILTER, default *) under SANITIZE_LIMIT_S (540) seconds;
+    # logs in $OUT/compute-sanitizer/TOOL.{log,txt}. Any reported error fails the tool.
+    tools=$(echo "$s" | cut -s -d: -f2 | tr ',' ' ')
+    tools=${tools:-memcheck racecheck initcheck synccheck}
+    cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+    mkdir -p "$out/compute-sanitizer"
+    if [ -z "$cs" ]; then
+      echo "sanitize: compute-sanitizer not found (PATH, /usr/local/cuda*/bin)"
+    fi
+    for tool in $tools; do
+      [ -n "$cs" ] || break
+      echo "=== compute-sanitizer --tool $tool ($("$cs" --version | tail -1))"
+      extra=()
+      [ "$tool" = memcheck ] && extra=(--leak-check full)
+      [ "$tool" = racecheck ] && extra=(--racecheck-report all)
+      timeout -k 10 "${SANITIZE_LIMIT_S:-540}" "$cs" --tool "$tool" "${extra[@]}" \
+        --error-exitcode 99 --log-file "$out/compute-sanitizer/$tool.log" \
+        $c/bin/hinesbatch_unit_tests --gtest_filter="${SANITIZE_FILTER:-*}" \
+        >"$out/compute-sanitizer/$tool.txt" 2>&1
+      rc=$?
+      echo "$tool rc=$rc ($([ $rc = 99 ] && echo errors reported || ([ $rc = 124 ] && echo time limit) || echo ok))," \
+        "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/compute-sanitizer/$tool.log" | tail -1)," \
+        "$(grep -E '^\[  (PASSED|FAILED) ' "$out/compute-sanitizer/$tool.txt" | tr '\n' ' ')"
+    done
     ;;
   main)
     echo "=== main job, default (CUDA) space"

@@ -46,6 +46,9 @@ bool is_decimal(const std::string& s) {
   return i == n;
 }
 
+constexpr double kMaxSwcCoordinateUm = 1e8;
+constexpr double kMaxSwcRadiusUm = 1e6;
+
 struct LineContext {
   const std::string& file;
   long line;
@@ -91,6 +94,28 @@ std::string trimmed(const std::string& s) {
   return s.substr(b, e - b);
 }
 
+// One line ending in LF, CRLF or a lone CR (old Mac files, some exporters): getline on '\n'
+// alone would read a CR-only file as one line whose later points look like extra columns.
+bool next_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* sb = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = sb->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return any;
+    }
+    any = true;
+    if (c == '\n') return true;
+    if (c == '\r') {
+      if (sb->sgetc() == '\n') sb->sbumpc();
+      return true;
+    }
+    line.push_back(static_cast<char>(c));
+  }
+}
+
 std::string point_ref(const SwcPoint& p) {
   return std::to_string(p.id) + " (line " + std::to_string(p.line) + ")";
 }
@@ -102,7 +127,7 @@ SwcMorphology parse_swc(std::istream& in, const std::string& name, const SwcOpti
   std::unordered_map<long, int> index_of_id;
   std::string text;
   long line_no = 0;
-  while (std::getline(in, text)) {
+  while (next_line(in, text)) {
     ++line_no;
     if (line_no == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     const std::size_t hash = text.find('#');
@@ -114,6 +139,13 @@ SwcMorphology parse_swc(std::istream& in, const std::string& name, const SwcOpti
       throw InputError(
           "expected 7 fields (id type x y z radius parent), found " + std::to_string(f.size()),
           name, line_no, trimmed(text));
+    // Columns after the 7th are ignored, but seven or more numbers there are another point
+    // on the same line (a lost line break), never extra data: taking them as columns would
+    // silently drop that point.
+    if (f.size() >= 14 && std::all_of(f.begin() + 7, f.begin() + 14, is_decimal))
+      throw InputError("several points on one line (" + std::to_string(f.size()) +
+                           " numeric fields; one point per line: id type x y z radius parent)",
+                       name, line_no, trimmed(text));
     SwcPoint p;
     p.id = parse_integer(f[0], "point id", at);
     if (p.id < 0) throw InputError("point id is negative", name, line_no, f[0]);
@@ -126,6 +158,12 @@ SwcMorphology parse_swc(std::istream& in, const std::string& name, const SwcOpti
     p.z = parse_real(f[4], "z coordinate", at);
     p.radius = parse_real(f[5], "radius", at);
     if (p.radius < 0) throw InputError("radius is negative", name, line_no, f[5]);
+    // Finite but absurd geometry (1e200 um) overflows the cable coefficients into a pivot
+    // error with no file or line: named here instead. 1e8 um is 100 m, 1e6 um 1 m.
+    for (const auto& c : {std::make_pair(p.x, 2), std::make_pair(p.y, 3), std::make_pair(p.z, 4)})
+      if (std::fabs(c.first) > kMaxSwcCoordinateUm)
+        throw InputError("coordinate beyond 1e8 um", name, line_no, f[c.second]);
+    if (p.radius > kMaxSwcRadiusUm) throw InputError("radius beyond 1e6 um", name, line_no, f[5]);
     const long parent_id = parse_integer(f[6], "parent id", at);
     p.parent_id = parent_id < 0 ? -1 : parent_id;  // any negative parent marks a root
     p.line = line_no;

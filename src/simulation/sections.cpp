@@ -17,6 +17,10 @@ namespace {
 
 double diam_of(const SwcPoint& p) { return std::max(2 * p.radius, 2 * kMinRadiusUm); }
 
+// NEURON's own limit on nseg; an absurdly small max_segment_length_um (1e-12 um) or
+// d_lambda would otherwise overflow the int and quietly give nseg 1 (issue #12).
+constexpr double kMaxNsegPerSection = 32767;
+
 int odd_at_least(double x) {
   int n = std::max(static_cast<int>(std::ceil(x - 1e-9)), 1);
   return n % 2 == 0 ? n + 1 : n;
@@ -221,10 +225,29 @@ double Section::length() const {
   return L;
 }
 
-int nseg_for(const Section& s, const SectionOptions& o) {
+namespace {
+
+// Segments beyond kMaxNsegPerSection are an InputError naming the section's file and line.
+void check_segment_count(double segments, const Section& s, const SectionOptions& o,
+                         const std::string& source) {
+  if (segments <= kMaxNsegPerSection) return;
+  const bool by_length = o.max_segment_length_um > 0;
+  throw InputError(std::string(by_length ? "max_segment_length_um " : "d_lambda ") +
+                       format_value(by_length ? o.max_segment_length_um : o.d_lambda) +
+                       " cuts a section of " + format_value(s.length()) + " um into " +
+                       format_value(segments) + " segments, more than NEURON's 32767",
+                   source, s.first_swc_line,
+                   format_value(by_length ? o.max_segment_length_um : o.d_lambda));
+}
+
+// nseg_for() with the file named in its errors.
+int nseg_checked(const Section& s, const SectionOptions& o, const std::string& source) {
   if (o.nseg_per_section > 0) return o.nseg_per_section;
   const double L = s.length();
-  if (o.max_segment_length_um > 0) return odd_at_least(L / o.max_segment_length_um);
+  if (o.max_segment_length_um > 0) {
+    check_segment_count(std::ceil(L / o.max_segment_length_um - 1e-9), s, o, source);
+    return odd_at_least(L / o.max_segment_length_um);
+  }
   // NEURON's lambda_f(freq) with 3-D points and geom_nseg.
   double lam = 0;
   for (std::size_t k = 1; k < s.pt3d.size(); ++k) {
@@ -236,8 +259,12 @@ int nseg_for(const Section& s, const SectionOptions& o) {
   lam *=
       std::sqrt(2.0) * 1e-5 * std::sqrt(4 * kPi * o.d_lambda_freq_hz * o.Ra_ohm_cm * o.cm_uF_cm2);
   // L / lambda_f = lam; nseg = int((lam / d_lambda + 0.9) / 2) * 2 + 1
+  check_segment_count(std::floor((lam / o.d_lambda + 0.9) / 2) * 2 + 1, s, o, source);
   return static_cast<int>((lam / o.d_lambda + 0.9) / 2) * 2 + 1;
 }
+}  // namespace
+
+int nseg_for(const Section& s, const SectionOptions& o) { return nseg_checked(s, o, {}); }
 
 SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions& o,
                                     bool* depth_first_reread) {
@@ -290,7 +317,7 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
     if (!(L > 0))
       throw InputError("section of zero length (its points coincide)", m.source, s.first_swc_line,
                        format_value(L));
-    s.nseg = nseg_for(s, o);
+    s.nseg = nseg_checked(s, o, m.source);
     index[k] = out.size();
     out.sections.push_back(std::move(s));
   }

@@ -1,14 +1,21 @@
 #include "config.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/sections.hpp"
+#include "output_file.hpp"
 
 namespace hinesbatch::sim_tool {
 
@@ -27,17 +34,39 @@ struct Ctx {
       if (!allowed.count(it.key()))
         fail(key.empty() ? it.key() : key + "." + it.key(), "unknown key", it.value());
   }
-  double num(const json& obj, const std::string& parent, const char* k, double def) const {
+  // A finite number in [lo, hi] (the defaults: any finite number).
+  double num(const json& obj, const std::string& parent, const char* k, double def,
+             double lo = -std::numeric_limits<double>::max(),
+             double hi = std::numeric_limits<double>::max()) const {
     if (!obj.contains(k)) return def;
     const json& v = obj.at(k);
     if (!v.is_number()) fail(parent + k, "must be a number", v);
-    return v.get<double>();
+    const double x = v.get<double>();
+    if (!(x >= lo && x <= hi))
+      fail(parent + k, "must lie in [" + format_value(lo) + ", " + format_value(hi) + "]", v);
+    return x;
   }
-  long integer(const json& obj, const std::string& parent, const char* k, long def) const {
+  // An integer in [lo, hi], checked before it is narrowed (4294967296 must not become 0).
+  // The default range is int's: most integer keys end up in an int.
+  std::int64_t integer(const json& obj, const std::string& parent, const char* k, std::int64_t def,
+                       std::int64_t lo = std::numeric_limits<int>::min(),
+                       std::int64_t hi = std::numeric_limits<int>::max()) const {
     if (!obj.contains(k)) return def;
     const json& v = obj.at(k);
     if (!v.is_number_integer()) fail(parent + k, "must be an integer", v);
-    return v.get<long>();
+    const bool too_big =
+        v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+    if (too_big || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+      fail(parent + k,
+           "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", v);
+    return v.get<std::int64_t>();
+  }
+  // An optional array (wrong types in it are named by the caller's checks).
+  json array(const json& obj, const std::string& parent, const char* k) const {
+    if (!obj.contains(k)) return json::array();
+    const json& v = obj.at(k);
+    if (!v.is_array()) fail(parent + k, "must be an array", v);
+    return v;
   }
   bool boolean(const json& obj, const std::string& parent, const char* k, bool def) const {
     if (!obj.contains(k)) return def;
@@ -81,9 +110,32 @@ std::string relative_to(const std::string& config, const std::string& p) {
 Location location(const json& j, const Ctx& ctx, const std::string& key) {
   ctx.only(j, key, {"section", "x"});
   Location l;
-  l.section = static_cast<int>(ctx.integer(j, key + ".", "section", 0));
-  l.x = ctx.num(j, key + ".", "x", 0.5);
+  l.section = static_cast<int>(ctx.integer(j, key + ".", "section", 0, 0));
+  l.x = ctx.num(j, key + ".", "x", 0.5, 0, 1);
   return l;
+}
+
+// A location must name a section of every template it is used with (the library's own
+// check names no config key).
+struct KeyedLocation {
+  std::string key;
+  Location where;
+};
+void check_locations(const std::vector<KeyedLocation>& locations, const SectionedMorphology& m,
+                     const Ctx& ctx) {
+  for (const KeyedLocation& l : locations)
+    if (l.where.section >= m.size())
+      ctx.fail(l.key + ".section",
+               "names section " + std::to_string(l.where.section) + " but " + m.source + " has " +
+                   std::to_string(m.size()) + " sections (0.." + std::to_string(m.size() - 1) + ")",
+               l.where.section);
+}
+
+// Rough bytes one cell needs on its rank (state per compartment, synapses, connections):
+// enough to refuse 1e12 cells or 1e8 segments before anything is allocated.
+double bytes_per_cell(const CellTemplate& t, const NetworkSpec& n) {
+  return 256.0 * t.compartments.size() + 64.0 * t.synapses.size() + 32.0 * n.synapses_needed() +
+         512;
 }
 
 // Synapse sites for a network: one fixed location, or random dendritic sites.
@@ -112,19 +164,55 @@ std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, c
   return out;
 }
 
-void set_path(json& root, const std::string& dotted, const json& value) {
+void set_path(json& root, const std::string& dotted, const json& value, const Ctx& ctx) {
   json* node = &root;
   std::stringstream ss(dotted);
   std::string part;
   std::vector<std::string> parts;
   while (std::getline(ss, part, '.')) parts.push_back(part);
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) node = &(*node)[parts[i]];
-  (*node)[parts.back()] = value;
+  if (parts.empty() || std::count(parts.begin(), parts.end(), std::string()) > 0 ||
+      dotted.back() == '.')
+    ctx.fail(dotted, "--set needs key.path=value with non-empty names", dotted);
+  std::string walked;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!node->is_object() && !node->is_null())  // a number or string cannot hold keys
+      ctx.fail(walked, "--set " + dotted + ": is not an object", *node);
+    walked += (i ? "." : "") + parts[i];
+    node = &(*node)[parts[i]];
+  }
+  *node = value;
+}
+
+// The line of the first occurrence of `token` in text (1 if absent).
+long line_of(const std::string& text, const std::string& token) {
+  const std::size_t at = token.empty() ? std::string::npos : text.find(token);
+  if (at == std::string::npos) return 1;
+  return 1 + static_cast<long>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+// The quoted token of a nlohmann message ("number overflow parsing '1e400'").
+std::string quoted_in(const std::string& message) {
+  const auto a = message.find('\''), b = message.rfind('\'');
+  return a != std::string::npos && b > a ? message.substr(a + 1, b - a - 1) : std::string();
 }
 
 }  // namespace
 
+static SimConfig load_config_json(const std::string& path,
+                                  const std::vector<std::string>& overrides);
+
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  // Safety net: a JSON type or range error the checks below missed still leaves as an
+  // InputError naming the file (exit 2), never as a raw library exception.
+  try {
+    return load_config_json(path, overrides);
+  } catch (const json::exception& e) {
+    throw InputError(std::string("config: ") + e.what(), path);
+  }
+}
+
+static SimConfig load_config_json(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
   Ctx ctx{path};
   std::ifstream in(path);
   if (!in) throw InputError("cannot open config file", path);
@@ -138,6 +226,10 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     const std::size_t byte = std::min<std::size_t>(e.byte, text.size());
     const long line = 1 + static_cast<long>(std::count(text.begin(), text.begin() + byte, '\n'));
     throw InputError(std::string("invalid JSON: ") + e.what(), path, line);
+  } catch (const json::out_of_range& e) {  // 1e400: beyond a double
+    const std::string token = quoted_in(e.what());
+    throw InputError("invalid JSON: number out of the range of a double", path,
+                     line_of(text, token), token);
   }
   for (const std::string& o : overrides) {
     const auto eq = o.find('=');
@@ -148,8 +240,10 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
       value = json::parse(o.substr(eq + 1));
     } catch (const json::parse_error&) {
       value = o.substr(eq + 1);
+    } catch (const json::out_of_range&) {
+      ctx.fail(o.substr(0, eq), "--set: number out of the range of a double", o.substr(eq + 1));
     }
-    set_path(root, o.substr(0, eq), value);
+    set_path(root, o.substr(0, eq), value, ctx);
   }
   ctx.only(root, "",
            {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "network", "record", "run",
@@ -165,6 +259,12 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   p.ek = ctx.num(root, "", "ek", p.ek);
   if (!(p.dt > 0)) ctx.fail("dt", "must be > 0", root.value("dt", json()));
   if (!(p.tstop >= 0)) ctx.fail("tstop", "must be >= 0", root.value("tstop", json()));
+  // Step count up front: tstop 1e20 or dt 1e-300 would overflow it (and nothing would run).
+  if (!(p.tstop / p.dt <= kMaxSimulationSteps))
+    ctx.fail("tstop",
+             "over dt is " + format_value(p.tstop / p.dt) + " steps, more than the limit of " +
+                 format_value(kMaxSimulationSteps) + " (dt " + format_value(p.dt) + " ms)",
+             p.tstop);
 
   // --- network (first: the cells' synapse count depends on it)
   const json net = root.value("network", json{{"type", "single"}});
@@ -181,13 +281,18 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     n.type = NetworkSpec::Random;
   else
     ctx.fail("network.type", "must be single, ring or random", net.at("type"));
-  n.cells = ctx.integer(net, "network.", "cells", 1);
-  n.ring_size = static_cast<int>(ctx.integer(net, "network.", "ring_size", 10));
-  n.extra_synapses = static_cast<int>(ctx.integer(net, "network.", "extra_synapses", 0));
-  n.synapses_per_cell = static_cast<int>(ctx.integer(net, "network.", "synapses_per_cell", 500));
+  // Counts range-checked here, before anything is sized by them (the memory they imply is
+  // checked once the cells are known: check_memory).
+  n.cells = ctx.integer(net, "network.", "cells", 1, 1, kMaxCells);
+  n.ring_size = static_cast<int>(ctx.integer(net, "network.", "ring_size", 10, 1));
+  n.extra_synapses =
+      static_cast<int>(ctx.integer(net, "network.", "extra_synapses", 0, 0, kMaxSynapsesPerCell));
+  n.synapses_per_cell = static_cast<int>(
+      ctx.integer(net, "network.", "synapses_per_cell", 500, 0, kMaxSynapsesPerCell));
   n.weight = ctx.num(net, "network.", "weight", 0.01);
   n.weight_max = ctx.num(net, "network.", "weight_max", -1);
-  n.seed = static_cast<std::uint64_t>(ctx.integer(net, "network.", "seed", 1));
+  n.seed = static_cast<std::uint64_t>(
+      ctx.integer(net, "network.", "seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
   if (net.contains("delay")) {
     const json& d = net.at("delay");
     if (d.is_number()) {
@@ -198,10 +303,12 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     } else {
       ctx.fail("network.delay", "must be a number or [min, max]", d);
     }
+    if (!(n.delay_min > 0 && n.delay_max >= n.delay_min))
+      ctx.fail("network.delay", "must satisfy 0 < min <= max (ms)", d);
   }
   if (net.contains("kick")) {
     ctx.only(net.at("kick"), "network.kick", {"time", "weight", "cells"});
-    n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0);
+    n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0, 0, kMaxCells);
     n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time);
     n.kick_weight = ctx.num(net.at("kick"), "network.kick.", "weight", n.kick_weight);
   }
@@ -233,17 +340,20 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   else
     ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
   SectionOptions so;
-  so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0));
-  so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0);
-  so.d_lambda = ctx.num(cell, "cell.", "d_lambda", 0);  // NEURON's rule at 100 Hz
+  // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
+  // per section.
+  so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0, 0, 32767));
+  so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0, 0);
+  so.d_lambda = ctx.num(cell, "cell.", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
   if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
     so.nseg_per_section = 1;
   const double Ra = ctx.num(cell, "cell.", "Ra", 35.4), cm = ctx.num(cell, "cell.", "cm", 1.0);
   so.Ra_ohm_cm = Ra;
   so.cm_uF_cm2 = cm;
   std::vector<DensityMechanism> density;
-  for (const json& m : cell.value("mechanisms", json::array())) {
+  for (const json& m : ctx.array(cell, "cell.", "mechanisms")) {
     const std::string key = "cell.mechanisms[]";
+    if (!m.is_object()) ctx.fail(key, "must be an object", m);
     DensityMechanism d;
     const std::string name = ctx.str(m, key + ".", "name", "");
     try {
@@ -269,10 +379,12 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     density.push_back(d);
   }
   std::vector<IClampSpec> iclamps;
-  for (const json& s : cell.value("iclamp", json::array())) {
+  std::vector<KeyedLocation> locations;  // checked against every template below
+  for (const json& s : ctx.array(cell, "cell.", "iclamp")) {
     ctx.only(s, "cell.iclamp[]", {"location", "del", "dur", "amp"});
     IClampSpec x;
     x.where = location(s.value("location", json::object()), ctx, "cell.iclamp[].location");
+    locations.push_back({"cell.iclamp[].location", x.where});
     x.del = ctx.num(s, "cell.iclamp[].", "del", 0);
     x.dur = ctx.num(s, "cell.iclamp[].", "dur", 0);
     x.amp = ctx.num(s, "cell.iclamp[].", "amp", 0);
@@ -284,6 +396,7 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     ctx.only(dj, "cell.detector", {"location", "threshold"});
     det.present = true;
     det.where = location(dj.value("location", json::object()), ctx, "cell.detector.location");
+    locations.push_back({"cell.detector.location", det.where});
     det.threshold = ctx.num(dj, "cell.detector.", "threshold", 10);
   } else if (n.type != NetworkSpec::Single) {
     det.present = true;  // networks need spikes: soma(0.5), NetCon's threshold
@@ -292,37 +405,50 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
   for (const std::string& raw : morphologies) {
     const std::string m = expand(raw, ctx, "cell.morphology");
     SectionedMorphology sm;
-    if (m.rfind("synthetic:", 0) == 0)
-      sm = synthetic_sections(m.substr(10), so);
-    else
-      sm = neuron_sections(read_swc(relative_to(path, m)), so);
+    try {
+      if (m.rfind("synthetic:", 0) == 0)
+        sm = synthetic_sections(m.substr(10), so);
+      else
+        sm = neuron_sections(read_swc(relative_to(path, m)), so);
+    } catch (const InputError& e) {
+      if (!e.file().empty() && e.file().rfind("synthetic:", 0) != 0) throw;
+      throw InputError(std::string("cell.morphology '") + m + "': " + e.what(), path);
+    }
+    check_locations(locations, sm, ctx);
+    if (!syn_site.is_string())
+      check_locations(
+          {{"network.synapse_location", location(syn_site, ctx, "network.synapse_location")}}, sm,
+          ctx);
     auto syns = synapse_sites(sm, n.synapses_needed(), syn_site, syn_tau, syn_e, n.seed, ctx);
     c.templates.push_back(
         make_cell_template(std::move(sm), Ra, cm, density, iclamps, std::move(syns), det));
   }
 
-  for (const json& r : root.value("record", json::array())) {
+  for (const json& r : ctx.array(root, "", "record")) {
     ctx.only(r, "record[]", {"gid", "location"});
     RecordSpec rs;
-    rs.gid = ctx.integer(r, "record[].", "gid", 0);
-    if (rs.gid < 0 || rs.gid >= n.cells)
-      ctx.fail("record[].gid", "is not a cell of the network", r.at("gid"));
+    rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
+    if (rs.gid >= n.cells)
+      ctx.fail("record[].gid",
+               "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
+               r.value("gid", json(0)));
     rs.where = location(r.value("location", json::object()), ctx, "record[].location");
+    check_locations({{"record[].location", rs.where}},
+                    c.templates[n.template_of(rs.gid)].morphology, ctx);
     c.records.push_back(rs);
   }
   const json run = root.value("run", json::object());
   ctx.only(run, "run",
            {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
-  c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0));
-  c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5);
+  c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
+  c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
   try {
     c.partition = parse_partition(ctx.str(run, "run.", "partition", "contiguous"));
   } catch (const InputError&) {
     ctx.fail("run.partition", "must be contiguous or balanced", run.at("partition"));
   }
-  c.dry_run_ranks = static_cast<int>(ctx.integer(run, "run.", "dry_run_ranks", 0));
-  if (c.dry_run_ranks < 0) ctx.fail("run.dry_run_ranks", "must be >= 0", run.at("dry_run_ranks"));
+  c.dry_run_ranks = static_cast<int>(ctx.integer(run, "run.", "dry_run_ranks", 0, 0, 1 << 20));
   const json out = root.value("output", json::object());
   ctx.only(out, "output", {"spikes", "traces", "metrics", "model"});
   c.outputs.spikes = relative_to(path, ctx.str(out, "output.", "spikes", ""));
@@ -335,6 +461,38 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
     throw InputError(e.what(), path);
   }
   return c;
+}
+
+static double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+}
+
+void check_memory(const SimConfig& c, int ranks, double available_bytes) {
+  if (available_bytes <= 0) available_bytes = physical_memory_bytes();
+  if (available_bytes <= 0) return;  // unknown: nothing to compare with
+  const NetworkSpec& n = c.network;
+  const double total_cells = double(n.cells) * std::max(1, c.dry_run_ranks);
+  const double local_cells = c.dry_run_ranks > 1 ? double(n.cells) : total_cells / ranks;
+  double per_cell = 0;
+  for (const CellTemplate& t : c.templates) per_cell += bytes_per_cell(t, n);
+  per_cell /= std::max<std::size_t>(1, c.templates.size());
+  // Every rank lists every rank's gids (partition_gids); traces keep every step's row.
+  const double steps = c.params.tstop / c.params.dt + 1;
+  const double bytes =
+      8 * total_cells + local_cells * per_cell + steps * (32 + 8.0 * c.records.size());
+  if (bytes <= available_bytes) return;
+  const bool by_steps = steps * (32 + 8.0 * c.records.size()) > bytes / 2;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "needs about %.3g GB of memory on each rank (%.6g cells of about %.3g kB each, "
+                "%.6g steps of traces), more than the %.3g GB this machine has",
+                bytes / 1e9, local_cells, per_cell / 1e3, steps, available_bytes / 1e9);
+  if (by_steps)
+    throw InputError(std::string("config key 'tstop': ") + buf, c.path, 0,
+                     format_value(c.params.tstop));
+  throw InputError(std::string("config key 'network.cells': ") + buf, c.path, 0,
+                   std::to_string(n.cells));
 }
 
 void export_model(const SimConfig& c, const std::vector<std::int64_t>& gids,
@@ -421,9 +579,9 @@ void export_model(const SimConfig& c, const std::vector<std::int64_t>& gids,
   for (const RecordSpec& r : c.records)
     rec.push_back({{"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}});
   m["record"] = rec;
-  std::ofstream o(file);
-  if (!o) throw InputError("cannot write model file", file);
-  o << m.dump(1) << "\n";
+  OutputFile o(file, "model file");
+  o.write(m.dump(1) + "\n");
+  o.commit();
 }
 
 }  // namespace hinesbatch::sim_tool

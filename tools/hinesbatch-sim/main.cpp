@@ -8,7 +8,9 @@
 // Outputs: spikes "gid time" sorted by (time, gid); traces CSV (t and one column per
 // record); metrics JSON (wall time per simulated second, compartment-steps/s, spikes and
 // bytes per epoch, exposed communication fraction, load balance). Errors: exit 2 with
-// "file:line: message (value ...)".
+// "file:line: message (value ...)"; a non-physical result (|V| > 1e4 mV, NaN) exit 1
+// naming gid, node and time. Outputs are checked before the run and written to a
+// temporary file renamed on success (output_file.hpp); stale ones are removed up front.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <cstring>
@@ -19,8 +21,10 @@
 #include <vector>
 
 #include "config.hpp"
+#include "hinesbatch/core/command_line.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
+#include "output_file.hpp"
 
 #ifdef HINESBATCH_HAVE_MPI
 #include <mpi.h>
@@ -81,13 +85,21 @@ struct Cli {
   int dry_run = -1;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "hinesbatch-sim: %s\nusage: hinesbatch-sim CONFIG.json [--set key=value]... "
-               "[--spikes F] [--traces F] [--metrics F] [--export-model F] "
-               "[--backend device|host] [--no-overlap] [--dry-run-ranks P] [--quiet]\n",
-               why);
+const char* const kUsage =
+    "usage: hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes F] [--traces F]\n"
+    "         [--metrics F] [--export-model F] [--backend device|host] [--no-overlap]\n"
+    "         [--dry-run-ranks P] [--quiet] [--kokkos-... options; --kokkos-help lists them]\n";
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr, "hinesbatch-sim: %s\n%s", why.c_str(), kUsage);
   std::exit(2);
+}
+
+// --help / -h: the program's own help on stdout, exit 0, before Kokkos sees argv.
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  return false;
 }
 
 Cli parse(int argc, char** argv) {
@@ -112,20 +124,22 @@ Cli parse(int argc, char** argv) {
       c.backend = value();
     else if (a == "--no-overlap")
       c.no_overlap = true;
-    else if (a == "--dry-run-ranks")
-      c.dry_run = std::atoi(value().c_str());
-    else if (a == "--quiet")
+    else if (a == "--dry-run-ranks") {
+      const std::string v = value();
+      long long p = 0;
+      if (!cli::parse_integer(v, 0, 1 << 20, p))
+        usage("--dry-run-ranks needs an integer in [0, 1048576], got '" + cli::echoed(v) + "'");
+      c.dry_run = static_cast<int>(p);
+    } else if (a == "--quiet")
       c.quiet = true;
-    else if (a == "--help" || a == "-h")
-      usage("help");
     else if (a.rfind("--kokkos", 0) == 0)
       continue;  // Kokkos took it
     else if (!a.empty() && a[0] == '-')
-      usage(("unknown option " + a).c_str());
+      usage("unknown option " + cli::echoed(a));
     else if (c.config.empty())
       c.config = a;
     else
-      usage(("unexpected argument " + a).c_str());
+      usage("unexpected argument " + cli::echoed(a));
   }
   if (c.config.empty()) usage("no config file");
   if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
@@ -153,16 +167,34 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
     gids = partition_gids(cfg.network, cfg.templates, real_ranks, cfg.partition)[rank];
   }
   SpikeExchange& exchange = dry ? static_cast<SpikeExchange&>(*dry) : ex;
-  if (!cli.model.empty() && rank == 0) {
-    std::vector<std::int64_t> all(static_cast<std::size_t>(cfg.network.cells));
-    for (std::int64_t g = 0; g < cfg.network.cells; ++g) all[g] = g;
-    export_model(cfg, all, cli.model);
+  // Outputs opened (temporary files created, stale ones removed) before the run. Every
+  // rank learns whether one failed, so that none is left waiting in a collective.
+  std::unique_ptr<OutputFile> spikes_out, traces_out, metrics_out;
+  std::string open_error;
+  try {
+    if (rank == 0 && !cfg.outputs.spikes.empty())
+      spikes_out = std::make_unique<OutputFile>(cfg.outputs.spikes, "spikes file");
+    if (rank == 0 && !cfg.outputs.metrics.empty())
+      metrics_out = std::make_unique<OutputFile>(cfg.outputs.metrics, "metrics file");
+    if (!cfg.outputs.traces.empty() && !cfg.records.empty())
+      traces_out = std::make_unique<OutputFile>(with_rank(cfg.outputs.traces, rank, real_ranks),
+                                                "traces file");
+    if (!cli.model.empty() && rank == 0) {
+      std::vector<std::int64_t> all(static_cast<std::size_t>(cfg.network.cells));
+      for (std::int64_t g = 0; g < cfg.network.cells; ++g) all[g] = g;
+      export_model(cfg, all, cli.model);
+    }
+  } catch (const InputError& e) {
+    open_error = e.what();
   }
+  if (ex.max(open_error.empty() ? 0 : 1) > 0)
+    throw InputError(open_error.empty() ? "another rank cannot write its outputs" : open_error);
   RunOptions opts = cfg.run;
   if (cli.quiet) opts.progress_every_s = 0;
   Exec exec;
   NetworkSimulation<Exec> sim(exec, cfg.templates, cfg.network, gids, cfg.params, exchange, opts,
                               cfg.records);
+  if (sim.local_records().empty()) traces_out.reset();  // no traces file on this rank
   if (!cli.quiet && rank == 0)
     std::fprintf(stderr,
                  "[hinesbatch-sim] %s: %lld cells (%lld here, %lld nodes), %lld steps of %g ms, "
@@ -175,28 +207,24 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
   sim.run();
   const RunMetrics& m = sim.metrics();
   const double dt = cfg.params.dt;
-  if (rank == 0 && !cfg.outputs.spikes.empty()) {
-    std::FILE* f = std::fopen(cfg.outputs.spikes.c_str(), "w");
-    if (!f) throw InputError("cannot write spikes file", cfg.outputs.spikes);
+  if (spikes_out) {
     for (const Spike& s : sim.spikes())
-      std::fprintf(f, "%lld %.6f\n", static_cast<long long>(s.gid), s.step * dt);
-    std::fclose(f);
+      spikes_out->printf("%lld %.6f\n", static_cast<long long>(s.gid), s.step * dt);
+    spikes_out->commit();
   }
-  if (!cfg.outputs.traces.empty() && !sim.local_records().empty()) {
-    const std::string file = with_rank(cfg.outputs.traces, rank, real_ranks);
-    std::FILE* f = std::fopen(file.c_str(), "w");
-    if (!f) throw InputError("cannot write traces file", file);
-    std::fprintf(f, "t");
+  if (traces_out) {
+    OutputFile& f = *traces_out;
+    f.printf("t");
     for (const RecordSpec& r : sim.local_records())
-      std::fprintf(f, ",g%lld_s%d_x%g", static_cast<long long>(r.gid), r.where.section, r.where.x);
-    std::fprintf(f, "\n");
+      f.printf(",g%lld_s%d_x%g", static_cast<long long>(r.gid), r.where.section, r.where.x);
+    f.printf("\n");
     const auto& tr = sim.traces();
     for (std::size_t k = 0; k < tr.size(); ++k) {
-      std::fprintf(f, "%.9g", static_cast<double>(k) * dt);
-      for (double v : tr[k]) std::fprintf(f, ",%.9g", v);
-      std::fprintf(f, "\n");
+      f.printf("%.9g", static_cast<double>(k) * dt);
+      for (double v : tr[k]) f.printf(",%.9g", v);
+      f.printf("\n");
     }
-    std::fclose(f);
+    f.commit();
   }
   if (rank == 0) {
     char buf[4096];
@@ -223,10 +251,9 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
         static_cast<long long>(m.spikes), m.spikes_per_epoch(),
         static_cast<long long>(m.max_spikes_per_epoch), m.bytes_per_epoch(),
         static_cast<long long>(m.events_delivered));
-    if (!cfg.outputs.metrics.empty()) {
-      std::ofstream o(cfg.outputs.metrics);
-      if (!o) throw InputError("cannot write metrics file", cfg.outputs.metrics);
-      o << buf;
+    if (metrics_out) {
+      metrics_out->write(buf);
+      metrics_out->commit();
     }
     if (!cli.quiet)
       std::fprintf(stderr,
@@ -241,11 +268,20 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wants_help(argc, argv)) {
+    std::printf(
+        "hinesbatch-sim: runs a network of NEURON-style cells from a JSON config "
+        "(docs/SIMULATION.md)\n%s",
+        kUsage);
+    return 0;
+  }
   int rank = 0;
+  int ranks = 1;
 #ifdef HINESBATCH_HAVE_MPI
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 #endif
   int rc = 0;
   {
@@ -258,6 +294,14 @@ int main(int argc, char** argv) {
       if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
       if (cli.no_overlap) cfg.run.overlap = false;
       if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
+      if (!cli.model.empty()) cfg.outputs.model = cli.model;
+      // Before the run: no output may overwrite an input, sizes must fit in memory.
+      std::vector<std::string> inputs{cfg.path};
+      for (const CellTemplate& t : cfg.templates) inputs.push_back(t.morphology.source);
+      check_outputs_are_not_inputs(
+          {cfg.outputs.spikes, cfg.outputs.traces, cfg.outputs.metrics, cfg.outputs.model}, inputs,
+          cfg.path);
+      check_memory(cfg, ranks);
 #ifdef HINESBATCH_HAVE_MPI
       if (provided < MPI_THREAD_SERIALIZED && cfg.run.overlap) {
         if (rank == 0)
@@ -285,7 +329,8 @@ int main(int argc, char** argv) {
 #ifdef HINESBATCH_HAVE_MPI
   // Config errors are the same on every rank, so all ranks leave together; anything
   // else may be one rank's alone and must not leave the others waiting.
-  if (rc != 0 && rc != 2) MPI_Abort(MPI_COMM_WORLD, rc);
+  // (With one rank there is no one to wait: no MPI_ABORT banner.)
+  if (rc != 0 && rc != 2 && ranks > 1) MPI_Abort(MPI_COMM_WORLD, rc);
   MPI_Finalize();
 #endif
   return rc;

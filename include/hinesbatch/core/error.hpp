@@ -30,8 +30,15 @@ class InputError : public std::runtime_error {
     else if (line > 0)
       s += "line " + std::to_string(line) + ": ";
     s += message;
-    if (!value.empty()) s += " (value '" + value + "')";
+    if (!value.empty()) s += " (value '" + echoed(value) + "')";
     return s;
+  }
+  // A bad value is echoed at most kMaxEchoedValue characters long (a 200 MB token must not
+  // flood stderr); the full value stays in value().
+  static constexpr std::size_t kMaxEchoedValue = 64;
+  static std::string echoed(const std::string& v) {
+    if (v.size() <= kMaxEchoedValue) return v;
+    return v.substr(0, kMaxEchoedValue) + "... (" + std::to_string(v.size()) + " characters)";
   }
   std::string file_;
   long line_;

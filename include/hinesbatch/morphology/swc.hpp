@@ -1,12 +1,14 @@
 #pragma once
 // Reader for SWC neuron morphologies (one point per line: id type x y z radius parent).
 //
-// Accepted: '#' comments (whole-line or trailing), blank lines, CRLF or LF line ends, a UTF-8
-// byte-order mark, spaces/tabs anywhere, extra columns after the 7th (ignored), ids in any
+// Accepted: '#' comments (whole-line or trailing), blank lines, LF, CRLF or CR line ends, a
+// UTF-8 byte-order mark, spaces/tabs anywhere, up to 6 extra columns after the 7th (ignored;
+// 7 or more numbers there are a second point on the line: rejected), ids in any
 // order and with gaps, any negative parent meaning "root", soma of any number of points
 // (branched, non-contiguous ids) or none, radius 0. Integer columns may be written as
 // integral decimals ("3.0"). Rejected with InputError (file, line, value): fewer than 7
-// fields, a field that is not a finite decimal number (trailing garbage, nan, inf, hex), a
+// fields, several points on one line, a field that is not a finite decimal number (trailing
+// garbage, nan, inf, hex), a coordinate beyond 1e8 um or a radius beyond 1e6 um, a
 // negative radius, a non-integer or negative id, a non-integer type or parent, duplicate
 // ids (both lines named), a missing parent, a parent cycle, several roots (unless
 // SwcOptions::keep_largest_component) and a file without points.

@@ -26,8 +26,12 @@
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
+#include "hinesbatch/simulation/voltage_check.hpp"
 
 namespace hinesbatch {
+
+// The most steps one run may take (2^31: 15 hours of simulated time at dt 0.025 ms).
+constexpr double kMaxSimulationSteps = 2147483648.0;
 
 struct RunOptions {
   bool overlap = true;
@@ -67,17 +71,18 @@ struct RunMetrics {
 
 // The largest epoch (in steps) that min_delay allows; InputError when none.
 inline int max_epoch_steps(double min_delay, double dt, bool overlap) {
-  const int d = static_cast<int>(std::floor(min_delay / (overlap ? 2 * dt : dt) + 1e-9));
-  if (d < 1) {
+  // In double first: a long delay (1e12 ms) would overflow the int and read as "too short".
+  const double steps = std::floor(min_delay / (overlap ? 2 * dt : dt) + 1e-9);
+  if (!(steps >= 1)) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   overlap ? "minimum delay %g ms is shorter than 2 dt = %g ms: the spike exchange "
                             "cannot overlap computation (set overlap to false or reduce dt)"
                           : "minimum delay %g ms is shorter than dt = %g ms",
                   min_delay, overlap ? 2 * dt : dt);
-    throw InputError(buf, {}, 0, std::to_string(min_delay));
+    throw InputError(buf, {}, 0, format_value(min_delay));
   }
-  return d;
+  return static_cast<int>(std::min(steps, 1e9));  // an epoch never needs more steps
 }
 
 template <class ExecutionSpace>
@@ -108,6 +113,10 @@ class NetworkSimulation {
                          t.morphology.source, 0, std::to_string(t.synapses.size()));
     if (!(params.dt > 0) || !(params.tstop >= 0) || !std::isfinite(params.tstop))
       throw InputError("need dt > 0 and tstop >= 0", {}, 0, std::to_string(params.dt));
+    // lround(tstop / dt) of tstop 1e20 or dt 1e-300 overflows: no step would run.
+    if (!(params.tstop / params.dt <= kMaxSimulationSteps))
+      throw InputError("tstop / dt is more than " + format_value(kMaxSimulationSteps) + " steps",
+                       {}, 0, format_value(params.tstop / params.dt));
     steps_ = params.steps();
     const bool connected = net.type != NetworkSpec::Single;
     int d = connected
@@ -119,6 +128,10 @@ class NetworkSimulation {
                              " exceeds what the minimum delay allows (" + std::to_string(d) + ")",
                          {}, 0, std::to_string(options.epoch_steps));
       d = options.epoch_steps;
+    } else {
+      // The spike buffer holds cells x D entries: a long delay (1e12 ms) must not size it.
+      // Results do not depend on D, so the cap only bounds memory.
+      d = static_cast<int>(std::min<std::int64_t>({d, std::max<std::int64_t>(steps_, 1), 1000}));
     }
     epoch_steps_ = d;
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
@@ -215,6 +228,9 @@ class NetworkSimulation {
         record(j + 1);
       }
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
+      check_voltages(exec_, group_->data().v, group_->data().size, group_->num_cells(),
+                     (first + count) * params_.dt,
+                     [this](int s) { return group_->gid_of_slot(s); });
       metrics_.compute_s += since(t);
       copy_trace_rows(1, count + 1);
       const std::int64_t open = first + count;  // first step not yet run
