@@ -19,10 +19,10 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
-#include <memory>
 
 #include "hinesbatch/hinesbatch.hpp"
 #include "perf_common.hpp"
@@ -109,8 +109,9 @@ void BM_Solve(benchmark::State& state) {
   const int n = tree.size();
   for (int s : {0, num_systems / 2, num_systems - 1}) {
     const std::size_t o = static_cast<std::size_t>(s) * n;
-    residual = std::max(residual, relative_residual(tree, in.u.data() + o, in.l.data() + o,
-                                                    in.d.data() + o, in.rhs.data() + o, x.data() + o));
+    residual =
+        std::max(residual, relative_residual(tree, in.u.data() + o, in.l.data() + o,
+                                             in.d.data() + o, in.rhs.data() + o, x.data() + o));
   }
   if (!(residual <= (std::is_same<T, float>::value ? 1e-4 : 1e-12))) {
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
@@ -201,8 +202,7 @@ void register_paper_benchmarks() {
       constexpr auto team = HinesSchedule::TeamPerSystem;
       add("Mono/TeamFlat", BM_Solve<T, layouts::Flat, Default, team>, true);
       add("Mono/TeamFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, team>, true);
-      add("Mono/TeamBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, team>,
-          true);
+      add("Mono/TeamBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, team>, true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif
@@ -260,7 +260,7 @@ void register_piece_benchmarks() {
 }
 
 [[maybe_unused]] const bool registered =
-    (register_paper_benchmarks<double>(), register_float_benchmarks(),
-     register_piece_benchmarks(), true);
+    (register_paper_benchmarks<double>(), register_float_benchmarks(), register_piece_benchmarks(),
+     true);
 
 }  // namespace

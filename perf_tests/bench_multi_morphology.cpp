@@ -142,9 +142,9 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
       offset[c + 1] = offset[c] + in.cells[c].size();
     for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
       const std::size_t o = static_cast<std::size_t>(offset[c]);
-      residual = std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
-                                                      s.d.data() + o, s.rhs.data() + o,
-                                                      x.data() + o));
+      residual =
+          std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
+                                               s.d.data() + o, s.rhs.data() + o, x.data() + o));
     }
     if (!(residual <= 1e-12)) {
       state.SkipWithError(("residual " + std::to_string(residual)).c_str());

@@ -386,8 +386,7 @@ void BM_VBatchPadded(benchmark::State& state, int n,
     return;
   }
   state.counters["max_rel_residual"] = residual;
-  const bool team =
-      impl::resolve_schedule<Default, L>(schedule) == ThomasSchedule::TeamPerSystem;
+  const bool team = impl::resolve_schedule<Default, L>(schedule) == ThomasSchedule::TeamPerSystem;
   double traffic = 0;
   for (int s = 0; s < n; ++s) {
     const double rows = kComputingPadding ? m_max : in.size(s);

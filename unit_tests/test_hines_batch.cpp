@@ -178,26 +178,27 @@ TYPED_TEST(HinesBatchSolve, HundredThousandSystems) {
 TYPED_TEST(HinesBatchSolve, MatchesDenseLuOnSmallTrees) {
   using T = typename TestFixture::T;
   for (const auto schedule : this->schedules())
-  for (int n : {1, 5, 17, 40}) {
-    const Tree tree = random_tree(n, 100 + n);
-    const auto o = this->run(tree, 9, 1000 + n, this->block_size_for(n), schedule);
-    const auto& in = o.input;
-    for (int s = 0; s < 9; ++s) {
-      const std::size_t off = static_cast<std::size_t>(s) * n;
-      std::vector<double> u(in.u.begin() + off, in.u.begin() + off + n),
-          l(in.l.begin() + off, in.l.begin() + off + n),
-          d(in.d.begin() + off, in.d.begin() + off + n),
-          b(in.rhs.begin() + off, in.rhs.begin() + off + n);
-      const auto x = dense_lu_solve(tree, u.data(), l.data(), d.data(), b.data());
-      long double dd = 0, xx = 0;
-      for (int i = 0; i < n; ++i) {
-        dd += (o.x[off + i] - x[i]) * (o.x[off + i] - x[i]);
-        xx += x[i] * x[i];
+    for (int n : {1, 5, 17, 40}) {
+      const Tree tree = random_tree(n, 100 + n);
+      const auto o = this->run(tree, 9, 1000 + n, this->block_size_for(n), schedule);
+      const auto& in = o.input;
+      for (int s = 0; s < 9; ++s) {
+        const std::size_t off = static_cast<std::size_t>(s) * n;
+        std::vector<double> u(in.u.begin() + off, in.u.begin() + off + n),
+            l(in.l.begin() + off, in.l.begin() + off + n),
+            d(in.d.begin() + off, in.d.begin() + off + n),
+            b(in.rhs.begin() + off, in.rhs.begin() + off + n);
+        const auto x = dense_lu_solve(tree, u.data(), l.data(), d.data(), b.data());
+        long double dd = 0, xx = 0;
+        for (int i = 0; i < n; ++i) {
+          dd += (o.x[off + i] - x[i]) * (o.x[off + i] - x[i]);
+          xx += x[i] * x[i];
+        }
+        EXPECT_LE(std::sqrt(double(dd / xx)), 10 * this->tolerance())
+            << "n=" << n << " system " << s
+            << (std::is_same<T, float>::value ? " float" : " double");
       }
-      EXPECT_LE(std::sqrt(double(dd / xx)), 10 * this->tolerance())
-          << "n=" << n << " system " << s << (std::is_same<T, float>::value ? " float" : " double");
     }
-  }
 }
 
 TYPED_TEST(HinesBatchSolve, DeviceResidualAgrees) {

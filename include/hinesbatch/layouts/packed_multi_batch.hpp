@@ -43,8 +43,18 @@ struct PlanRef {
 // the six arrays and its sizes (fields below).
 template <class MemorySpace>
 struct PlanTable {
-  enum Field { kPieceBegin, kPieceNodes, kParent, kChildBegin, kChildren, kLevelBegin, kNodes,
-               kPieces, kLevels, kFields };
+  enum Field {
+    kPieceBegin,
+    kPieceNodes,
+    kParent,
+    kChildBegin,
+    kChildren,
+    kLevelBegin,
+    kNodes,
+    kPieces,
+    kLevels,
+    kFields
+  };
   using index_view = typename PlanRef<MemorySpace>::index_view;
   index_view pb, pn, pp, cb, ch, lb;
   Kokkos::View<const int**, Kokkos::LayoutRight, MemorySpace> table;
@@ -81,7 +91,8 @@ class PackedMultiBatch {
 
   // piece_length: the longest piece of the plans (0: chosen per tree).
   template <class ExecutionSpace>
-  PackedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells, int piece_length = 0) {
+  PackedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells,
+                   int piece_length = 0) {
     const int n = static_cast<int>(cells.size());
     cell_offset_.assign(n + 1, 0);
     std::vector<int> cell_plan(n);

@@ -26,7 +26,8 @@ struct BranchSweeps {
   // Records the first failure of a sweep of branch b (see BranchPlan::kLevelShift).
   KOKKOS_INLINE_FUNCTION void fail(int which, int b, std::int64_t at) const {
     const int rank = which == 0 ? plan.num_levels - 1 - plan.level(b) : plan.level(b);
-    Kokkos::atomic_fetch_min(&status(which), (static_cast<long long>(rank) << BranchPlan::kLevelShift) | at);
+    Kokkos::atomic_fetch_min(&status(which),
+                             (static_cast<long long>(rank) << BranchPlan::kLevelShift) | at);
   }
 
   // Backward sweep of branch b: its children (deeper level) must be done.

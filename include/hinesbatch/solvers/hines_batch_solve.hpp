@@ -36,10 +36,14 @@ enum class HinesSchedule {
 
 inline const char* schedule_name(HinesSchedule s) {
   switch (s) {
-    case HinesSchedule::Auto: return "Auto";
-    case HinesSchedule::PerSystem: return "PerSystem";
-    case HinesSchedule::TeamPerSystem: return "TeamPerSystem";
-    case HinesSchedule::SimdTiles: return "SimdTiles";
+    case HinesSchedule::Auto:
+      return "Auto";
+    case HinesSchedule::PerSystem:
+      return "PerSystem";
+    case HinesSchedule::TeamPerSystem:
+      return "TeamPerSystem";
+    case HinesSchedule::SimdTiles:
+      return "SimdTiles";
   }
   return "?";
 }
@@ -202,8 +206,8 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
     policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for(std::string("hinesbatch::solve_team_") + Layout::name, policy,
-                         Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
-                                 plan, batch.num_nodes(), batch.block_size(), level});
+                         Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), plan,
+                                 batch.num_nodes(), batch.block_size(), level});
     return;
   }
   if constexpr (std::is_same<Layout, layouts::BlockShared>::value) {

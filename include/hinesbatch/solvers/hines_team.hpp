@@ -55,9 +55,9 @@ KOKKOS_INLINE_FUNCTION void team_hines_solve(const Member& team, T* scratch, con
   T* const sl = su + n;
   T* const sd = sl + n;
   T* const sr = sd + n;
-  T* const pU = sr + n;  // A[P][b] after the piece's interior is eliminated
-  T* const pL = pU + np;  // A[b][P]
-  T* const pdP = pL + np;  // what eliminating the piece's top takes from P's diagonal
+  T* const pU = sr + n;     // A[P][b] after the piece's interior is eliminated
+  T* const pL = pU + np;    // A[b][P]
+  T* const pdP = pL + np;   // what eliminating the piece's top takes from P's diagonal
   T* const prP = pdP + np;  // ... and from P's rhs
   T* const bad_input = prP + np;
   if (team.team_rank() == 0) *bad_input = T(0);

@@ -14,9 +14,9 @@
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
-#include "hinesbatch/solvers/hines_team.hpp"
 #include "hinesbatch/solvers/branch_system.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
+#include "hinesbatch/solvers/hines_team.hpp"
 
 namespace hinesbatch {
 
@@ -189,10 +189,10 @@ void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpac
   const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
   const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for("hinesbatch::solve_packed_team", policy,
-                       Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
-                               batch.plans(), batch.cell_plan(), batch.cell_offsets(),
-                               batch.max_scratch_scalars(), level});
+  Kokkos::parallel_for(
+      "hinesbatch::solve_packed_team", policy,
+      Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), batch.plans(),
+              batch.cell_plan(), batch.cell_offsets(), batch.max_scratch_scalars(), level});
 }
 
 // The naive path: the mono-morphology kernel with one parent array per cell.

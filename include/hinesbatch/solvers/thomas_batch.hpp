@@ -54,9 +54,12 @@ enum class ThomasSchedule {
 
 inline const char* schedule_name(ThomasSchedule s) {
   switch (s) {
-    case ThomasSchedule::Auto: return "Auto";
-    case ThomasSchedule::PerSystem: return "PerSystem";
-    case ThomasSchedule::TeamPerSystem: return "TeamPerSystem";
+    case ThomasSchedule::Auto:
+      return "Auto";
+    case ThomasSchedule::PerSystem:
+      return "PerSystem";
+    case ThomasSchedule::TeamPerSystem:
+      return "TeamPerSystem";
   }
   return "?";
 }
@@ -263,8 +266,7 @@ struct ThomasTeamPerSystem {
     const StatusView st = status;
     const bool rec = record;
     team_thomas_solve(team, scratch.data(), shape, rows, Layout::system_view(a, s, block_size),
-                      Layout::system_view(b, s, block_size),
-                      Layout::system_view(c, s, block_size),
+                      Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
                       Layout::system_view(d, s, block_size), [=](int pivot_row, int x_row) {
                         if (!rec) return;
                         if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
@@ -304,9 +306,9 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
   // Systems too large for on-chip scratch use level 1 (device memory, mostly cache-resident).
   const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(label + "_team", policy,
-                       Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record,
-                               shape, level});
+  Kokkos::parallel_for(
+      label + "_team", policy,
+      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, shape, level});
 }
 
 // Identity padding rows for Computing Padding: rows size..m-1 become b = 1, a = c = d = 0,
@@ -407,8 +409,7 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
     return;
   }
   Kokkos::parallel_for(
-      label,
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
           a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record});
 }
@@ -611,7 +612,7 @@ void pad_vbatch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& 
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                      const CV& c, const DV& d, const SizesView& sizes,
-    ThomasSchedule schedule = ThomasSchedule::Auto) {
+                                     ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
       "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes,
       impl::no_status_view<ExecutionSpace>(), false, schedule);
@@ -621,9 +622,10 @@ template <class ExecutionSpace, class AV, class BV, class CV, class DV, class Si
 void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                      const CV& c, const DV& d, const SizesView& sizes,
                                      const StatusView& status,
-    ThomasSchedule schedule = ThomasSchedule::Auto) {
+                                     ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>(
-      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes, status, true, schedule);
+      "hinesbatch::thomas_vbatch_computing_padding", exec, a, b, c, d, sizes, status, true,
+      schedule);
 }
 
 // No Computing Padding (P2): thread s stops at sizes(s) (divergent). Overwrites
@@ -632,7 +634,7 @@ void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, co
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                         const CV& c, const DV& d, const SizesView& sizes,
-    ThomasSchedule schedule = ThomasSchedule::Auto) {
+                                        ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
       "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes,
       impl::no_status_view<ExecutionSpace>(), false, schedule);
@@ -642,9 +644,10 @@ template <class ExecutionSpace, class AV, class BV, class CV, class DV, class Si
 void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                         const CV& c, const DV& d, const SizesView& sizes,
                                         const StatusView& status,
-    ThomasSchedule schedule = ThomasSchedule::Auto) {
+                                        ThomasSchedule schedule = ThomasSchedule::Auto) {
   impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
-      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes, status, true, schedule);
+      "hinesbatch::thomas_vbatch_no_computing_padding", exec, a, b, c, d, sizes, status, true,
+      schedule);
 }
 
 // No Computing Padding on packed Flat storage (P2's divergent, uncoalesced variant): a, b,

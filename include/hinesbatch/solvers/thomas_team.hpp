@@ -196,8 +196,7 @@ KOKKOS_INLINE_FUNCTION void team_thomas_solve(const Member& team, T* scratch,
   for (int s = 1; s < nred; s *= 2) {
     const int in = cur, out = cur ^ 1;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nred), [&](const int r) {
-      T ar = red_at(in, 0, r), br = red_at(in, 1, r), cr = red_at(in, 2, r),
-        dr = red_at(in, 3, r);
+      T ar = red_at(in, 0, r), br = red_at(in, 1, r), cr = red_at(in, 2, r), dr = red_at(in, 3, r);
       if (r - s >= 0) {
         const T f = ar / red_at(in, 1, r - s);
         br -= f * red_at(in, 2, r - s);
