@@ -1,43 +1,34 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine over a packed .devcarry/: DRAM bytes per node (row) of the solve
-# kernels, measured with Nsight Compute, for the one-thread-per-system kernels (P1/P2) and
-# the team schedule, so that the byte models of docs/PERFORMANCE.md are checked, not assumed.
-# Writes $OUT/ncu_bytes.csv (raw ncu CSV) and prints one line per kernel:
-#   benchmark, kernel, dram bytes read + written, bytes per node.
-#   scripts/gpu/ncu-bytes.sh [benchmark regex ...]
+# Runs on the GPU machine over a packed .devcarry/: DRAM bytes of the solve kernels, measured
+# with Nsight Compute, so that the byte models of docs/PERFORMANCE.md are checked, not
+# assumed. For each benchmark regex (one timing each, --benchmark_min_time=0) it profiles the
+# first 40 kernel launches (Kokkos' start-up, the fills, then the solves) and prints the
+# kernels whose functor is one of ours: name, bytes read, bytes written.
+# Raw CSV: $OUT/ncu_<k>.csv.   scripts/gpu/ncu-bytes.sh [benchmark regex ...]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 c=.devcarry
 out=${OUT:-/tmp/hinesbatch-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/$c/lib:${LD_LIBRARY_PATH:-}
-ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
 benches=("$@")
-[ ${#benches[@]} -gt 0 ] || benches=(
-  'Mono/FullInterleaved/medium-high/256000/' 'Mono/TeamFlat/medium-high/256000/'
-  'Mono/TeamFullInterleaved/medium-high/256000/' 'ThomasBatch/FullInterleaved/f64/256/256000/'
-  'ThomasBatch/TeamFlat/f64/256/256000/' 'ThomasBatch/TeamFullInterleaved/f64/256/256000/')
-csv=$out/ncu_bytes.csv
-: >"$csv"
+[ ${#benches[@]} -gt 0 ] || benches=('^ThomasBatch/(FullInterleaved|TeamFlat)/f64/256/25600/'
+  '^Mono/(FullInterleaved|TeamFlat)/medium-high/25600/')
+k=0
 for b in "${benches[@]}"; do
-  # One iteration; only the solve kernels (their functor names), not the restore copies.
-  "$ncu" --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-    --kernel-name regex:'Solve|Thomas' --launch-count 1 \
-    $c/bin/hinesbatch_perf_tests --benchmark_filter="$b" --benchmark_min_time=0 \
-    >"$out/ncu_one.csv" 2>"$out/ncu_one.err"
-  echo "# $b" >>"$csv"
-  grep -E '^"' "$out/ncu_one.csv" >>"$csv"
-  python3 - "$b" "$out/ncu_one.csv" <<'PY'
-import csv, re, sys
-bench, path = sys.argv[1], sys.argv[2]
-rows = [r for r in csv.reader(open(path)) if r and r[0].isdigit()]
-m = re.search(r'/(\d+)/(\d+)/?$', bench)
-by = {}
+  k=$((k + 1))
+  "$ncu" --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+    --launch-count 40 $c/bin/hinesbatch_perf_tests --benchmark_filter="$b" \
+    --benchmark_min_time=0 >"$out/ncu_$k.csv" 2>"$out/ncu_$k.err"
+  echo "# $b"
+  python3 - "$out/ncu_$k.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and r[0].isdigit() and 'hinesbatch::' in r[4]]
+kernels = {}
 for r in rows:
-    by.setdefault(r[4][:60], {})[r[-3]] = float(r[-1].replace(',', ''))
-for k, v in by.items():
-    rd = v.get('dram__bytes_read.sum', 0); wr = v.get('dram__bytes_write.sum', 0)
-    print(f"{bench}  {k}  read+write {rd + wr:.4g} B  ({v})")
+    kernels.setdefault((int(r[0]), r[4].split('hinesbatch::')[1][:50]), {})[r[12]] = float(r[14].replace(',', ''))
+for (i, name), m in sorted(kernels.items()):
+    print(f"  {i:3d} {name:50s} read {m.get('dram__bytes_read.sum', 0):.4g} B  written {m.get('dram__bytes_write.sum', 0):.4g} B")
 PY
 done
-rm -f "$out/ncu_one.csv" "$out/ncu_one.err"
