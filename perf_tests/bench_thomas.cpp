@@ -12,16 +12,21 @@
 //                                               TeamFlat, TeamFullInterleaved,
 //                                               TeamBlockInterleaved: a team per system,
 //                                               eliminated on chip (TeamPerSystem);
+//                                               WarpFlat, WarpFullInterleaved (m <= 512):
+//                                               a warp per system, rows in registers
+//                                               (WarpPerSystem);
 //                                               SimdTiles (OpenMP, m <= 512; every host
 //                                               thread), SimdTiles1Core (Serial, one core):
 //                                               a tile of W systems per vector instruction
 //   ThomasVBatch/<Method>/<f64|f32>/<N>         Method: ComputingPadding, NoComputingPadding
 //                                               (both on padded Full-Interleaved storage;
 //                                               Team...: the same on TeamPerSystem),
+//                                               Warp...PaddingFlat: WarpPerSystem on padded
+//                                               Flat storage,
 //                                               Packed (rank-1 storage), Fixed256, Fixed512
 //                                               (ThomasBatch Full-Interleaved, m = 256 / 512)
 //   ThomasAccuracy/<f64|f32>/<m>/iterations:1   64 systems, error vs long double (PerSystem;
-//   ThomasAccuracy/Team/...: TeamPerSystem)
+//   ThomasAccuracy/Team/...: TeamPerSystem, ThomasAccuracy/Warp/...: WarpPerSystem)
 //
 // Byte models (T = the scalar type):
 //   bytes_per_s: the minimal model, 5 x sizeof(T) per (real) row: read a, b, c, d once,
@@ -264,7 +269,7 @@ void BM_Batch(benchmark::State& state, int m, int n,
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
     return;
   }
-  const bool team = impl::resolve_schedule<Exec, L>(schedule) == ThomasSchedule::TeamPerSystem;
+  const bool team = impl::resolve_schedule<Exec, L>(schedule, m) != ThomasSchedule::PerSystem;
   const double rows = double(n) * m;
   report<T>(state, rows,
             double(n) * (team ? team_traffic_elements(m) : thomas_traffic_elements(m)) * sizeof(T),
@@ -338,10 +343,9 @@ void BM_BatchSimdTiles(benchmark::State& state, int m, int n) {
 // ThomasVBatch on padded Full-Interleaved storage (P2's layout), m_max = the largest size.
 // Computing Padding: pad_vbatch once at set-up (identity padding rows), not timed.
 
-template <class T, bool kComputingPadding>
+template <class T, bool kComputingPadding, class L = layouts::FullInterleaved>
 void BM_VBatchPadded(benchmark::State& state, int n,
                      ThomasSchedule schedule = ThomasSchedule::PerSystem) {
-  using L = layouts::FullInterleaved;
   using Mem = typename Default::memory_space;
   using View = typename L::template view_type<T, Mem>;
   const auto& in = vbatch_input<T>(n);
@@ -386,7 +390,8 @@ void BM_VBatchPadded(benchmark::State& state, int n,
     return;
   }
   state.counters["max_rel_residual"] = residual;
-  const bool team = impl::resolve_schedule<Default, L>(schedule) == ThomasSchedule::TeamPerSystem;
+  const bool team =
+      impl::resolve_schedule<Default, L>(schedule, m_max) != ThomasSchedule::PerSystem;
   double traffic = 0;
   for (int s = 0; s < n; ++s) {
     const double rows = kComputingPadding ? m_max : in.size(s);
@@ -541,6 +546,14 @@ void register_thomas_benchmarks() {
         add_timing("ThomasBatch/TeamBlockInterleaved" + suffix, [m, n](State& s) {
           BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n, team);
         });
+        constexpr auto warp = ThomasSchedule::WarpPerSystem;
+        if (m <= impl::kWarpMaxRows) {
+          add_timing("ThomasBatch/WarpFlat" + suffix,
+                     [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n, warp); });
+          add_timing("ThomasBatch/WarpFullInterleaved" + suffix, [m, n](State& s) {
+            BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, warp);
+          });
+        }
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
         add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
@@ -568,6 +581,11 @@ void register_thomas_benchmarks() {
                [n](State& s) { BM_VBatchPadded<T, true>(s, n, ThomasSchedule::TeamPerSystem); });
     add_timing("ThomasVBatch/TeamNoComputingPadding" + suffix,
                [n](State& s) { BM_VBatchPadded<T, false>(s, n, ThomasSchedule::TeamPerSystem); });
+    constexpr auto warp = ThomasSchedule::WarpPerSystem;
+    add_timing("ThomasVBatch/WarpComputingPaddingFlat" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, true, layouts::Flat>(s, n, warp); });
+    add_timing("ThomasVBatch/WarpNoComputingPaddingFlat" + suffix,
+               [n](State& s) { BM_VBatchPadded<T, false, layouts::Flat>(s, n, warp); });
     add_timing("ThomasVBatch/Packed" + suffix, [n](State& s) { BM_VBatchPacked<T>(s, n); });
     add_timing("ThomasVBatch/Fixed256" + suffix,
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 256, n); });
@@ -580,6 +598,12 @@ void register_thomas_benchmarks() {
                                  [m](State& s) { BM_Accuracy<T>(s, m); })
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
+    if (m <= impl::kWarpMaxRows)
+      benchmark::RegisterBenchmark(
+          ("ThomasAccuracy/Warp" + ty + std::to_string(m)).c_str(),
+          [m](State& s) { BM_Accuracy<T>(s, m, ThomasSchedule::WarpPerSystem); })
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(
         ("ThomasAccuracy/Team" + ty + std::to_string(m)).c_str(),
         [m](State& s) { BM_Accuracy<T>(s, m, ThomasSchedule::TeamPerSystem); })

@@ -105,7 +105,8 @@ class ThomasFixture : public ::testing::Test {
     return std::string(" [") + schedule_name(schedule) + "]";
   }
   static std::vector<ThomasSchedule> schedules() {
-    return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::Auto};
+    return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,
+            ThomasSchedule::Auto};
   }
 
   // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c
@@ -301,6 +302,16 @@ TYPED_TEST(ThomasBatchTest, TeamScheduleShapes) {
     this->check_fixed(m, 33, 32, "team-shapes", ThomasSchedule::TeamPerSystem);
 }
 
+// The warp schedule's shapes: every rows-per-lane count (2, 4, 8, 16), rows not a multiple of
+// the lanes, lanes of padding rows only, systems fewer than the four per team, and sizes past
+// its register limit (taken by the team schedule).
+TYPED_TEST(ThomasBatchTest, WarpScheduleShapes) {
+  for (int m :
+       {1, 2, 6, 31, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 300, 511, 512, 513, 1000})
+    for (int n : {1, 3, 5, 33})
+      this->check_fixed(m, n, 32, "warp-shapes", ThomasSchedule::WarpPerSystem);
+}
+
 TYPED_TEST(ThomasBatchTest, LargeSizes) {
   for (const auto schedule : this->schedules()) {
     for (int n : {1, 33, 1000}) this->check_fixed(1024, n, 32, "large", schedule);
@@ -434,8 +445,10 @@ TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
   bad_sizes[5] = 0;
   auto bad = this->int_view(bad_sizes);
   this->expect_input_error([&] { check_vbatch_sizes(exec, bad, m_max); }, {"system 5", "size 0"});
-  for (int variant = 0; variant < 4; ++variant) {
-    const auto schedule = variant < 2 ? ThomasSchedule::PerSystem : ThomasSchedule::TeamPerSystem;
+  for (int variant = 0; variant < 6; ++variant) {
+    const auto schedule = variant < 2   ? ThomasSchedule::PerSystem
+                          : variant < 4 ? ThomasSchedule::TeamPerSystem
+                                        : ThomasSchedule::WarpPerSystem;
     auto st = this->to_device(sys2, m_max, 32, this->nan());
     if (variant % 2 == 0) {
       pad_vbatch(exec, st.a, st.b, st.c, st.d, bad);

@@ -22,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <climits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -32,15 +33,16 @@
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/thomas_system.hpp"
 #include "hinesbatch/solvers/thomas_team.hpp"
+#include "hinesbatch/solvers/thomas_warp.hpp"
 
 namespace hinesbatch {
 
 // How ThomasBatch / ThomasVBatch (padded storage) are scheduled. The choice changes what is
 // left in c: only PerSystem stores c' there.
 enum class ThomasSchedule {
-  // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md,
-  // 2026-11-22, H100): TeamPerSystem for Flat storage on GPUs (the one-thread sweep is
-  // uncoalesced there: 37 against 2.8 G rows/s at m = 256), PerSystem otherwise. c
+  // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
+  // on GPUs WarpPerSystem for Flat storage (TeamPerSystem past 512 rows; the one-thread
+  // sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystem otherwise. c
   // afterwards holds c' or its input values: callers must not rely on either.
   Auto,
   // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
@@ -50,6 +52,10 @@ enum class ThomasSchedule {
   // once (40 B per row in double); a, b and c are only read. Needs non-zero diagonals
   // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
   TeamPerSystem,
+  // A warp per system (thomas_warp.hpp): each lane's rows in registers, the reduced system
+  // solved over warp shuffles; no scratch, no barrier. Same traffic and pivot rule as
+  // TeamPerSystem. Systems of more than kWarpMaxRows (512) rows take TeamPerSystem.
+  WarpPerSystem,
 };
 
 inline const char* schedule_name(ThomasSchedule s) {
@@ -60,6 +66,8 @@ inline const char* schedule_name(ThomasSchedule s) {
       return "PerSystem";
     case ThomasSchedule::TeamPerSystem:
       return "TeamPerSystem";
+    case ThomasSchedule::WarpPerSystem:
+      return "WarpPerSystem";
   }
   return "?";
 }
@@ -275,6 +283,81 @@ struct ThomasTeamPerSystem {
   }
 };
 
+// The warp schedule of ThomasPerSystem (thomas_warp.hpp): team thread t of league rank l is
+// warp w = l x team_size + t; its kWarpLanes vector lanes solve systems w G .. w G + G - 1
+// (G = kWarpLanes / L), each with a group of L lanes of R rows.
+template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView, RowCount kRows, int R, int L>
+struct ThomasWarpPerSystem {
+  using T = typename DV::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  static constexpr int kSystemsPerWarp = kWarpLanes / L;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size, num_systems;
+  bool record;
+
+  // Rows to solve of system s (0: none; a bad size is recorded by `report`).
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
+    if (s >= num_systems) return 0;
+    if (kRows == RowCount::Fixed) return m;
+    const int size = static_cast<int>(sizes(s));
+    if (size < 1 || size > m) {
+      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return 0;
+    }
+    return kRows == RowCount::NoComputingPadding ? size : m;
+  }
+
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    const int v = s < num_systems ? s : num_systems - 1;  // a View to pass when rows is 0
+    const long long offset = static_cast<long long>(s) * m;
+    const StatusView st = status;
+    const bool rec = record && rows > 0;
+    f(Layout::system_view(a, v, block_size), Layout::system_view(b, v, block_size),
+      Layout::system_view(c, v, block_size), Layout::system_view(d, v, block_size),
+      [=](int pivot_row, int x_row) {
+        if (!rec) return;
+        if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
+        if (x_row >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_row);
+      });
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int warp = team.league_rank() * team.team_size() + team.team_rank();
+    const int s0 = warp * kSystemsPerWarp;
+    if (s0 >= num_systems) return;  // uniform over the warp
+#if defined(__CUDA_ARCH__)
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      const int s = s0 + lane / L;
+      const int rows = rows_of(s, lane % L == 0);
+      with_system(
+          s, rows,
+          [&](const auto& as, const auto& bs, const auto& cs, const auto& ds, const auto& rec) {
+            warp_thomas_solve_lane<T, R, L>(lane, rows, as, bs, cs, ds, rec);
+          });
+    });
+#else
+    Kokkos::single(Kokkos::PerThread(team), [&]() {
+      for (int s = s0; s < s0 + kSystemsPerWarp && s < num_systems; ++s) {
+        const int rows = rows_of(s, true);
+        if (rows == 0) continue;
+        with_system(
+            s, rows,
+            [&](const auto& as, const auto& bs, const auto& cs, const auto& ds, const auto& rec) {
+              warp_thomas_solve_emulated<T, R, L>(rows, as, bs, cs, ds, rec);
+            });
+      }
+    });
+#endif
+  }
+};
+
 // True where the team schedule pays: a backend whose memory the host cannot touch (a GPU).
 template <class ExecutionSpace>
 constexpr bool team_schedule_is_default() {
@@ -282,15 +365,57 @@ constexpr bool team_schedule_is_default() {
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 
+// The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
 template <class ExecutionSpace, class Layout>
-ThomasSchedule resolve_schedule(ThomasSchedule schedule) {
-  if (schedule != ThomasSchedule::Auto) return schedule;
-  return team_schedule_is_default<ExecutionSpace>() && std::is_same<Layout, layouts::Flat>::value
-             ? ThomasSchedule::TeamPerSystem
-             : ThomasSchedule::PerSystem;
+ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
+  if (schedule == ThomasSchedule::Auto)
+    schedule =
+        team_schedule_is_default<ExecutionSpace>() && std::is_same<Layout, layouts::Flat>::value
+            ? ThomasSchedule::WarpPerSystem
+            : ThomasSchedule::PerSystem;
+  if (schedule == ThomasSchedule::WarpPerSystem && m > kWarpMaxRows)
+    schedule = ThomasSchedule::TeamPerSystem;
+  return schedule;
 }
 
-// Launches ThomasTeamPerSystem over num_systems systems of m (padded) rows.
+template <RowCount kRows, class Layout, int R, int L, class ExecutionSpace, class AV, class BV,
+          class CV, class DV, class SizesView, class StatusView>
+void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                              const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                              const StatusView& status, bool record, int num_systems, int m) {
+  using Functor = ThomasWarpPerSystem<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView,
+                                      kRows, R, L>;
+  // GPUs: four warps per block. Host backends: one warp's systems per team, lanes emulated.
+  const bool gpu = team_schedule_is_default<ExecutionSpace>();
+  const int warps = (num_systems + Functor::kSystemsPerWarp - 1) / Functor::kSystemsPerWarp;
+  const int per_team = gpu ? 4 : 1;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (warps + per_team - 1) / per_team, per_team,
+                                            gpu ? kWarpLanes : 1);
+  Kokkos::parallel_for(
+      label + "_warp", policy,
+      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), num_systems, record});
+}
+
+// Launches ThomasWarpPerSystem over num_systems systems of m (padded) rows, m <= kWarpMaxRows.
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                        const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                        const StatusView& status, bool record, int num_systems, int m) {
+  const WarpThomasShape shape = WarpThomasShape::for_rows(m);
+#define HINESBATCH_WARP_SHAPE(R, L)                                                              \
+  if (shape.rows_per_lane == R && shape.lanes == L)                                              \
+    return launch_thomas_warp_shape<kRows, Layout, R, L>(label, exec, a, b, c, d, sizes, status, \
+                                                         record, num_systems, m);
+  HINESBATCH_WARP_SHAPE(4, 8)
+  HINESBATCH_WARP_SHAPE(8, 8)
+  HINESBATCH_WARP_SHAPE(8, 16)
+  HINESBATCH_WARP_SHAPE(8, 32)
+  HINESBATCH_WARP_SHAPE(16, 32)
+#undef HINESBATCH_WARP_SHAPE
+  throw std::logic_error("hinesbatch: the warp schedule got m = " + std::to_string(m));
+}
+
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
           class DV, class SizesView, class StatusView>
 void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, const AV& a,
@@ -403,7 +528,13 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
                      std::to_string(m));
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
-  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == ThomasSchedule::TeamPerSystem) {
+  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, m);
+  if (resolved == ThomasSchedule::WarpPerSystem) {
+    launch_thomas_warp<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                record, static_cast<int>(n), m);
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                 record, static_cast<int>(n), m);
     return;
@@ -457,7 +588,13 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   check_padded_extents<Layout>(where, d, sizes);
   const int n = static_cast<int>(sizes.extent(0));
   if (n == 0) return;
-  if (resolve_schedule<ExecutionSpace, Layout>(schedule) == ThomasSchedule::TeamPerSystem) {
+  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, row_extent(d));
+  if (resolved == ThomasSchedule::WarpPerSystem) {
+    launch_thomas_warp<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
+                                      sizes, status, record, n, row_extent(d));
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
                                       sizes, status, record, n, row_extent(d));
     return;
