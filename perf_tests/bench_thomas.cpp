@@ -23,7 +23,8 @@
 //                                               Team...: the same on TeamPerSystem),
 //                                               Warp...PaddingFlat: WarpPerSystem on padded
 //                                               Flat storage,
-//                                               Packed (rank-1 storage), Fixed256, Fixed512
+//                                               Packed (rank-1 storage; WarpPacked: on
+//                                               WarpPerSystem), Fixed256, Fixed512
 //                                               (ThomasBatch Full-Interleaved, m = 256 / 512)
 //   ThomasAccuracy/<f64|f32>/<m>/iterations:1   64 systems, error vs long double (PerSystem;
 //   ThomasAccuracy/Team/...: TeamPerSystem, ThomasAccuracy/Warp/...: WarpPerSystem)
@@ -406,8 +407,10 @@ void BM_VBatchPadded(benchmark::State& state, int n,
 }
 
 // ThomasVBatch on packed rank-1 storage (divergent and uncoalesced: P2's worst case).
+// WarpPacked: the same storage on WarpPerSystem (contiguous systems, 40 B per row).
 template <class T>
-void BM_VBatchPacked(benchmark::State& state, int n) {
+void BM_VBatchPacked(benchmark::State& state, int n,
+                     ThomasSchedule schedule = ThomasSchedule::PerSystem) {
   using Mem = typename Default::memory_space;
   using Rows = Kokkos::View<T*, Mem>;
   const auto& in = vbatch_input<T>(n);
@@ -423,8 +426,8 @@ void BM_VBatchPacked(benchmark::State& state, int n) {
   for (auto _ : state) {
     Kokkos::deep_copy(exec, c, c0);
     Kokkos::deep_copy(exec, d, d0);
-    state.SetIterationTime(
-        timed_solve(exec, [&] { thomas_vbatch_packed(exec, a, b, c, d, offsets, status); }));
+    state.SetIterationTime(timed_solve(
+        exec, [&] { thomas_vbatch_packed(exec, a, b, c, d, offsets, status, schedule); }));
   }
   try {
     check_thomas_status(exec, status, offsets);
@@ -432,11 +435,14 @@ void BM_VBatchPacked(benchmark::State& state, int n) {
     state.SkipWithError(e.what());
     return;
   }
+  const bool warp = schedule != ThomasSchedule::PerSystem;
   double traffic = double(n + 1) * sizeof(int);  // offsets
-  for (int s = 0; s < n; ++s) traffic += thomas_traffic_elements(in.size(s)) * sizeof(T);
+  for (int s = 0; s < n; ++s)
+    traffic += (warp ? team_traffic_elements(in.size(s)) : thomas_traffic_elements(in.size(s))) *
+               sizeof(T);
   report<T>(state, double(in.rows()), traffic,
             4.0 * sizeof(T) * double(in.rows()) + double(n + 1) * sizeof(int),
-            byte_model_label<T>("(9m_s-6)"));
+            byte_model_label<T>(warp ? "(5m_s-2)" : "(9m_s-6)"));
   state.counters["m_max"] = in.max_size();
 }
 
@@ -587,6 +593,8 @@ void register_thomas_benchmarks() {
     add_timing("ThomasVBatch/WarpNoComputingPaddingFlat" + suffix,
                [n](State& s) { BM_VBatchPadded<T, false, layouts::Flat>(s, n, warp); });
     add_timing("ThomasVBatch/Packed" + suffix, [n](State& s) { BM_VBatchPacked<T>(s, n); });
+    add_timing("ThomasVBatch/WarpPacked" + suffix,
+               [n](State& s) { BM_VBatchPacked<T>(s, n, ThomasSchedule::WarpPerSystem); });
     add_timing("ThomasVBatch/Fixed256" + suffix,
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 256, n); });
     add_timing("ThomasVBatch/Fixed512" + suffix,

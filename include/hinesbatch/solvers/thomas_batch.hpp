@@ -283,50 +283,19 @@ struct ThomasTeamPerSystem {
   }
 };
 
-// The warp schedule of ThomasPerSystem (thomas_warp.hpp): team thread t of league rank l is
-// warp w = l x team_size + t; its kWarpLanes vector lanes solve systems w G .. w G + G - 1
-// (G = kWarpLanes / L), each with a group of L lanes of R rows.
-template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
-          class SizesView, class StatusView, RowCount kRows, int R, int L>
+// The warp schedule (thomas_warp.hpp): team thread t of league rank l is warp
+// w = l x team_size + t; its kWarpLanes vector lanes solve systems w G .. w G + G - 1
+// (G = kWarpLanes / L), each with a group of L lanes of R rows. Systems says where the
+// systems are: rows_of(s, report) (0: nothing to solve; a bad size is recorded when
+// `report`) and with_system(s, rows, f), which calls f(a, b, c, d, record) with the
+// system's 1-D row Views and its failure recorder.
+template <class ExecutionSpace, class Systems, int R, int L>
 struct ThomasWarpPerSystem {
-  using T = typename DV::non_const_value_type;
+  using T = typename Systems::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   static constexpr int kSystemsPerWarp = kWarpLanes / L;
-  AV a;
-  BV b;
-  CV c;
-  DV d;
-  SizesView sizes;
-  StatusView status;
-  int m, block_size, num_systems;
-  bool record;
-
-  // Rows to solve of system s (0: none; a bad size is recorded by `report`).
-  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
-    if (s >= num_systems) return 0;
-    if (kRows == RowCount::Fixed) return m;
-    const int size = static_cast<int>(sizes(s));
-    if (size < 1 || size > m) {
-      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return 0;
-    }
-    return kRows == RowCount::NoComputingPadding ? size : m;
-  }
-
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
-    const int v = s < num_systems ? s : num_systems - 1;  // a View to pass when rows is 0
-    const long long offset = static_cast<long long>(s) * m;
-    const StatusView st = status;
-    const bool rec = record && rows > 0;
-    f(Layout::system_view(a, v, block_size), Layout::system_view(b, v, block_size),
-      Layout::system_view(c, v, block_size), Layout::system_view(d, v, block_size),
-      [=](int pivot_row, int x_row) {
-        if (!rec) return;
-        if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
-        if (x_row >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_row);
-      });
-  }
+  Systems systems;
+  int num_systems;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int warp = team.league_rank() * team.team_size() + team.team_rank();
@@ -335,26 +304,105 @@ struct ThomasWarpPerSystem {
 #if defined(__CUDA_ARCH__)
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
       const int s = s0 + lane / L;
-      const int rows = rows_of(s, lane % L == 0);
-      with_system(
-          s, rows,
-          [&](const auto& as, const auto& bs, const auto& cs, const auto& ds, const auto& rec) {
-            warp_thomas_solve_lane<T, R, L>(lane, rows, as, bs, cs, ds, rec);
+      const int rows = s < num_systems ? systems.rows_of(s, lane % L == 0) : 0;
+      // A group without a system passes the last one's Views and solves nothing.
+      systems.with_system(
+          s < num_systems ? s : num_systems - 1, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            warp_thomas_solve_lane<T, R, L>(lane, rows, a, b, c, d, record);
           });
     });
 #else
     Kokkos::single(Kokkos::PerThread(team), [&]() {
       for (int s = s0; s < s0 + kSystemsPerWarp && s < num_systems; ++s) {
-        const int rows = rows_of(s, true);
+        const int rows = systems.rows_of(s, true);
         if (rows == 0) continue;
-        with_system(
+        systems.with_system(
             s, rows,
-            [&](const auto& as, const auto& bs, const auto& cs, const auto& ds, const auto& rec) {
-              warp_thomas_solve_emulated<T, R, L>(rows, as, bs, cs, ds, rec);
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
             });
       }
     });
 #endif
+  }
+};
+
+// Records a failure of the system whose row 0 has flat index `offset` (-1: none).
+template <class StatusView>
+struct RowFailureRecord {
+  StatusView status;
+  long long offset;
+  bool record;
+  KOKKOS_INLINE_FUNCTION void operator()(const int pivot_row, const int x_row) const {
+    if (!record) return;
+    if (pivot_row >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_row);
+    if (x_row >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_row);
+  }
+};
+
+// ThomasBatch / ThomasVBatch storage for the warp schedule: system s in the layout's slot s,
+// m padded rows, its size from sizes(s) as kRows says.
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
+          RowCount kRows>
+struct PaddedSystems {
+  using scalar_type = typename DV::non_const_value_type;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
+    if (kRows == RowCount::Fixed) return m;
+    const int size = static_cast<int>(sizes(s));
+    if (size < 1 || size > m) {
+      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return 0;
+    }
+    return kRows == RowCount::NoComputingPadding ? size : m;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    f(Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
+      Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size),
+      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record && rows > 0});
+  }
+};
+
+// ThomasVBatch on packed storage: system s in rows [offsets(s), offsets(s + 1)), at most m.
+template <class AV, class BV, class CV, class DV, class OffsetsView, class StatusView>
+struct PackedSystems {
+  using scalar_type = typename DV::non_const_value_type;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  OffsetsView offsets;
+  StatusView status;
+  long long total_rows;
+  int m;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
+    const long long begin = static_cast<long long>(offsets(s));
+    const long long end = static_cast<long long>(offsets(s + 1));
+    if (begin < 0 || end <= begin || end > total_rows || end - begin > m) {
+      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return 0;
+    }
+    return static_cast<int>(end - begin);
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    // rows == 0: the offsets may be bad; an empty range at 0 is never read.
+    const long long begin = rows > 0 ? static_cast<long long>(offsets(s)) : 0;
+    const auto range = Kokkos::make_pair(begin, begin + rows);
+    f(Kokkos::subview(a, range), Kokkos::subview(b, range), Kokkos::subview(c, range),
+      Kokkos::subview(d, range), RowFailureRecord<StatusView>{status, begin, record && rows > 0});
   }
 };
 
@@ -378,35 +426,27 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
   return schedule;
 }
 
-template <RowCount kRows, class Layout, int R, int L, class ExecutionSpace, class AV, class BV,
-          class CV, class DV, class SizesView, class StatusView>
-void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& exec, const AV& a,
-                              const BV& b, const CV& c, const DV& d, const SizesView& sizes,
-                              const StatusView& status, bool record, int num_systems, int m) {
-  using Functor = ThomasWarpPerSystem<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView,
-                                      kRows, R, L>;
+template <int R, int L, class ExecutionSpace, class Systems>
+void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& exec,
+                              const Systems& systems, int num_systems) {
+  using Functor = ThomasWarpPerSystem<ExecutionSpace, Systems, R, L>;
   // GPUs: four warps per block. Host backends: one warp's systems per team, lanes emulated.
   const bool gpu = team_schedule_is_default<ExecutionSpace>();
   const int warps = (num_systems + Functor::kSystemsPerWarp - 1) / Functor::kSystemsPerWarp;
   const int per_team = gpu ? 4 : 1;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (warps + per_team - 1) / per_team, per_team,
                                             gpu ? kWarpLanes : 1);
-  Kokkos::parallel_for(
-      label + "_warp", policy,
-      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), num_systems, record});
+  Kokkos::parallel_for(label + "_warp", policy, Functor{systems, num_systems});
 }
 
-// Launches ThomasWarpPerSystem over num_systems systems of m (padded) rows, m <= kWarpMaxRows.
-template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
-          class DV, class SizesView, class StatusView>
-void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec, const AV& a,
-                        const BV& b, const CV& c, const DV& d, const SizesView& sizes,
-                        const StatusView& status, bool record, int num_systems, int m) {
+// Launches ThomasWarpPerSystem over num_systems systems of at most m rows (m <= kWarpMaxRows).
+template <class ExecutionSpace, class Systems>
+void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
+                        const Systems& systems, int num_systems, int m) {
   const WarpThomasShape shape = WarpThomasShape::for_rows(m);
-#define HINESBATCH_WARP_SHAPE(R, L)                                                              \
-  if (shape.rows_per_lane == R && shape.lanes == L)                                              \
-    return launch_thomas_warp_shape<kRows, Layout, R, L>(label, exec, a, b, c, d, sizes, status, \
-                                                         record, num_systems, m);
+#define HINESBATCH_WARP_SHAPE(R, L)                 \
+  if (shape.rows_per_lane == R && shape.lanes == L) \
+    return launch_thomas_warp_shape<R, L>(label, exec, systems, num_systems);
   HINESBATCH_WARP_SHAPE(4, 8)
   HINESBATCH_WARP_SHAPE(8, 8)
   HINESBATCH_WARP_SHAPE(8, 16)
@@ -414,6 +454,18 @@ void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec, co
   HINESBATCH_WARP_SHAPE(16, 32)
 #undef HINESBATCH_WARP_SHAPE
   throw std::logic_error("hinesbatch: the warp schedule got m = " + std::to_string(m));
+}
+
+// The warp schedule on padded storage (ThomasBatch, ThomasVBatch).
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                               const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                               const StatusView& status, bool record, int num_systems, int m) {
+  using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  launch_thomas_warp(label, exec,
+                     Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record},
+                     num_systems, m);
 }
 
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
@@ -530,8 +582,8 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
   const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, m);
   if (resolved == ThomasSchedule::WarpPerSystem) {
-    launch_thomas_warp<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
-                                                record, static_cast<int>(n), m);
+    launch_thomas_warp_padded<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                       record, static_cast<int>(n), m);
     return;
   }
   if (resolved == ThomasSchedule::TeamPerSystem) {
@@ -590,8 +642,8 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   if (n == 0) return;
   const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, row_extent(d));
   if (resolved == ThomasSchedule::WarpPerSystem) {
-    launch_thomas_warp<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
-                                      sizes, status, record, n, row_extent(d));
+    launch_thomas_warp_padded<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
+                                             d, sizes, status, record, n, row_extent(d));
     return;
   }
   if (resolved == ThomasSchedule::TeamPerSystem) {
@@ -609,7 +661,7 @@ template <class ExecutionSpace, class AV, class BV, class CV, class DV, class Of
           class StatusView>
 void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
                         const DV& d, const OffsetsView& offsets, const StatusView& status,
-                        bool record) {
+                        bool record, ThomasSchedule schedule) {
   const char* where = "hinesbatch::thomas_vbatch_packed";
   static_assert(Kokkos::is_view<AV>::value && Kokkos::is_view<BV>::value &&
                     Kokkos::is_view<CV>::value && Kokkos::is_view<DV>::value,
@@ -644,10 +696,34 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
   if (n > INT_MAX)
     throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
   if (n == 0) return;
-  Kokkos::parallel_for(
-      where, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
-      ThomasPacked<AV, BV, CV, DV, OffsetsView, StatusView>{
-          a, b, c, d, offsets, status, static_cast<long long>(d.extent(0)), record});
+  const long long total_rows = static_cast<long long>(d.extent(0));
+  if (schedule == ThomasSchedule::Auto)
+    schedule = team_schedule_is_default<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
+                                                          : ThomasSchedule::PerSystem;
+  if (schedule != ThomasSchedule::PerSystem) {
+    // The register shape needs the largest size: one reduction over the offsets (bad
+    // offsets are left to the solve, which records them).
+    long long largest = 0;
+    Kokkos::parallel_reduce(
+        std::string(where) + "_largest", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, int(n)),
+        KOKKOS_LAMBDA(const int s, long long& best) {
+          const long long size =
+              static_cast<long long>(offsets(s + 1)) - static_cast<long long>(offsets(s));
+          if (size > best) best = size;
+        },
+        Kokkos::Max<long long>(largest));
+    if (largest >= 1 && largest <= kWarpMaxRows) {
+      using Systems = PackedSystems<AV, BV, CV, DV, OffsetsView, StatusView>;
+      launch_thomas_warp(
+          where, exec,
+          Systems{a, b, c, d, offsets, status, total_rows, static_cast<int>(largest), record},
+          static_cast<int>(n), static_cast<int>(largest));
+      return;
+    }
+  }
+  Kokkos::parallel_for(where, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+                       ThomasPacked<AV, BV, CV, DV, OffsetsView, StatusView>{
+                           a, b, c, d, offsets, status, total_rows, record});
 }
 
 template <class ExecutionSpace, class StatusView>
@@ -790,22 +866,26 @@ void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a,
 // No Computing Padding on packed Flat storage (P2's divergent, uncoalesced variant): a, b,
 // c, d are rank-1 Views of all systems back to back, system s in rows
 // [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites
-// d over each system's rows with its solution and c over all but its last row with c'.
+// d over each system's rows with its solution and, with ThomasSchedule::PerSystem, c over all
+// but its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 512
+// rows (one reduction over the offsets finds out), PerSystem otherwise.
 // Rows outside every system are untouched. A system with an empty, reversed or out-of-range
 // row range is not solved and is reported through the status; failures are recorded at
 // flat index offsets(s) + row (check_thomas_status(exec, status, offsets) decodes them).
 // check_vbatch_offsets() checks the offsets on the host (fences).
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView>
 void thomas_vbatch_packed(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
-                          const DV& d, const OffsetsView& offsets) {
-  impl::thomas_packed_impl(exec, a, b, c, d, offsets, impl::no_status_view<ExecutionSpace>(),
-                           false);
+                          const DV& d, const OffsetsView& offsets,
+                          ThomasSchedule schedule = ThomasSchedule::Auto) {
+  impl::thomas_packed_impl(exec, a, b, c, d, offsets, impl::no_status_view<ExecutionSpace>(), false,
+                           schedule);
 }
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView,
           class StatusView>
 void thomas_vbatch_packed(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
-                          const DV& d, const OffsetsView& offsets, const StatusView& status) {
-  impl::thomas_packed_impl(exec, a, b, c, d, offsets, status, true);
+                          const DV& d, const OffsetsView& offsets, const StatusView& status,
+                          ThomasSchedule schedule = ThomasSchedule::Auto) {
+  impl::thomas_packed_impl(exec, a, b, c, d, offsets, status, true, schedule);
 }
 
 // ---------------------------------------------------------------------------------------
