@@ -422,9 +422,9 @@ class CellGroup {
   void check(const ExecutionSpace& exec) const {
     const auto r = take_solve_status(exec, v_.status);
     if (!r.failed()) return;
-    throw_solve_failure("gid " + std::to_string(gid_of_slot_[r.key() / max_nodes_]) + ", node " +
-                            std::to_string(r.key() % max_nodes_),
-                        r.pivot());
+    const long long gid = gid_of_slot_[r.key() / max_nodes_], node = r.key() % max_nodes_;
+    throw_solve_failure("gid " + std::to_string(gid) + ", node " + std::to_string(node), r.pivot(),
+                        {}, gid, node);
   }
 
  private:
