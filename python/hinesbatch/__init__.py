@@ -27,6 +27,7 @@ from ._hinesbatch import (  # noqa: F401
     thomas_vbatch,
 )
 from . import _hinesbatch
+from ._hinesbatch import _last_views  # noqa: F401  (diagnostics: tests prove zero-copy)
 
 __all__ = [
     "InputError",

@@ -4,6 +4,7 @@
 // aligned (and writeable where the solver writes); otherwise a contiguous copy is solved
 // and written back. On a device backend the data are copied to device Views and back.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,10 @@ inline Dtype solver_dtype(const char* name, py::handle arg) {
   throw py::value_error(std::string("argument '") + name + "' has dtype " + dt +
                         "; the solvers take float64 or float32 arrays");
 }
+
+// The data pointers of the Views the last solve ran on, by argument name: tests compare
+// them with the numpy arrays' to prove that nothing was copied (hinesbatch._last_views()).
+std::vector<std::pair<std::string, std::uintptr_t>>& last_views();
 
 // One argument, ready for the solver.
 struct BoundArray {
@@ -128,8 +133,8 @@ View make_view(const First& first, std::size_t n0, std::size_t n1) {
 }
 
 template <class View>
-View device_view(const ExecutionSpace& space, const BoundArray& b, std::size_t n0,
-                 std::size_t n1 = 0) {
+View device_view_of(const ExecutionSpace& space, const BoundArray& b, std::size_t n0,
+                    std::size_t n1) {
   using T = typename View::non_const_value_type;
   using HostView = Kokkos::View<typename View::data_type, typename View::array_layout,
                                 Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -144,6 +149,14 @@ View device_view(const ExecutionSpace& space, const BoundArray& b, std::size_t n
     Kokkos::deep_copy(space, v, make_view<HostView>(p, n0, n1));
     return v;
   }
+}
+
+template <class View>
+View device_view(const ExecutionSpace& space, const BoundArray& b, std::size_t n0,
+                 std::size_t n1 = 0) {
+  View v = device_view_of<View>(space, b, n0, n1);
+  last_views().emplace_back(b.name, reinterpret_cast<std::uintptr_t>(v.data()));
+  return v;
 }
 
 // Device backends: the solved View back into the bound (host) array. Fences space.

@@ -13,7 +13,8 @@ namespace python {
 
 namespace {
 
-// NEURON's section names: soma, axon, dend, apic, dendritic_<type> for other types.
+// NEURON's section names (Import3d_GUI.instantiate): soma, axon, dend, apic, dend_<type>
+// for other positive types, minus_<-type> for negative ones.
 std::string type_name(int swc_type) {
   switch (swc_type) {
     case 1:
@@ -25,7 +26,8 @@ std::string type_name(int swc_type) {
     case 4:
       return "apic";
     default:
-      return "dendritic_" + std::to_string(swc_type);
+      return swc_type < 0 ? "minus_" + std::to_string(-swc_type)
+                          : "dend_" + std::to_string(swc_type);
   }
 }
 

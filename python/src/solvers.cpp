@@ -13,6 +13,11 @@
 namespace hinesbatch {
 namespace python {
 
+std::vector<std::pair<std::string, std::uintptr_t>>& last_views() {
+  static std::vector<std::pair<std::string, std::uintptr_t>> views;
+  return views;
+}
+
 namespace {
 
 // A 1-D array of integers (parent array, sizes) as a std::vector<int>.
@@ -35,10 +40,11 @@ std::vector<int> int_vector(const char* name, py::handle arg) {
   return out;
 }
 
-Tree tree_of(const char* name, py::handle parent) {
-  if (py::hasattr(parent, "parent") && !py::isinstance<py::array>(parent) &&
-      !py::isinstance<py::list>(parent) && !py::isinstance<py::tuple>(parent))
-    parent = parent.attr("parent");  // a Morphology (read_swc) or anything with .parent
+Tree tree_of(const char* name, py::handle arg) {
+  py::object parent = py::reinterpret_borrow<py::object>(arg);
+  if (py::hasattr(arg, "parent") && !py::isinstance<py::array>(arg) &&
+      !py::isinstance<py::list>(arg) && !py::isinstance<py::tuple>(arg))
+    parent = arg.attr("parent");  // a Morphology (read_swc) or anything with .parent
   return Tree(int_vector(name, parent));
 }
 
@@ -102,6 +108,7 @@ void solve_hines_typed(const Tree& tree, const std::vector<BoundArray>& a, int N
   using Batch = HinesBatch<T, Layout, MemorySpace>;
   using View = typename Batch::view_type;
   const ExecutionSpace space = exec();
+  last_views().clear();
   Batch batch;
   {
     py::gil_scoped_release unlocked;
@@ -149,6 +156,7 @@ void thomas_typed(const std::vector<BoundArray>& a, int N, int m, ThomasSchedule
                   const std::vector<int>* sizes, bool computing_padding) {
   using View = Kokkos::View<T**, KokkosLayout, MemorySpace>;
   const ExecutionSpace space = exec();
+  last_views().clear();
   auto status = make_thomas_status(space);
   {
     py::gil_scoped_release unlocked;
@@ -306,6 +314,15 @@ class MultiBatch : public Resource {
 }  // namespace
 
 void bind_solvers(py::module_& m) {
+  m.def(
+      "_last_views",
+      []() {
+        py::dict d;
+        for (const auto& v : last_views()) d[py::str(v.first)] = v.second;
+        return d;
+      },
+      "Diagnostics: {argument: data address of the Kokkos View the last solve_hines / "
+      "thomas_* call ran on}; equal to the numpy array's address when solved in place.");
   m.def("solve_hines", &solve_hines, py::arg("parent"), py::arg("u"), py::arg("l"), py::arg("d"),
         py::arg("rhs"), py::arg("layout") = "flat", py::arg("schedule") = "auto",
         R"doc(Solve a batch of N Hines systems that share one tree, in place.
