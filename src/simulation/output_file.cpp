@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "hinesbatch/simulation/output_file.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include "hinesbatch/core/error.hpp"
 
-namespace hinesbatch::sim_tool {
+namespace hinesbatch {
 
 namespace fs = std::filesystem;
 
@@ -102,4 +102,4 @@ void check_outputs_are_not_inputs(const std::vector<std::string>& outputs,
   }
 }
 
-}  // namespace hinesbatch::sim_tool
+}  // namespace hinesbatch

@@ -1,5 +1,5 @@
 #pragma once
-// How hinesbatch-sim writes its outputs so that they never lose data (issue #12):
+// How hinesbatch-sim (and export_model) write outputs so that they never lose data (issue #12):
 //  - every output path is checked before the run: not an input (config or morphology,
 //    compared by device and inode, so ./a.json and a.json are the same file), not another
 //    output, and its folder writable (the temporary file is created right away);
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace hinesbatch::sim_tool {
+namespace hinesbatch {
 
 class OutputFile {
  public:
@@ -50,4 +50,4 @@ void check_outputs_are_not_inputs(const std::vector<std::string>& outputs,
                                   const std::vector<std::string>& inputs,
                                   const std::string& config);
 
-}  // namespace hinesbatch::sim_tool
+}  // namespace hinesbatch
