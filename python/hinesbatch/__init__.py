@@ -28,8 +28,30 @@ from ._hinesbatch import (  # noqa: F401
 )
 from . import _hinesbatch
 from ._hinesbatch import _last_views  # noqa: F401  (diagnostics: tests prove zero-copy)
+from .simulation import (  # noqa: F401
+    CellTemplate,
+    Network,
+    SimulationResult,
+    detector,
+    expsyn,
+    hh,
+    iclamp,
+    location,
+    pas,
+    run_config,
+)
 
 __all__ = [
+    "CellTemplate",
+    "Network",
+    "SimulationResult",
+    "detector",
+    "expsyn",
+    "hh",
+    "iclamp",
+    "location",
+    "pas",
+    "run_config",
     "InputError",
     "Morphology",
     "MultiBatch",
