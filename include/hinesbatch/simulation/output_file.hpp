@@ -7,8 +7,9 @@
 //    leaves the previous run's output looking current;
 //  - the data go to "<path>.tmp.<pid>" in the same folder, every write and the close are
 //    checked, and the file is renamed onto <path> only when complete;
-//  - a path that exists and is not a regular file (/dev/stdout, /dev/full, a FIFO) is
-//    written in place, still with every write and the close checked.
+//  - a path that exists and is not a regular file (/dev/stdout, /dev/full, a FIFO), or is a
+//    symbolic link (renaming onto it would replace the link), is written in place, still
+//    with every write and the close checked.
 // Failures are InputErrors naming the file and the system's reason (exit 2).
 #include <cstdio>
 #include <string>

@@ -173,7 +173,8 @@ class NetworkSimulation {
       metrics_.events_s += since(t);
       t = clock::now();
       for (int j = 0; j < count; ++j) {
-        group_->deliver(exec_, events_.synapse(), events_.weight(), ev_begin_[j], ev_begin_[j + 1]);
+        group_->apply_synaptic_events(exec_, events_.synapse(), events_.weight(), ev_begin_[j],
+                                      ev_begin_[j + 1]);
         group_->step(exec_, first + j);
         record(j + 1);
       }
