@@ -123,10 +123,12 @@ def _comm(comm):
 
 
 def _progress(progress):
-    if progress is None or progress is False:
-        return -1.0  # as configured (JSON run.progress_every_s; 0 for Python networks)
-    if progress is True:
-        return 1.0
+    """None: as configured (a config's run.progress_every_s; none for a Network); False:
+    none; True: a line on stderr every second; a number: seconds between lines."""
+    if progress is None:
+        return -1.0
+    if progress is True or progress is False:
+        return 1.0 if progress else 0.0
     return float(progress)
 
 
