@@ -56,6 +56,8 @@ packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
 # clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
 packages+=(clang libclang-rt-14-dev libomp-dev)
+# The Python module (python/, issue #13), its tests and its example.
+packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -86,8 +88,11 @@ fi
 # --- one Kokkos build per backend ---------------------------------------------------
 build_backend() {
   local name=$1 prefix=$deps/install/$1
-  [ -f "$prefix/.complete" ] && return 0
+  # Position-independent code, so that the Python module (a shared object) can hold
+  # Kokkos; an OpenMP install made before that (no .pic stamp) is rebuilt once.
+  [ -f "$prefix/.complete" ] && { [ "$name" != openmp ] || [ -f "$prefix/.pic" ]; } && return 0
   local -a opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON
     -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON)
   local -a env_cuda=()
   case $name in
@@ -121,6 +126,7 @@ build_backend() {
   [ ${#env_cuda[@]} -gt 0 ] && cxx=$prefix/bin/nvcc_wrapper
   "${env_cuda[@]}" cmake -S "$deps/src/kokkos-kernels" -B "$b/kernels" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
     -DCMAKE_CXX_COMPILER="$cxx" -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
     -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
     -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
@@ -135,7 +141,7 @@ build_backend() {
     exit 1
   }
   rm -rf "$b"
-  touch "$prefix/.complete"
+  touch "$prefix/.complete" "$prefix/.pic"
 }
 
 for b in "${backends[@]}"; do build_backend "$b"; done

@@ -236,6 +236,8 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
       EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
       EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
       EXPECT_NE(msg.find("pivot"), std::string::npos) << msg;
+      EXPECT_EQ(e.system(), 13);  // as numbers too (the Python binding's SolveError)
+      EXPECT_EQ(e.node(), leaf);
     }
     batch.check(exec);  // the record was cleared
   }
@@ -290,6 +292,46 @@ TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
       EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
     }
   }
+}
+
+// A batch adopting a caller's Views (untiled layouts; the Python binding wraps numpy
+// memory this way) solves them in place, against the sequential Hines algorithm.
+template <class Layout>
+void expect_adopted_views_solved_in_place() {
+  using E = Kokkos::DefaultExecutionSpace;
+  using Batch = HinesBatch<double, Layout, E::memory_space>;
+  E exec;
+  const Tree tree = paper_class_tree(PaperClass::SmallHigh);
+  const int n = tree.size(), N = 37;
+  const auto in = random_systems<double>(tree, N, 11);
+  auto view = [&](const std::vector<double>& src, const char* label) {
+    typename Batch::view_type v(std::string(label), N, n);
+    auto h = Kokkos::create_mirror_view(v);
+    for (int s = 0; s < N; ++s)
+      for (int i = 0; i < n; ++i) h(s, i) = src[static_cast<std::size_t>(s) * n + i];
+    Kokkos::deep_copy(v, h);
+    return v;
+  };
+  const auto rhs = view(in.rhs, "rhs");
+  Batch batch(view(in.u, "u"), view(in.l, "l"), view(in.d, "d"), rhs);
+  EXPECT_EQ(batch.num_systems(), N);
+  EXPECT_EQ(batch.rhs().data(), rhs.data());  // the caller's memory, not a copy
+  solve(exec, DeviceTree<E::memory_space>(exec, tree), batch);
+  batch.check(exec);
+  auto d = in.d;
+  auto want = in.rhs;
+  hines_solve_serial_batch(tree, N, in.u.data(), in.l.data(), d.data(), want.data());
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
+  for (int s = 0; s < N; ++s)
+    for (int i = 0; i < n; ++i)
+      ASSERT_NEAR(h(s, i), want[static_cast<std::size_t>(s) * n + i], 1e-12) << s << " " << i;
+  typename Batch::view_type other(std::string("other"), N, n + 1);
+  EXPECT_THROW((void)Batch(other, other, other, rhs), InputError);
+}
+
+TEST(HinesBatchAdoptingViews, FlatAndFullInterleavedSolveInPlace) {
+  expect_adopted_views_solved_in_place<layouts::Flat>();
+  expect_adopted_views_solved_in_place<layouts::FullInterleaved>();
 }
 
 TYPED_TEST(HinesBatchSolve, TreeAndBatchSizesMustMatch) {

@@ -186,6 +186,8 @@ TYPED_TEST(MultiMorphology, ZeroPivotNamesCellAndNode) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("cell 2"), std::string::npos) << msg;
     EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
+    EXPECT_EQ(e.system(), 2);
+    EXPECT_EQ(e.node(), leaf);
   }
 }
 

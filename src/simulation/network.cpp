@@ -5,13 +5,50 @@
 #include <cstdio>
 #include <numeric>
 #include <queue>
+#include <unordered_map>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 
 namespace hinesbatch {
 
+namespace impl {
+// An explicit network's lists, and each grouped by target gid (in the order given) for
+// O(1) lookup: incoming() runs for every local cell in parallel during setup.
+struct ExplicitIndex {
+  ExplicitNetwork lists;
+  template <class T>
+  struct ByGid {
+    std::vector<T> items;
+    std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> range;
+    std::vector<T> of(std::int64_t gid) const {
+      const auto it = range.find(gid);
+      if (it == range.end()) return {};
+      return std::vector<T>(items.begin() + it->second.first, items.begin() + it->second.second);
+    }
+  };
+  ByGid<Connection> incoming;
+  ByGid<ExternalEvent> events;
+  ByGid<IClampSpec> iclamps;
+};
+}  // namespace impl
+
 namespace {
+
+// Groups (gid, item) pairs by gid, keeping the given order within a gid.
+template <class T>
+void group_by_gid(std::vector<std::pair<std::int64_t, T>> pairs,
+                  impl::ExplicitIndex::ByGid<T>& out) {
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.items.reserve(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i == 0 || pairs[i].first != pairs[i - 1].first) out.range[pairs[i].first] = {i, i};
+    out.range[pairs[i].first].second = i + 1;
+    out.items.push_back(pairs[i].second);
+  }
+}
+
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -26,9 +63,25 @@ double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(h >> 11) * 0x1.0p-53;
 }
 
+int NetworkSpec::template_of(std::int64_t gid) const {
+  if (listed && !listed->lists.templates.empty())
+    return listed->lists.templates[static_cast<std::size_t>(gid)];
+  return static_cast<int>(gid % templates);
+}
+
+const ExplicitNetwork* NetworkSpec::explicit_lists() const {
+  return listed ? &listed->lists : nullptr;
+}
+
+bool NetworkSpec::connected() const {
+  if (type == Explicit) return listed && !listed->lists.connections.empty();
+  return type != Single;
+}
+
 int NetworkSpec::synapses_needed() const {
   switch (type) {
     case Single:
+    case Explicit:
       return 0;
     case Ring:
       return 1 + extra_synapses;
@@ -54,9 +107,14 @@ void NetworkSpec::validate() const {
   if (type == Random && kick_cells < 0) bad("kick.cells must be >= 0", std::to_string(kick_cells));
   if (type == Random && synapses_per_cell < 0)
     bad("synapses_per_cell must be >= 0", std::to_string(synapses_per_cell));
+  if (type == Explicit && !listed)
+    bad("an explicit network needs its lists (make_explicit_network)", "");
+  if (type == Explicit && listed && listed->lists.cells != cells)
+    bad("cells differs from the explicit lists' cells", std::to_string(cells));
 }
 
 std::vector<Connection> NetworkSpec::incoming(std::int64_t gid) const {
+  if (type == Explicit) return listed ? listed->incoming.of(gid) : std::vector<Connection>{};
   std::vector<Connection> in;
   auto delay = [&](std::uint64_t k) {
     return delay_min + (delay_max - delay_min) * uniform01(seed, gid, 2 * k + 1);
@@ -94,6 +152,7 @@ std::vector<Connection> NetworkSpec::incoming(std::int64_t gid) const {
 }
 
 std::vector<ExternalEvent> NetworkSpec::external_events(std::int64_t gid) const {
+  if (type == Explicit) return listed ? listed->events.of(gid) : std::vector<ExternalEvent>{};
   if (type == Ring && gid % ring_size == 0) return {{0, kick_time, kick_weight}};
   if (type == Random && gid < kick_cells && synapses_needed() > 0)
     return {{0, kick_time, kick_weight}};
@@ -102,6 +161,7 @@ std::vector<ExternalEvent> NetworkSpec::external_events(std::int64_t gid) const 
 
 CellStimulus NetworkSpec::stimulus(std::int64_t gid, const CellTemplate& t) const {
   CellStimulus s;
+  if (type == Explicit && listed) s.iclamps = listed->iclamps.of(gid);
   if (type == Random && stim_amp != 0) {
     IClampSpec c;
     c.where = t.detector.present ? t.detector.where : Location{0, 0.5};
@@ -111,6 +171,147 @@ CellStimulus NetworkSpec::stimulus(std::int64_t gid, const CellTemplate& t) cons
     s.iclamps.push_back(c);
   }
   return s;
+}
+
+namespace {
+
+// Checks an explicit network's lists; templates (may be null): synapse indices and IClamp
+// locations against each gid's template.
+void check_explicit(const ExplicitNetwork& l, int num_templates,
+                    const std::vector<CellTemplate>* templates) {
+  auto bad = [](const std::string& entry, const std::string& what, const std::string& v) {
+    throw InputError("network " + entry + ": " + what, {}, 0, v);
+  };
+  auto at = [](const char* list, std::size_t i) {
+    return std::string(list) + "[" + std::to_string(i) + "]";
+  };
+  if (l.cells < 1) bad("cells", "must be >= 1", std::to_string(l.cells));
+  if (num_templates < 1)
+    bad("templates", "needs at least one cell template", std::to_string(num_templates));
+  const std::string of_cells =
+      " is not a cell of the network (cells = " + std::to_string(l.cells) + ")";
+  auto gid_ok = [&](std::int64_t g) { return g >= 0 && g < l.cells; };
+  if (!l.templates.empty() && static_cast<std::int64_t>(l.templates.size()) != l.cells)
+    bad("templates",
+        "must list one template index per cell (cells = " + std::to_string(l.cells) + ")",
+        std::to_string(l.templates.size()));
+  for (std::size_t i = 0; i < l.templates.size(); ++i)
+    if (l.templates[i] < 0 || l.templates[i] >= num_templates)
+      bad(at("templates", i),
+          "names template " + std::to_string(l.templates[i]) + " of " +
+              std::to_string(num_templates),
+          std::to_string(l.templates[i]));
+  auto template_of = [&](std::int64_t g) {
+    return l.templates.empty() ? static_cast<int>(g % num_templates) : l.templates[g];
+  };
+  auto synapse_ok = [&](const std::string& entry, std::int64_t gid, int syn) {
+    if (syn < 0) bad(entry, "synapse index must be >= 0", std::to_string(syn));
+    if (!templates) return;
+    const std::size_t n = (*templates)[template_of(gid)].synapses.size();
+    if (static_cast<std::size_t>(syn) >= n)
+      bad(entry,
+          "names synapse " + std::to_string(syn) + " but gid " + std::to_string(gid) +
+              "'s template has " + std::to_string(n),
+          std::to_string(syn));
+  };
+  for (std::size_t i = 0; i < l.connections.size(); ++i) {
+    const ExplicitConnection& c = l.connections[i];
+    const std::string e = at("connections", i);
+    if (!gid_ok(c.source)) bad(e, "source gid" + of_cells, std::to_string(c.source));
+    if (!gid_ok(c.target)) bad(e, "target gid" + of_cells, std::to_string(c.target));
+    synapse_ok(e, c.target, c.synapse);
+    if (!std::isfinite(c.weight)) bad(e, "weight must be finite", format_value(c.weight));
+    if (!(c.delay > 0) || !std::isfinite(c.delay))
+      bad(e, "delay must be > 0 and finite (ms)", format_value(c.delay));
+  }
+  for (std::size_t i = 0; i < l.events.size(); ++i) {
+    const ExplicitEvent& x = l.events[i];
+    const std::string e = at("events", i);
+    if (!gid_ok(x.gid)) bad(e, "gid" + of_cells, std::to_string(x.gid));
+    synapse_ok(e, x.gid, x.synapse);
+    if (!std::isfinite(x.time)) bad(e, "time must be finite", format_value(x.time));
+    if (!std::isfinite(x.weight)) bad(e, "weight must be finite", format_value(x.weight));
+  }
+  for (std::size_t i = 0; i < l.iclamps.size(); ++i) {
+    const ExplicitIClamp& x = l.iclamps[i];
+    const std::string e = at("iclamps", i);
+    if (!gid_ok(x.gid)) bad(e, "gid" + of_cells, std::to_string(x.gid));
+    const IClampSpec& c = x.clamp;
+    if (!std::isfinite(c.del) || !std::isfinite(c.dur) || !std::isfinite(c.amp) || c.dur < 0)
+      bad(e, "del, dur and amp must be finite, dur >= 0",
+          format_value(c.del) + ", " + format_value(c.dur) + ", " + format_value(c.amp));
+    if (!(c.where.x >= 0 && c.where.x <= 1))
+      bad(e, "x must lie in [0, 1]", format_value(c.where.x));
+    if (c.where.section < 0) bad(e, "section must be >= 0", std::to_string(c.where.section));
+    if (templates) {
+      const int n = (*templates)[template_of(x.gid)].morphology.size();
+      if (c.where.section >= n)
+        bad(e,
+            "names section " + std::to_string(c.where.section) + " but gid " +
+                std::to_string(x.gid) + "'s template has " + std::to_string(n),
+            std::to_string(c.where.section));
+    }
+  }
+}
+
+NetworkSpec index_explicit(ExplicitNetwork lists, int num_templates) {
+  NetworkSpec n;
+  n.type = NetworkSpec::Explicit;
+  n.cells = lists.cells;
+  n.templates = num_templates;
+  auto index = std::make_shared<impl::ExplicitIndex>();
+  std::vector<std::pair<std::int64_t, Connection>> in;
+  in.reserve(lists.connections.size());
+  double dmin = 0, dmax = 0;
+  for (const ExplicitConnection& c : lists.connections) {
+    in.push_back({c.target, Connection{c.source, c.synapse, c.weight, c.delay}});
+    dmin = in.size() == 1 ? c.delay : std::min(dmin, c.delay);
+    dmax = std::max(dmax, c.delay);
+  }
+  if (!in.empty()) {  // no connections: the defaults (1 ms), which bound nothing
+    n.delay_min = dmin;
+    n.delay_max = dmax;
+  }
+  group_by_gid(std::move(in), index->incoming);
+  std::vector<std::pair<std::int64_t, ExternalEvent>> ev;
+  for (const ExplicitEvent& e : lists.events)
+    ev.push_back({e.gid, ExternalEvent{e.synapse, e.time, e.weight}});
+  group_by_gid(std::move(ev), index->events);
+  std::vector<std::pair<std::int64_t, IClampSpec>> cl;
+  for (const ExplicitIClamp& c : lists.iclamps) cl.push_back({c.gid, c.clamp});
+  group_by_gid(std::move(cl), index->iclamps);
+  index->lists = std::move(lists);
+  n.listed = std::move(index);
+  return n;
+}
+
+}  // namespace
+
+NetworkSpec make_explicit_network(ExplicitNetwork lists, int num_templates) {
+  check_explicit(lists, num_templates, nullptr);
+  return index_explicit(std::move(lists), num_templates);
+}
+
+NetworkSpec make_explicit_network(ExplicitNetwork lists,
+                                  const std::vector<CellTemplate>& templates) {
+  const int count = static_cast<int>(templates.size());
+  check_explicit(lists, count, &templates);
+  return index_explicit(std::move(lists), count);
+}
+
+ExplicitNetwork list_network(const NetworkSpec& net, const std::vector<CellTemplate>& templates) {
+  if (const ExplicitNetwork* l = net.explicit_lists()) return *l;
+  ExplicitNetwork l;
+  l.cells = net.cells;
+  for (std::int64_t gid = 0; gid < net.cells; ++gid) {
+    for (const Connection& c : net.incoming(gid))
+      l.connections.push_back({c.source, gid, c.synapse, c.weight, c.delay});
+    for (const ExternalEvent& e : net.external_events(gid))
+      l.events.push_back({gid, e.synapse, e.time, e.weight});
+    for (const IClampSpec& c : net.stimulus(gid, templates.at(net.template_of(gid))).iclamps)
+      l.iclamps.push_back({gid, c});
+  }
+  return l;
 }
 
 Partition parse_partition(const std::string& name) {

@@ -1,7 +1,7 @@
-// libFuzzer target: hinesbatch-sim's config loader (issue #12). Any input must either load
-// or throw InputError (the exit-2 contract); a raw library exception, a crash or a
+// libFuzzer target: the library's config loader (hinesbatch-sim's) (issue #12). Any input must
+// either load or throw InputError (the exit-2 contract); a raw library exception, a crash or a
 // sanitizer report is a finding. The input is written to a file in a private temporary
-// folder (load_config reads a path, and relative morphology paths resolve beside it).
+// folder (load_simulation_config reads a path, and relative morphology paths resolve beside it).
 #include <unistd.h>
 
 #include <cstddef>
@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "../hinesbatch-sim/config.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/simulation/config.hpp"
 
 namespace {
 
@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::fwrite(data, 1, size, f);
   std::fclose(f);
   try {
-    const auto c = hinesbatch::sim_tool::load_config(path);
-    hinesbatch::sim_tool::check_memory(c, 1, 4e9);
+    const auto c = hinesbatch::load_simulation_config(path);
+    hinesbatch::check_memory(c, 1, 4e9);
   } catch (const hinesbatch::InputError&) {
     // the expected way to refuse bad input
   }

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
 #include "hinesbatch/core/command_line.hpp"
 #include "hinesbatch/core/error.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
-#include "output_file.hpp"
+#include "hinesbatch/simulation/config.hpp"
+#include "hinesbatch/simulation/output_file.hpp"
+#include "hinesbatch/simulation/run.hpp"
 
 #ifdef HINESBATCH_HAVE_MPI
 #include <mpi.h>
@@ -33,7 +33,6 @@
 namespace {
 
 using namespace hinesbatch;
-using namespace hinesbatch::sim_tool;
 
 #ifdef HINESBATCH_HAVE_MPI
 // MPI_Allgatherv of the spikes (P3's MPI_Allgather, with counts first). Called from one
@@ -150,23 +149,11 @@ std::string with_rank(const std::string& f, int rank, int size) {
   return size > 1 ? f + ".rank" + std::to_string(rank) : f;
 }
 
-template <class Exec>
-int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
+int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
   const int rank = ex.rank();
-  int real_ranks = ex.size();
-  std::unique_ptr<DryRunExchange> dry;
-  std::vector<std::int64_t> gids;
-  if (cfg.dry_run_ranks > 1) {
-    if (real_ranks != 1) throw InputError("dry_run_ranks needs a single real rank", cfg.path);
-    // The network is defined over dry_run_ranks x cells; this rank simulates block 0.
-    const std::int64_t per_rank = cfg.network.cells;
-    cfg.network.cells = per_rank * cfg.dry_run_ranks;
-    for (std::int64_t g = 0; g < per_rank; ++g) gids.push_back(g);
-    dry = std::make_unique<DryRunExchange>(cfg.dry_run_ranks, per_rank);
-  } else {
-    gids = partition_gids(cfg.network, cfg.templates, real_ranks, cfg.partition)[rank];
-  }
-  SpikeExchange& exchange = dry ? static_cast<SpikeExchange&>(*dry) : ex;
+  const int real_ranks = ex.size();
+  if (cfg.dry_run_ranks > 1 && real_ranks != 1)
+    throw InputError("dry_run_ranks needs a single real rank", cfg.path);
   // Outputs opened (temporary files created, stale ones removed) before the run. Every
   // rank learns whether one failed, so that none is left waiting in a collective.
   std::unique_ptr<OutputFile> spikes_out, traces_out, metrics_out;
@@ -180,8 +167,9 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
       traces_out = std::make_unique<OutputFile>(with_rank(cfg.outputs.traces, rank, real_ranks),
                                                 "traces file");
     if (!cli.model.empty() && rank == 0) {
-      std::vector<std::int64_t> all(static_cast<std::size_t>(cfg.network.cells));
-      for (std::int64_t g = 0; g < cfg.network.cells; ++g) all[g] = g;
+      const std::int64_t cells = simulated_network(cfg).cells;
+      std::vector<std::int64_t> all(static_cast<std::size_t>(cells));
+      for (std::int64_t g = 0; g < cells; ++g) all[g] = g;
       export_model(cfg, all, cli.model);
     }
   } catch (const InputError& e) {
@@ -189,39 +177,34 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
   }
   if (ex.max(open_error.empty() ? 0 : 1) > 0)
     throw InputError(open_error.empty() ? "another rank cannot write its outputs" : open_error);
-  RunOptions opts = cfg.run;
-  if (cli.quiet) opts.progress_every_s = 0;
-  Exec exec;
-  NetworkSimulation<Exec> sim(exec, cfg.templates, cfg.network, gids, cfg.params, exchange, opts,
-                              cfg.records);
+  if (cli.quiet) cfg.run.progress_every_s = 0;
+  Simulation sim(cfg, ex, parse_backend(cli.backend));
   if (sim.local_records().empty()) traces_out.reset();  // no traces file on this rank
   if (!cli.quiet && rank == 0)
     std::fprintf(stderr,
                  "[hinesbatch-sim] %s: %lld cells (%lld here, %lld nodes), %lld steps of %g ms, "
                  "epoch %d steps, overlap %s, exchange %s, backend %s\n",
-                 cfg.path.c_str(), static_cast<long long>(cfg.network.cells),
-                 static_cast<long long>(gids.size()),
-                 static_cast<long long>(sim.metrics().local_nodes),
-                 static_cast<long long>(cfg.params.steps()), cfg.params.dt, sim.epoch_steps(),
-                 opts.overlap ? "on" : "off", exchange.name().c_str(), Exec::name());
-  sim.run();
-  const RunMetrics& m = sim.metrics();
-  const double dt = cfg.params.dt;
+                 cfg.path.c_str(), static_cast<long long>(sim.cells()),
+                 static_cast<long long>(sim.local_gids().size()),
+                 static_cast<long long>(sim.local_nodes()), static_cast<long long>(sim.steps()),
+                 cfg.params.dt, sim.epoch_steps(), cfg.run.overlap ? "on" : "off",
+                 sim.exchange_name().c_str(), sim.backend_name().c_str());
+  const SimulationResult r = sim.run();
+  const RunMetrics& m = r.metrics;
   if (spikes_out) {
-    for (const Spike& s : sim.spikes())
-      spikes_out->printf("%lld %.6f\n", static_cast<long long>(s.gid), s.step * dt);
+    for (std::size_t i = 0; i < r.spike_gids.size(); ++i)
+      spikes_out->printf("%lld %.6f\n", static_cast<long long>(r.spike_gids[i]), r.spike_times[i]);
     spikes_out->commit();
   }
   if (traces_out) {
     OutputFile& f = *traces_out;
     f.printf("t");
-    for (const RecordSpec& r : sim.local_records())
-      f.printf(",g%lld_s%d_x%g", static_cast<long long>(r.gid), r.where.section, r.where.x);
+    for (const RecordSpec& rec : r.records)
+      f.printf(",g%lld_s%d_x%g", static_cast<long long>(rec.gid), rec.where.section, rec.where.x);
     f.printf("\n");
-    const auto& tr = sim.traces();
-    for (std::size_t k = 0; k < tr.size(); ++k) {
-      f.printf("%.9g", static_cast<double>(k) * dt);
-      for (double v : tr[k]) f.printf(",%.9g", v);
+    for (std::size_t k = 0; k < r.times.size(); ++k) {
+      f.printf("%.9g", r.times[k]);
+      for (const std::vector<double>& trace : r.traces) f.printf(",%.9g", trace[k]);
       f.printf("\n");
     }
     f.commit();
@@ -234,20 +217,21 @@ int run(const Cli& cli, SimConfig& cfg, SpikeExchange& ex) {
         "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
         "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
         "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
-        "  \"setup_s\": %.6g,\n  \"setup_connections_s\": %.6g,\n  \"wall_s\": %.6g,\n  \"wall_s_per_simulated_s\": %.6g,\n"
+        "  \"setup_s\": %.6g,\n  \"setup_connections_s\": %.6g,\n  \"wall_s\": %.6g,\n  "
+        "\"wall_s_per_simulated_s\": %.6g,\n"
         "  \"compartment_steps_per_s\": %.6g,\n  \"compute_s_rank0\": %.6g,\n"
         "  \"compute_max_s\": %.6g,\n  \"compute_mean_s\": %.6g,\n  \"load_balance\": %.6g,\n"
         "  \"exchange_s_rank0\": %.6g,\n  \"exposed_exchange_s_rank0\": %.6g,\n"
         "  \"exposed_comm_fraction\": %.6g,\n  \"events_s_rank0\": %.6g,\n"
         "  \"spikes\": %lld,\n  \"spikes_per_epoch\": %.6g,\n  \"max_spikes_per_epoch\": %lld,\n"
         "  \"bytes_per_epoch\": %.6g,\n  \"events_delivered_rank0\": %lld\n}\n",
-        cfg.path.c_str(), Exec::name(), m.exchange.c_str(), m.ranks,
-        static_cast<long long>(cfg.network.cells), static_cast<long long>(m.global_nodes),
+        cfg.path.c_str(), r.backend.c_str(), m.exchange.c_str(), m.ranks,
+        static_cast<long long>(r.cells), static_cast<long long>(m.global_nodes),
         static_cast<long long>(m.local_connections), m.overlap ? "true" : "false", m.epoch_steps,
         static_cast<long long>(m.steps), static_cast<long long>(m.epochs), m.simulated_ms,
-        m.setup_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(), m.compartment_steps_per_s(),
-        m.compute_s, m.compute_max_s, m.compute_mean_s, m.load_balance(), m.exchange_s,
-        m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
+        m.setup_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
+        m.compartment_steps_per_s(), m.compute_s, m.compute_max_s, m.compute_mean_s,
+        m.load_balance(), m.exchange_s, m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
         static_cast<long long>(m.spikes), m.spikes_per_epoch(),
         static_cast<long long>(m.max_spikes_per_epoch), m.bytes_per_epoch(),
         static_cast<long long>(m.events_delivered));
@@ -288,7 +272,7 @@ int main(int argc, char** argv) {
     Kokkos::initialize(argc, argv);
     try {
       const Cli cli = parse(argc, argv);
-      SimConfig cfg = load_config(cli.config, cli.sets);
+      SimulationConfig cfg = load_simulation_config(cli.config, cli.sets);
       if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
       if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
       if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
@@ -313,10 +297,7 @@ int main(int argc, char** argv) {
 #else
       LocalExchange ex;
 #endif
-      if (cli.backend == "host")
-        rc = run<Kokkos::DefaultHostExecutionSpace>(cli, cfg, ex);
-      else
-        rc = run<Kokkos::DefaultExecutionSpace>(cli, cfg, ex);
+      rc = run(cli, cfg, ex);
     } catch (const InputError& e) {
       std::fprintf(stderr, "hinesbatch-sim: error: %s\n", e.what());
       rc = 2;

@@ -46,9 +46,18 @@ class InputError : public std::runtime_error {
 };
 
 // A system the solver cannot solve as given (a zero pivot, a non-finite coefficient).
+// system() and node() locate the failure where the solver knows it (the system, cell or
+// gid, and the node or row within it), -1 otherwise; bindings (Python) hand them on.
 class SolverError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SolverError(const std::string& message, long long system = -1, long long node = -1)
+      : std::runtime_error(message), system_(system), node_(node) {}
+
+  long long system() const { return system_; }
+  long long node() const { return node_; }
+
+ private:
+  long long system_, node_;
 };
 
 }  // namespace hinesbatch

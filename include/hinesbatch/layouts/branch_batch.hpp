@@ -120,7 +120,7 @@ class BranchBatch {
     const auto [cell, node] =
         plan_->cell_node_of_storage(r.key() & ((1LL << BranchPlan::kLevelShift) - 1));
     throw_solve_failure("cell " + std::to_string(cell) + ", node " + std::to_string(node),
-                        r.pivot());
+                        r.pivot(), {}, cell, node);
   }
 
  private:

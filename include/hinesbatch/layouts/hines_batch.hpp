@@ -48,6 +48,26 @@ class HinesBatch {
     status_ = make_solve_status<MemorySpace>();
   }
 
+  // Adopts existing (num_systems, num_nodes) Views instead of allocating, e.g. unmanaged
+  // Views on a caller's arrays (the Python binding solves numpy arrays in place this way).
+  // Flat and Full-Interleaved only; the four Views must have the same extents.
+  HinesBatch(const view_type& u, const view_type& l, const view_type& d, const view_type& rhs)
+      : num_systems_(static_cast<int>(rhs.extent(0))),
+        num_nodes_(static_cast<int>(rhs.extent(1))),
+        u_(u),
+        l_(l),
+        d_(d),
+        rhs_(rhs) {
+    static_assert(!Layout::tiled, "HinesBatch: only untiled batches can adopt Views");
+    for (const view_type* v : {&u, &l, &d})
+      if (v->extent(0) != rhs.extent(0) || v->extent(1) != rhs.extent(1))
+        throw InputError("HinesBatch: u, l, d and rhs must have the same extents", {}, 0,
+                         std::to_string(v->extent(0)) + "x" + std::to_string(v->extent(1)));
+    if (num_nodes_ < 1)
+      throw InputError("systems need at least one node", {}, 0, std::to_string(num_nodes_));
+    status_ = make_solve_status<MemorySpace>();
+  }
+
   int num_systems() const { return num_systems_; }
   int num_nodes() const { return num_nodes_; }
   int block_size() const { return block_size_; }
@@ -96,7 +116,7 @@ class HinesBatch {
     exec.fence();
     const double v = static_cast<double>(Layout::at(hv, s, i, block_size_));
     throw_solve_failure("system " + std::to_string(s) + ", node " + std::to_string(i), r.pivot(),
-                        (r.pivot() ? " d = " : " x = ") + std::to_string(v));
+                        (r.pivot() ? " d = " : " x = ") + std::to_string(v), s, i);
   }
 
  private:

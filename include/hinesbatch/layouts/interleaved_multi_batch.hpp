@@ -110,9 +110,9 @@ class InterleavedMultiBatch {
   void check(const ExecutionSpace& exec) const {
     const auto r = take_solve_status(exec, status_);
     if (!r.failed()) return;
-    throw_solve_failure("cell " + std::to_string(cell_of_slot_[r.key() / max_nodes_]) + ", node " +
-                            std::to_string(r.key() % max_nodes_),
-                        r.pivot());
+    const long long cell = cell_of_slot_[r.key() / max_nodes_], node = r.key() % max_nodes_;
+    throw_solve_failure("cell " + std::to_string(cell) + ", node " + std::to_string(node),
+                        r.pivot(), {}, cell, node);
   }
 
  private:

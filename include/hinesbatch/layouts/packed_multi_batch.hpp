@@ -210,9 +210,9 @@ class PackedMultiBatch {
     if (!r.failed()) return;
     const auto it = std::upper_bound(cell_offset_.begin(), cell_offset_.end(), r.key());
     const int c = static_cast<int>(it - cell_offset_.begin()) - 1;
-    throw_solve_failure(
-        "cell " + std::to_string(c) + ", node " + std::to_string(r.key() - cell_offset_[c]),
-        r.pivot());
+    const long long node = r.key() - cell_offset_[c];
+    throw_solve_failure("cell " + std::to_string(c) + ", node " + std::to_string(node), r.pivot(),
+                        {}, c, node);
   }
 
  private:

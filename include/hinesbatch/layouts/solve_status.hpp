@@ -45,11 +45,15 @@ SolveStatusRecord take_solve_status(const ExecutionSpace& exec, const StatusView
   return r;
 }
 
+// where names the system and node ("system 3, node 7"); system and node are the same as
+// numbers, for SolverError::system() / node().
 [[noreturn]] inline void throw_solve_failure(const std::string& where, bool pivot,
-                                             const std::string& value = {}) {
+                                             const std::string& value = {}, long long system = -1,
+                                             long long node = -1) {
   throw SolverError("hinesbatch: " + where +
-                    (pivot ? ": zero or non-finite pivot" : ": non-finite solution") + value +
-                    " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)");
+                        (pivot ? ": zero or non-finite pivot" : ": non-finite solution") + value +
+                        " (input has a zero diagonal, NaN or inf, or is not diagonally dominant)",
+                    system, node);
 }
 
 // Host arrays handed to a batch must have exactly its element count.

@@ -6,6 +6,8 @@
 //   solve     the cell's Hines system for dv (hines_system.hpp)
 //   update    v += dv; hh gates by cnexp at the new v; ExpSyn g decays
 //   detect    v at the detector crosses the threshold from below -> a spike at t + dt
+// (StepCells: one member function per phase; each mechanism's currents and state updates
+// are device functions of its own header in mechanisms/).
 // Storage is (cell, node) in the execution space's preferred layout: LayoutLeft on
 // CUDA (cells interleaved: CoreNEURON's one-thread-per-cell scheme, cells sorted by size
 // so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous).
@@ -21,6 +23,10 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
@@ -42,7 +48,9 @@ struct CellGroupViews {
 
   vec_i size;  // nodes per cell slot
   nodes_i parent;
-  nodes_d v, d, rhs, a, d0;  // a = -g_axial (symmetric off-diagonal); d0 = C/dt + sum g
+  nodes_d v, d, rhs;      // voltage (mV); the step's diagonal and rhs (then dv)
+  nodes_d minus_g_axial;  // -g_axial to the parent: the symmetric off-diagonal (uS)
+  nodes_d d0;             // the constant part of d: C/dt + sum of g_axial
   nodes_u8 mechs;
   nodes_d pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el, hh_m, hh_h, hh_n;  // absolute (uS)
   vec_i syn_begin, syn_node;
@@ -72,6 +80,7 @@ Kokkos::View<T*, typename ExecutionSpace::memory_space> to_device(const Executio
   return v;
 }
 
+// NEURON's fixed step for one cell (one work item): assemble -> solve -> update -> detect.
 template <class ExecutionSpace>
 struct StepCells {
   CellGroupViews<ExecutionSpace> c;
@@ -80,30 +89,28 @@ struct StepCells {
   int max_nodes;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    using std::exp;
     const int n = c.size(s);
-    // Assemble, root to leaves: a node's axial current to its parent goes into the
-    // parent's rhs, which was written earlier in this loop (parent < node).
+    assemble(s, n);
+    solve(s, n);
+    update(s, n);
+    detect(s);
+  }
+
+  // d = C/dt + sum g_axial + g_mech and rhs = I_mech(v) + I_axial(v) + I_stim at v, root to
+  // leaves: a node's axial current to its parent goes into the parent's rhs, which was
+  // written earlier in this loop (parent < node).
+  KOKKOS_INLINE_FUNCTION void assemble(const int s, const int n) const {
     for (int i = 0; i < n; ++i) {
       const double vi = c.v(s, i);
       double di = c.d0(s, i), ri = 0;
       const unsigned char mk = c.mechs(s, i);
-      if (mk & kPasBit) {
-        const double g = c.pas_g(s, i);
-        di += g;
-        ri -= g * (vi - c.pas_e(s, i));
-      }
-      if (mk & kHHBit) {
-        const double m = c.hh_m(s, i), nn = c.hh_n(s, i);
-        const double gna = c.hh_gna(s, i) * m * m * m * c.hh_h(s, i);
-        const double gk = c.hh_gk(s, i) * nn * nn * nn * nn;
-        const double gl = c.hh_gl(s, i);
-        di += gna + gk + gl;
-        ri -= gna * (vi - ena) + gk * (vi - ek) + gl * (vi - c.hh_el(s, i));
-      }
+      if (mk & kPasBit) mechanisms::pas_current(c.pas_g(s, i), c.pas_e(s, i), vi, di, ri);
+      if (mk & kHHBit)
+        mechanisms::hh_current(c.hh_gna(s, i), c.hh_gk(s, i), c.hh_gl(s, i), c.hh_el(s, i),
+                               c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i), vi, ena, ek, di, ri);
       if (i > 0) {
         const int p = c.parent(s, i);
-        const double current = -c.a(s, i) * (c.v(s, p) - vi);
+        const double current = -c.minus_g_axial(s, i) * (c.v(s, p) - vi);
         ri += current;
         c.rhs(s, p) -= current;
       }
@@ -112,52 +119,60 @@ struct StepCells {
     }
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) {
       const int node = c.syn_node(k);
-      const double g = c.syn_g(k);
-      c.d(s, node) += g;
-      c.rhs(s, node) -= g * (c.v(s, node) - c.syn_e(k));
+      mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), c.v(s, node), c.d(s, node),
+                                 c.rhs(s, node));
     }
     for (int k = c.stim_begin(s); k < c.stim_begin(s + 1); ++k)
-      if (t_mid >= c.stim_del(k) && t_mid < c.stim_del(k) + c.stim_dur(k))
-        c.rhs(s, c.stim_node(k)) += c.stim_amp(k);
-    const auto a = Kokkos::subview(c.a, s, Kokkos::ALL);
-    const auto f = hines_solve_system(Kokkos::subview(c.parent, s, Kokkos::ALL), n, a, a,
-                                      Kokkos::subview(c.d, s, Kokkos::ALL),
+      mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
+                                 c.rhs(s, c.stim_node(k)));
+  }
+
+  // The cell's Hines system (off-diagonal -g_axial, symmetric) for dv, left in rhs.
+  KOKKOS_INLINE_FUNCTION void solve(const int s, const int n) const {
+    const auto off_diagonal = Kokkos::subview(c.minus_g_axial, s, Kokkos::ALL);
+    const auto f = hines_solve_system(Kokkos::subview(c.parent, s, Kokkos::ALL), n, off_diagonal,
+                                      off_diagonal, Kokkos::subview(c.d, s, Kokkos::ALL),
                                       Kokkos::subview(c.rhs, s, Kokkos::ALL));
     record_failure(c.status, f, static_cast<long long>(s) * max_nodes);
+  }
+
+  // v += dv; the mechanisms' states at the new v.
+  KOKKOS_INLINE_FUNCTION void update(const int s, const int n) const {
     for (int i = 0; i < n; ++i) {
       const double vi = c.v(s, i) + c.rhs(s, i);
       c.v(s, i) = vi;
-      if (c.mechs(s, i) & kHHBit) {
-        const HHRates r = hh_rates(vi, q10);
-        c.hh_m(s, i) += (1 - exp(-dt / r.mtau)) * (r.minf - c.hh_m(s, i));
-        c.hh_h(s, i) += (1 - exp(-dt / r.htau)) * (r.hinf - c.hh_h(s, i));
-        c.hh_n(s, i) += (1 - exp(-dt / r.ntau)) * (r.ninf - c.hh_n(s, i));
-      }
+      if (c.mechs(s, i) & kHHBit)
+        mechanisms::hh_advance_states(vi, dt, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
-    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) *= c.syn_decay(k);
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k)
+      mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
+  }
+
+  // v at the detector above the threshold, from below: a spike at the step's end.
+  KOKKOS_INLINE_FUNCTION void detect(const int s) const {
     const int det = c.det_node(s);
-    if (det >= 0) {
-      if (c.v(s, det) > c.det_threshold(s)) {
-        if (!c.det_flag(s)) {
-          c.det_flag(s) = 1;
-          const int idx = Kokkos::atomic_fetch_add(&c.spike_count(), 1);
-          if (idx < static_cast<int>(c.spike_slot.extent(0))) {
-            c.spike_slot(idx) = s;
-            c.spike_step(idx) = step_end;
-          }
+    if (det < 0) return;
+    if (c.v(s, det) > c.det_threshold(s)) {
+      if (!c.det_flag(s)) {
+        c.det_flag(s) = 1;
+        const int idx = Kokkos::atomic_fetch_add(&c.spike_count(), 1);
+        if (idx < static_cast<int>(c.spike_slot.extent(0))) {
+          c.spike_slot(idx) = s;
+          c.spike_step(idx) = step_end;
         }
-      } else {
-        c.det_flag(s) = 0;
       }
+    } else {
+      c.det_flag(s) = 0;
     }
   }
 };
 
-// Adds a step's events to their synapses' conductances: the first event of each run of
+// Adds a step's events to their synapses' conductances (ExpSyn's NET_RECEIVE: g += w;
+// when an event is due is events.hpp's delivery_step): the first event of each run of
 // equal synapses adds the whole run in order (events are sorted), so sums are the same
 // on every backend and for any number of ranks.
 template <class MemorySpace>
-struct DeliverEvents {
+struct ApplySynapticEvents {
   Kokkos::View<const int*, MemorySpace> synapse;
   Kokkos::View<const double*, MemorySpace> weight;
   Kokkos::View<double*, MemorySpace> syn_g;
@@ -175,14 +190,10 @@ struct InitCells {
   CellGroupViews<ExecutionSpace> c;
   double v_init, q10;
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    const HHRates r = hh_rates(v_init, q10);
     for (int i = 0; i < c.size(s); ++i) {
       c.v(s, i) = v_init;
-      if (c.mechs(s, i) & kHHBit) {
-        c.hh_m(s, i) = r.minf;
-        c.hh_h(s, i) = r.hinf;
-        c.hh_n(s, i) = r.ninf;
-      }
+      if (c.mechs(s, i) & kHHBit)
+        mechanisms::hh_initial_states(v_init, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
     if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
@@ -230,13 +241,13 @@ class CellGroup {
       return typename views::nodes_d(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(l)), nc, max_nodes_);
     };
-    views& c = v_;
+    views& c = state_;
     c.size = typename views::vec_i("hb::size", nc);
     c.parent = typename views::nodes_i("hb::parent", nc, max_nodes_);
     c.v = nd("hb::v");
     c.d = nd("hb::d");
     c.rhs = nd("hb::rhs");
-    c.a = typename views::nodes_d("hb::a", nc, max_nodes_);
+    c.minus_g_axial = typename views::nodes_d("hb::minus_g_axial", nc, max_nodes_);
     c.d0 = typename views::nodes_d("hb::d0", nc, max_nodes_);
     c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
     c.pas_g = typename views::nodes_d("hb::pas_g", nc, max_nodes_);
@@ -250,7 +261,7 @@ class CellGroup {
     c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
     auto hsize = Kokkos::create_mirror_view(c.size);
     auto hparent = Kokkos::create_mirror_view(c.parent);
-    auto ha = Kokkos::create_mirror_view(c.a);
+    auto ha = Kokkos::create_mirror_view(c.minus_g_axial);
     auto hd0 = Kokkos::create_mirror_view(c.d0);
     auto hmechs = Kokkos::create_mirror_view(c.mechs);
     auto hpg = Kokkos::create_mirror_view(c.pas_g);
@@ -320,7 +331,7 @@ class CellGroup {
     syn_begin_of_slot_ = syn_begin;
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.parent, hparent);
-    Kokkos::deep_copy(exec, c.a, ha);
+    Kokkos::deep_copy(exec, c.minus_g_axial, ha);
     Kokkos::deep_copy(exec, c.d0, hd0);
     Kokkos::deep_copy(exec, c.mechs, hmechs);
     Kokkos::deep_copy(exec, c.pas_g, hpg);
@@ -374,57 +385,62 @@ class CellGroup {
     const int s = slot_of_gid(gid);
     return syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s];
   }
-  const views& data() const { return v_; }
+  const views& data() const { return state_; }
 
   void initialize(const ExecutionSpace& exec) {
     Kokkos::parallel_for("hinesbatch::sim_init",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-                         impl::InitCells<ExecutionSpace>{v_, params_.v_init, q10_});
+                         impl::InitCells<ExecutionSpace>{state_, params_.v_init, q10_});
   }
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
     const double dt = params_.dt;
     Kokkos::parallel_for(
         "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-        impl::StepCells<ExecutionSpace>{v_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena,
-                                        params_.ek, q10_, static_cast<int>(step + 1), max_nodes_});
+        impl::StepCells<ExecutionSpace>{state_, dt, (static_cast<double>(step) + 0.5) * dt,
+                                        params_.ena, params_.ek, q10_, static_cast<int>(step + 1),
+                                        max_nodes_});
   }
-  void deliver(const ExecutionSpace& exec, const Kokkos::View<const int*, memory_space>& syn,
-               const Kokkos::View<const double*, memory_space>& w, int begin, int end) {
+  // Adds the events [begin, end) of (synapse, weight), due at this step, to the synapses'
+  // conductances. Asynchronous.
+  void apply_synaptic_events(const ExecutionSpace& exec,
+                             const Kokkos::View<const int*, memory_space>& syn,
+                             const Kokkos::View<const double*, memory_space>& w, int begin,
+                             int end) {
     if (end <= begin) return;
-    Kokkos::parallel_for("hinesbatch::sim_deliver",
+    Kokkos::parallel_for("hinesbatch::sim_apply_events",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
-                         impl::DeliverEvents<memory_space>{syn, w, v_.syn_g, begin, end});
+                         impl::ApplySynapticEvents<memory_space>{syn, w, state_.syn_g, begin, end});
   }
   // Spikes since the last call, as (gid, step); fences exec. Throws SolverError if a
   // solve failed (naming gid and node) or the spike buffer overflowed.
   std::vector<Spike> take_spikes(const ExecutionSpace& exec) {
-    Kokkos::deep_copy(exec, spike_count_host_, v_.spike_count);
+    Kokkos::deep_copy(exec, spike_count_host_, state_.spike_count);
     exec.fence();
     const int count = spike_count_host_();
     check(exec);
-    if (count > static_cast<int>(v_.spike_slot.extent(0)))
+    if (count > static_cast<int>(state_.spike_slot.extent(0)))
       throw SolverError("hinesbatch: spike buffer overflow (" + std::to_string(count) + " spikes)");
     std::vector<Spike> out(count);
     if (count > 0) {
       const auto& hs = spike_slot_host_;
       const auto& ht = spike_step_host_;
       const auto r = std::make_pair(0, count);
-      Kokkos::deep_copy(exec, Kokkos::subview(hs, r), Kokkos::subview(v_.spike_slot, r));
-      Kokkos::deep_copy(exec, Kokkos::subview(ht, r), Kokkos::subview(v_.spike_step, r));
+      Kokkos::deep_copy(exec, Kokkos::subview(hs, r), Kokkos::subview(state_.spike_slot, r));
+      Kokkos::deep_copy(exec, Kokkos::subview(ht, r), Kokkos::subview(state_.spike_step, r));
       exec.fence();
       for (int k = 0; k < count; ++k) out[k] = {gid_of_slot_[hs(k)], ht(k)};
-      Kokkos::deep_copy(exec, v_.spike_count, 0);
+      Kokkos::deep_copy(exec, state_.spike_count, 0);
       exec.fence();
     }
     return out;
   }
   void check(const ExecutionSpace& exec) const {
-    const auto r = take_solve_status(exec, v_.status);
+    const auto r = take_solve_status(exec, state_.status);
     if (!r.failed()) return;
-    throw_solve_failure("gid " + std::to_string(gid_of_slot_[r.key() / max_nodes_]) + ", node " +
-                            std::to_string(r.key() % max_nodes_),
-                        r.pivot());
+    const long long gid = gid_of_slot_[r.key() / max_nodes_], node = r.key() % max_nodes_;
+    throw_solve_failure("gid " + std::to_string(gid) + ", node " + std::to_string(node), r.pivot(),
+                        {}, gid, node);
   }
 
  private:
@@ -435,7 +451,7 @@ class CellGroup {
   int max_nodes_ = 1;
   std::int64_t num_nodes_ = 0;
   double q10_ = 1;
-  views v_;
+  views state_;  // every View of the group (v, the matrix, mechanism states, ...)
   typename Kokkos::View<int, memory_space>::HostMirror spike_count_host_;
   typename views::vec_i::HostMirror spike_slot_host_, spike_step_host_;
 };

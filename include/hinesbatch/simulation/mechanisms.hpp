@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/neuron_compartments.hpp"
 
 namespace hinesbatch {
@@ -78,39 +79,7 @@ struct SimulationParameters {
   long steps() const { return std::lround(tstop / dt); }
 };
 
-// --- device side ------------------------------------------------------------------
-
-// hh.mod's vtrap(x, y) = x / (exp(x / y) - 1), with its small-x expansion.
-KOKKOS_INLINE_FUNCTION double hh_vtrap(double x, double y) {
-  using std::exp;
-  using std::fabs;
-  return fabs(x / y) < 1e-6 ? y * (1 - x / y / 2) : x / (exp(x / y) - 1);
-}
-
-struct HHRates {
-  double minf, mtau, hinf, htau, ninf, ntau;
-};
-
-KOKKOS_INLINE_FUNCTION HHRates hh_rates(double v, double q10) {
-  using std::exp;
-  HHRates r;
-  double alpha = .1 * hh_vtrap(-(v + 40), 10), beta = 4 * exp(-(v + 65) / 18);
-  double sum = alpha + beta;
-  r.mtau = 1 / (q10 * sum);
-  r.minf = alpha / sum;
-  alpha = .07 * exp(-(v + 65) / 20);
-  beta = 1 / (exp(-(v + 35) / 10) + 1);
-  sum = alpha + beta;
-  r.htau = 1 / (q10 * sum);
-  r.hinf = alpha / sum;
-  alpha = .01 * hh_vtrap(-(v + 55), 10);
-  beta = .125 * exp(-(v + 65) / 80);
-  sum = alpha + beta;
-  r.ntau = 1 / (q10 * sum);
-  r.ninf = alpha / sum;
-  return r;
-}
-
-inline double hh_q10(double celsius) { return std::pow(3.0, (celsius - 6.3) / 10); }
+// The device functions of each mechanism live in mechanisms/ (pas.hpp, hh.hpp, expsyn.hpp,
+// iclamp.hpp); cell_group.hpp's fused step calls them.
 
 }  // namespace hinesbatch

@@ -2,8 +2,10 @@
 // Networks of cells (issue #5): which template each gid uses, which connections feed its
 // synapses, which external events it receives. Connectivity is generated per target gid
 // from (seed, gid) alone, so every rank builds only its own cells' inputs and any number
-// of ranks (or a dry run emulating them) sees the same network.
+// of ranks (or a dry run emulating them) sees the same network. A network may also be
+// listed by hand (Explicit: make_explicit_network), as a script builds it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,36 @@ struct CellStimulus {  // IClamps a network adds to one cell on top of its templ
   std::vector<IClampSpec> iclamps;
 };
 
+// A network listed by hand (a script's cells, connections and stimuli). Synapse indices
+// count the synapses of the target's template (CellTemplate::synapses).
+struct ExplicitConnection {
+  std::int64_t source = 0, target = 0;  // gids: the source's detector drives the target
+  int synapse = 0;
+  double weight = 0;  // uS
+  double delay = 1;   // ms, > 0
+};
+struct ExplicitEvent {  // an event from outside the network
+  std::int64_t gid = 0;
+  int synapse = 0;
+  double time = 0, weight = 0;  // ms, uS
+};
+struct ExplicitIClamp {  // an IClamp on one cell, on top of its template's
+  std::int64_t gid = 0;
+  IClampSpec clamp;
+};
+struct ExplicitNetwork {
+  std::int64_t cells = 1;
+  std::vector<int> templates;  // template index of each gid; empty: gid % template count
+  std::vector<ExplicitConnection> connections;
+  std::vector<ExplicitEvent> events;
+  std::vector<ExplicitIClamp> iclamps;
+};
+namespace impl {
+struct ExplicitIndex;  // the lists grouped by target gid (network.cpp)
+}
+
 struct NetworkSpec {
-  enum Type { Single, Ring, Random } type = Single;
+  enum Type { Single, Ring, Random, Explicit } type = Single;
   std::int64_t cells = 1;
   // Ring (Arbor's busyring): rings of ring_size cells; cell i feeds cell i+1 of its ring
   // through synapse 0; extra_synapses more synapses per cell get weight-zero connections
@@ -46,18 +76,35 @@ struct NetworkSpec {
   // kick_time (the seed of activity that the network's own synapses then keep going).
   std::int64_t kick_cells = 0;
   std::uint64_t seed = 1;
-  // Templates are used round-robin: gid g uses template g % templates.
+  // Templates are used round-robin: gid g uses template g % templates (Explicit: as listed).
   int templates = 1;
+  // Explicit: the lists, grouped by target (shared: a NetworkSpec is copied freely).
+  std::shared_ptr<const impl::ExplicitIndex> listed;
 
-  int template_of(std::int64_t gid) const { return static_cast<int>(gid % templates); }
-  // Synapses a cell of template t needs (the template must provide at least this many).
+  int template_of(std::int64_t gid) const;
+  // Synapses every template must provide (Explicit: 0, each gid's are checked on its own).
   int synapses_needed() const;
+  // Whether any connection exists, so that the delays bound the epoch.
+  bool connected() const;
+  // Explicit: the lists as given (nullptr for the other types).
+  const ExplicitNetwork* explicit_lists() const;
   std::vector<Connection> incoming(std::int64_t gid) const;
   std::vector<ExternalEvent> external_events(std::int64_t gid) const;
   CellStimulus stimulus(std::int64_t gid, const CellTemplate& t) const;
   double min_delay() const { return delay_min; }
   void validate() const;  // InputError naming the bad value
 };
+
+// An Explicit network from its lists: checks them (gids in [0, cells), template indices,
+// synapse indices >= 0 and, with `templates`, below the target template's synapse count,
+// delays > 0, finite numbers; an InputError names the list, entry and value) and groups
+// them by target gid. num_templates: how many templates the run gets.
+NetworkSpec make_explicit_network(ExplicitNetwork lists, int num_templates);
+NetworkSpec make_explicit_network(ExplicitNetwork lists,
+                                  const std::vector<CellTemplate>& templates);
+// Every connection, event and IClamp of `net` (any type) listed by hand: the Explicit
+// network of the same cells (templates as net.template_of; gids from 0 to cells - 1).
+ExplicitNetwork list_network(const NetworkSpec& net, const std::vector<CellTemplate>& templates);
 
 // A deterministic uniform double in [0, 1) from (seed, a, b): splitmix64 of the mix.
 double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b);

@@ -25,65 +25,11 @@
 #include "hinesbatch/simulation/cell_group.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 #include "hinesbatch/simulation/voltage_check.hpp"
 
 namespace hinesbatch {
-
-// The most steps one run may take (2^31: 15 hours of simulated time at dt 0.025 ms).
-constexpr double kMaxSimulationSteps = 2147483648.0;
-
-struct RunOptions {
-  bool overlap = true;
-  int epoch_steps = 0;          // 0: the largest the delays allow
-  double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
-};
-
-struct RecordSpec {
-  std::int64_t gid = 0;
-  Location where;
-};
-
-struct RunMetrics {
-  std::string exchange;
-  int ranks = 1;
-  bool overlap = true;
-  int epoch_steps = 0;
-  std::int64_t steps = 0, epochs = 0;
-  std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
-  double setup_s = 0, wall_s = 0;  // this rank
-  double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
-  double compute_s = 0;            // launching and finishing the steps
-  double exchange_s = 0;           // inside all_gather
-  double exposed_exchange_s = 0;   // main thread waiting for the exchange
-  double events_s = 0;             // queueing, sorting and uploading events
-  double compute_max_s = 0, compute_mean_s = 0, wall_max_s = 0;  // over ranks
-  std::int64_t spikes = 0, events_delivered = 0, max_spikes_per_epoch = 0;
-  double simulated_ms = 0;
-  // Derived.
-  double wall_s_per_simulated_s() const { return wall_max_s / (simulated_ms * 1e-3); }
-  double compartment_steps_per_s() const { return global_nodes * double(steps) / wall_max_s; }
-  double spikes_per_epoch() const { return epochs ? double(spikes) / epochs : 0; }
-  double bytes_per_epoch() const { return spikes_per_epoch() * sizeof(Spike); }
-  double exposed_comm_fraction() const { return wall_s > 0 ? exposed_exchange_s / wall_s : 0; }
-  double load_balance() const { return compute_mean_s > 0 ? compute_max_s / compute_mean_s : 1; }
-};
-
-// The largest epoch (in steps) that min_delay allows; InputError when none.
-inline int max_epoch_steps(double min_delay, double dt, bool overlap) {
-  // In double first: a long delay (1e12 ms) would overflow the int and read as "too short".
-  const double steps = std::floor(min_delay / (overlap ? 2 * dt : dt) + 1e-9);
-  if (!(steps >= 1)) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  overlap ? "minimum delay %g ms is shorter than 2 dt = %g ms: the spike exchange "
-                            "cannot overlap computation (set overlap to false or reduce dt)"
-                          : "minimum delay %g ms is shorter than dt = %g ms",
-                  min_delay, overlap ? 2 * dt : dt);
-    throw InputError(buf, {}, 0, format_value(min_delay));
-  }
-  return static_cast<int>(std::min(steps, 1e9));  // an epoch never needs more steps
-}
 
 template <class ExecutionSpace>
 class NetworkSimulation {
@@ -118,7 +64,7 @@ class NetworkSimulation {
       throw InputError("tstop / dt is more than " + format_value(kMaxSimulationSteps) + " steps",
                        {}, 0, format_value(params.tstop / params.dt));
     steps_ = params.steps();
-    const bool connected = net.type != NetworkSpec::Single;
+    const bool connected = net.connected();
     int d = connected
                 ? max_epoch_steps(net.min_delay(), params.dt, options.overlap)
                 : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
@@ -178,6 +124,10 @@ class NetworkSimulation {
     std::vector<double> x_w;
     for (std::int64_t gid : local_gids)
       for (const ExternalEvent& e : net.external_events(gid)) {
+        if (e.synapse < 0 || e.synapse >= group_->synapses_of(gid))
+          throw InputError("external event into gid " + std::to_string(gid) + " names synapse " +
+                               std::to_string(e.synapse),
+                           {}, 0, std::to_string(e.synapse));
         x_step.push_back(delivery_step(e.time, params.dt));
         x_syn.push_back(group_->synapse_index(gid, e.synapse));
         x_w.push_back(e.weight);
@@ -223,7 +173,8 @@ class NetworkSimulation {
       metrics_.events_s += since(t);
       t = clock::now();
       for (int j = 0; j < count; ++j) {
-        group_->deliver(exec_, events_.synapse(), events_.weight(), ev_begin_[j], ev_begin_[j + 1]);
+        group_->apply_synaptic_events(exec_, events_.synapse(), events_.weight(), ev_begin_[j],
+                                      ev_begin_[j + 1]);
         group_->step(exec_, first + j);
         record(j + 1);
       }

@@ -735,10 +735,11 @@ std::pair<long long, long long> read_and_clear_status(const ExecutionSpace& exec
 }
 
 [[noreturn]] inline void throw_thomas_failure(bool pivot, long long system, long long row) {
-  throw SolverError("hinesbatch::thomas: system " + std::to_string(system) + ", row " +
-                    std::to_string(row) +
-                    (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
-                    " (input has a zero or non-finite coefficient, or is not diagonally dominant)");
+  throw SolverError(
+      "hinesbatch::thomas: system " + std::to_string(system) + ", row " + std::to_string(row) +
+          (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
+          " (input has a zero or non-finite coefficient, or is not diagonally dominant)",
+      system, row);
 }
 
 [[noreturn]] inline void throw_bad_size(long long system, const std::string& detail) {

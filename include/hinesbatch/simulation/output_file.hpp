@@ -1,5 +1,5 @@
 #pragma once
-// How hinesbatch-sim writes its outputs so that they never lose data (issue #12):
+// How hinesbatch-sim (and export_model) write outputs so that they never lose data (issue #12):
 //  - every output path is checked before the run: not an input (config or morphology,
 //    compared by device and inode, so ./a.json and a.json are the same file), not another
 //    output, and its folder writable (the temporary file is created right away);
@@ -7,14 +7,15 @@
 //    leaves the previous run's output looking current;
 //  - the data go to "<path>.tmp.<pid>" in the same folder, every write and the close are
 //    checked, and the file is renamed onto <path> only when complete;
-//  - a path that exists and is not a regular file (/dev/stdout, /dev/full, a FIFO) is
-//    written in place, still with every write and the close checked.
+//  - a path that exists and is not a regular file (/dev/stdout, /dev/full, a FIFO), or is a
+//    symbolic link (renaming onto it would replace the link), is written in place, still
+//    with every write and the close checked.
 // Failures are InputErrors naming the file and the system's reason (exit 2).
 #include <cstdio>
 #include <string>
 #include <vector>
 
-namespace hinesbatch::sim_tool {
+namespace hinesbatch {
 
 class OutputFile {
  public:
@@ -50,4 +51,4 @@ void check_outputs_are_not_inputs(const std::vector<std::string>& outputs,
                                   const std::vector<std::string>& inputs,
                                   const std::string& config);
 
-}  // namespace hinesbatch::sim_tool
+}  // namespace hinesbatch

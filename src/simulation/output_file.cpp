@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "hinesbatch/simulation/output_file.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include "hinesbatch/core/error.hpp"
 
-namespace hinesbatch::sim_tool {
+namespace hinesbatch {
 
 namespace fs = std::filesystem;
 
@@ -22,12 +22,19 @@ bool is_special(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+// A symbolic link (/dev/stdout while stdout is a regular file) is written through in place:
+// renaming a temporary file onto it would replace the link itself.
+bool is_link(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)) {
   if (path_.empty()) throw InputError("empty path for the " + what_);
-  if (is_special(path_)) {
+  if (is_special(path_) || is_link(path_)) {
     struct stat st;
     if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
       throw InputError("the " + what_ + " is a folder", path_);
@@ -102,4 +109,4 @@ void check_outputs_are_not_inputs(const std::vector<std::string>& outputs,
   }
 }
 
-}  // namespace hinesbatch::sim_tool
+}  // namespace hinesbatch

@@ -1,0 +1,69 @@
+#pragma once
+// A network model from its JSON configuration (schema: docs/SIMULATION.md), as
+// hinesbatch-sim and a Python caller read it. Every error is an InputError naming the
+// config (file or source name), the offending key and value, and for a JSON syntax error
+// the line; unknown keys are errors too, so a typo never silently falls back to a default.
+// The JSON reader (nlohmann) is private to the library: nothing here depends on it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/run_options.hpp"
+
+namespace hinesbatch {
+
+// Where a run's results go (paths resolved against the config's folder; empty: none).
+struct SimulationOutputs {
+  std::string spikes, traces, metrics, model;
+};
+
+struct SimulationConfig {
+  std::string path;  // the config's file (or source name): errors name it
+  SimulationParameters params;
+  std::vector<CellTemplate> templates;
+  NetworkSpec network;
+  std::vector<RecordSpec> records;
+  RunOptions run;
+  Partition partition = Partition::Contiguous;
+  int dry_run_ranks = 0;  // > 1: emulate that many ranks of `network` each (one real)
+  SimulationOutputs outputs;
+};
+
+// Limits checked before anything is sized by them (issue #12): they name the key and value.
+constexpr std::int64_t kMaxCells = std::int64_t(1) << 40;
+constexpr std::int64_t kMaxSynapsesPerCell = 1000000;
+
+// Reads the config file at `path`. overrides: "key.path=value" (the value parsed as JSON,
+// else taken as a string), applied before anything is checked. Relative paths in it
+// (morphologies, outputs) resolve against the file's folder.
+SimulationConfig load_simulation_config(const std::string& path,
+                                        const std::vector<std::string>& overrides = {});
+
+// The same from JSON text (e.g. a Python dict through json.dumps). source_name stands for
+// the file in messages (and SimulationConfig::path); relative paths resolve against
+// base_dir (empty: the current folder).
+SimulationConfig parse_simulation_config(const std::string& json_text,
+                                         const std::string& source_name,
+                                         const std::string& base_dir,
+                                         const std::vector<std::string>& overrides = {});
+
+// The whole network a run of `c` simulates: with dry_run_ranks > 1 `c.network` is one
+// rank's block and the run's network spans dry_run_ranks blocks (the real rank holds
+// block 0); otherwise c.network.
+NetworkSpec simulated_network(const SimulationConfig& c);
+
+// InputError naming network.cells (or tstop) when the run would need more memory than
+// available_bytes (0: this machine's physical memory) on one of `ranks` ranks: checked
+// before the gid lists and the cells are allocated.
+void check_memory(const SimulationConfig& c, int ranks, double available_bytes = 0);
+
+// The instantiated model of `gids` (of simulated_network(c)) as JSON text, the format
+// scripts/validation/neuron_run.py rebuilds in NEURON ("hinesbatch-model-1").
+std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t>& gids);
+// model_json written to `file` (atomically: output_file.hpp).
+void export_model(const SimulationConfig& c, const std::vector<std::int64_t>& gids,
+                  const std::string& file);
+
+}  // namespace hinesbatch

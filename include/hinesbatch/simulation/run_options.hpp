@@ -1,0 +1,73 @@
+#pragma once
+// What a run is asked to do and what it measured: the options, the recordings and the
+// metrics of a network simulation (simulation.hpp runs it; config.hpp reads them from JSON).
+// Kept apart from simulation.hpp so that a caller can describe a run without the kernels.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/simulation/neuron_compartments.hpp"
+#include "hinesbatch/simulation/spike_exchange.hpp"
+
+namespace hinesbatch {
+
+// The most steps one run may take (2^31: 15 hours of simulated time at dt 0.025 ms).
+constexpr double kMaxSimulationSteps = 2147483648.0;
+
+struct RunOptions {
+  bool overlap = true;
+  int epoch_steps = 0;          // 0: the largest the delays allow
+  double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
+};
+
+struct RecordSpec {
+  std::int64_t gid = 0;
+  Location where;
+};
+
+struct RunMetrics {
+  std::string exchange;
+  int ranks = 1;
+  bool overlap = true;
+  int epoch_steps = 0;
+  std::int64_t steps = 0, epochs = 0;
+  std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
+  double setup_s = 0, wall_s = 0;  // this rank
+  double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
+  double compute_s = 0;            // launching and finishing the steps
+  double exchange_s = 0;           // inside all_gather
+  double exposed_exchange_s = 0;   // main thread waiting for the exchange
+  double events_s = 0;             // queueing, sorting and uploading events
+  double compute_max_s = 0, compute_mean_s = 0, wall_max_s = 0;  // over ranks
+  std::int64_t spikes = 0, events_delivered = 0, max_spikes_per_epoch = 0;
+  double simulated_ms = 0;
+  // Derived.
+  double wall_s_per_simulated_s() const { return wall_max_s / (simulated_ms * 1e-3); }
+  double compartment_steps_per_s() const { return global_nodes * double(steps) / wall_max_s; }
+  double spikes_per_epoch() const { return epochs ? double(spikes) / epochs : 0; }
+  double bytes_per_epoch() const { return spikes_per_epoch() * sizeof(Spike); }
+  double exposed_comm_fraction() const { return wall_s > 0 ? exposed_exchange_s / wall_s : 0; }
+  double load_balance() const { return compute_mean_s > 0 ? compute_max_s / compute_mean_s : 1; }
+};
+
+// The largest epoch (in steps) that min_delay allows; InputError when none.
+inline int max_epoch_steps(double min_delay, double dt, bool overlap) {
+  // In double first: a long delay (1e12 ms) would overflow the int and read as "too short".
+  const double steps = std::floor(min_delay / (overlap ? 2 * dt : dt) + 1e-9);
+  if (!(steps >= 1)) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  overlap ? "minimum delay %g ms is shorter than 2 dt = %g ms: the spike exchange "
+                            "cannot overlap computation (set overlap to false or reduce dt)"
+                          : "minimum delay %g ms is shorter than dt = %g ms",
+                  min_delay, overlap ? 2 * dt : dt);
+    throw InputError(buf, {}, 0, format_value(min_delay));
+  }
+  return static_cast<int>(std::min(steps, 1e9));  // an epoch never needs more steps
+}
+
+}  // namespace hinesbatch

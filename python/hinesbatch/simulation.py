@@ -1,0 +1,248 @@
+"""Networks of multi-compartment cells from Python, run by the library's simulator (the
+code hinesbatch-sim runs): cells from SWC files with NEURON's mechanisms, stimuli,
+connections, recordings; results as numpy arrays.
+
+Mechanisms, clamps, synapses and detectors are dicts shaped as in the JSON config
+(docs/SIMULATION.md); the helpers below write them.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+from . import _hinesbatch
+
+
+def location(section=0, x=0.5):
+    return {"section": int(section), "x": float(x)}
+
+
+def hh(region="all", **parameters):
+    """NEURON's hh (exact rates): gnabar, gkbar, gl (S/cm2), el (mV)."""
+    return {"name": "hh", "region": region, **parameters}
+
+
+def pas(region="all", **parameters):
+    """Passive leak: g (S/cm2), e (mV)."""
+    return {"name": "pas", "region": region, **parameters}
+
+
+def iclamp(delay, dur, amp, section=0, x=0.5):
+    """An IClamp: amp (nA) from delay for dur (ms)."""
+    return {"location": location(section, x), "del": float(delay), "dur": float(dur),
+            "amp": float(amp)}
+
+
+def expsyn(section=0, x=0.5, tau=0.1, e=0.0):
+    """An ExpSyn: tau (ms), reversal e (mV); connections and events name it by index."""
+    return {"location": location(section, x), "tau": float(tau), "e": float(e)}
+
+
+def detector(section=0, x=0.5, threshold=10.0):
+    """Where a cell's spikes are detected (NetCon's threshold, mV)."""
+    return {"location": location(section, x), "threshold": float(threshold)}
+
+
+class CellTemplate:
+    """One kind of cell: a morphology (SWC path, Morphology from read_swc, or
+    'synthetic:ball-and-stick' / 'synthetic:p3') cut into sections as NEURON's Import3d
+    does, nseg by one rule (nseg, max_segment_length_um or d_lambda; default nseg = 1),
+    Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, ExpSyn synapses and a spike
+    detector."""
+
+    def __init__(self, morphology, nseg=0, max_segment_length_um=0.0, d_lambda=0.0, Ra=35.4,
+                 cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None):
+        if isinstance(morphology, os.PathLike):
+            morphology = os.fspath(morphology)
+        self.settings = dict(morphology=morphology, nseg=int(nseg),
+                             max_segment_length_um=float(max_segment_length_um),
+                             d_lambda=float(d_lambda), Ra=float(Ra), cm=float(cm),
+                             mechanisms=[dict(m) for m in mechanisms],
+                             iclamps=[dict(s) for s in iclamps],
+                             synapses=[dict(s) for s in synapses],
+                             detector=None if detector is None else dict(detector))
+        self._built = _hinesbatch._CellTemplate(**self.settings)
+
+    num_sections = property(lambda self: self._built.num_sections)
+    num_compartments = property(lambda self: self._built.num_compartments)
+    num_synapses = property(lambda self: self._built.num_synapses)
+    parent = property(lambda self: self._built.parent,
+                      doc="the compartment tree (Hines order) solved every step")
+
+    def __repr__(self):
+        return "<CellTemplate %s: %d sections, %d compartments, %d synapses>" % (
+            self._built.source, self.num_sections, self.num_compartments, self.num_synapses)
+
+
+class SimulationResult:
+    """spike_gids[i] fired at spike_times[i] (ms), sorted by (time, gid), every rank's;
+    traces[k] is records[k] = (gid, section, x) at `times` (mV; with MPI, the records this
+    rank holds); metrics: the run's timings and counts."""
+
+    def __init__(self, raw):
+        self.spike_gids = raw["spike_gids"]
+        self.spike_times = raw["spike_times"]
+        self.times = raw["times"]
+        self.traces = raw["traces"]
+        self.records = [tuple(r) for r in raw["records"]]
+        self.metrics = raw["metrics"]
+        self.backend = raw["backend"]
+        self.cells = raw["cells"]
+
+    @property
+    def spikes(self):
+        return self.spike_gids, self.spike_times
+
+    def trace(self, gid, section=0, x=0.5):
+        for k, (g, s, xx) in enumerate(self.records):
+            if g == gid and s == section and abs(xx - x) < 1e-12:
+                return self.traces[k]
+        raise KeyError("no record of gid %d at section %d x %g" % (gid, section, x))
+
+    def raster_lines(self):
+        """The spikes as hinesbatch-sim writes them: 'gid time' with 6 decimals."""
+        return ["%d %.6f" % (g, t) for g, t in zip(self.spike_gids, self.spike_times)]
+
+    def __repr__(self):
+        return "<SimulationResult %d cells, %d spikes, %d traces of %d samples (%s)>" % (
+            self.cells, len(self.spike_gids), len(self.traces), len(self.times), self.backend)
+
+
+def _comm(comm):
+    """comm=None: mpi4py's COMM_WORLD when mpi4py is already imported and the job has
+    several ranks, else one process. False: one process. Otherwise an mpi4py communicator."""
+    if comm is False:
+        return None
+    if comm is None:
+        mpi = sys.modules.get("mpi4py.MPI")
+        if mpi is not None and mpi.Is_initialized() and mpi.COMM_WORLD.Get_size() > 1:
+            return mpi.COMM_WORLD
+        return None
+    return comm
+
+
+def _progress(progress):
+    """None: as configured (a config's run.progress_every_s; none for a Network); False:
+    none; True: a line on stderr every second; a number: seconds between lines."""
+    if progress is None:
+        return -1.0
+    if progress is True or progress is False:
+        return 1.0 if progress else 0.0
+    return float(progress)
+
+
+class Network:
+    """Cells, connections, external events, IClamps and recordings listed by hand (the
+    config's 'explicit' network). gids count from 0 in the order cells are added."""
+
+    def __init__(self, dt=0.025, v_init=-65.0, celsius=6.3, ena=50.0, ek=-77.0):
+        self.params = dict(dt=float(dt), v_init=float(v_init), celsius=float(celsius),
+                           ena=float(ena), ek=float(ek))
+        self.templates = []
+        self.template_of = []
+        self.connections = []
+        self.events = []
+        self.iclamps = []
+        self.records = []
+
+    @property
+    def num_cells(self):
+        return len(self.template_of)
+
+    def add_cells(self, template, count=1):
+        """Adds `count` cells of `template`; returns their gids."""
+        for k, t in enumerate(self.templates):
+            if t is template:
+                index = k
+                break
+        else:
+            self.templates.append(template)
+            index = len(self.templates) - 1
+        first = len(self.template_of)
+        self.template_of.extend([index] * int(count))
+        return list(range(first, first + int(count)))
+
+    def connect(self, source, target, weight, delay=1.0, synapse=0):
+        """source's spikes reach target's synapse (an index into its template's synapses)
+        after delay (ms) with weight (uS)."""
+        self.connections.append((int(source), int(target), int(synapse), float(weight),
+                                 float(delay)))
+
+    def add_event(self, gid, time, weight, synapse=0):
+        """An event from outside the network on gid's synapse at time (ms)."""
+        self.events.append((int(gid), int(synapse), float(time), float(weight)))
+
+    def add_iclamp(self, gid, delay, dur, amp, section=0, x=0.5):
+        self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
+
+    def record(self, gid, section=0, x=0.5):
+        """Records the membrane potential of gid at section(x) every step."""
+        self.records.append((int(gid), int(section), float(x)))
+
+    def run(self, tstop, progress=False, backend="device", overlap=True, epoch_steps=0,
+            partition="contiguous", comm=None):
+        """Simulates from 0 to tstop (ms). progress: True (a line on stderr every second)
+        or seconds between lines. backend: 'device' (Kokkos' default space) or 'host'.
+        comm: see _comm (mpi4py). Returns a SimulationResult."""
+        raw = _hinesbatch._run_model(
+            dict(self.params, tstop=float(tstop)), [t._built for t in self.templates],
+            self.num_cells, self.template_of, self.connections, self.events, self.iclamps,
+            self.records, dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
+                               partition=partition),
+            backend, _comm(comm), max(_progress(progress), 0.0))
+        return SimulationResult(raw)
+
+    def to_config(self, tstop):
+        """The same network as a hinesbatch-sim config (dict; json.dump it to a file).
+        The config has one 'cell' block: templates may differ only in their morphology
+        (an SWC path or synthetic:<name>) and all synapses must be equal."""
+        if not self.templates:
+            raise ValueError("the network has no cells")
+        first = self.templates[0].settings
+        for t in self.templates:
+            s = t.settings
+            if not isinstance(s["morphology"], str):
+                raise ValueError("to_config needs morphologies given as paths or synthetic:<name>")
+            for key in ("nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
+                        "iclamps", "detector"):
+                if s[key] != first[key]:
+                    raise ValueError("templates differ in %s: the config's cell block holds one" % key)
+        synapses = [syn for t in self.templates for syn in t.settings["synapses"]]
+        if any(syn != synapses[0] for syn in synapses):
+            raise ValueError("to_config needs every synapse equal (the config's network.tau, "
+                             "network.e and network.synapse_location)")
+        cell = {"morphology": [os.path.abspath(t.settings["morphology"])
+                               if not t.settings["morphology"].startswith("synthetic:")
+                               else t.settings["morphology"] for t in self.templates],
+                "Ra": first["Ra"], "cm": first["cm"], "mechanisms": first["mechanisms"],
+                "iclamp": first["iclamps"]}
+        for key in ("nseg", "max_segment_length_um", "d_lambda"):
+            if first[key]:
+                cell[key] = first[key]
+        if first["detector"] is not None:
+            cell["detector"] = first["detector"]
+        network = {"type": "explicit", "cells": self.num_cells, "templates": self.template_of,
+                   "connections": [list(c) for c in self.connections],
+                   "events": [list(e) for e in self.events],
+                   "iclamps": [dict(s) for s in self.iclamps]}
+        if synapses:
+            network.update(tau=synapses[0]["tau"], e=synapses[0]["e"],
+                           synapse_location=synapses[0]["location"])
+        return dict(self.params, tstop=float(tstop), cell=cell, network=network,
+                    record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
+
+
+def run_config(config, overrides=(), backend="device", progress=None, comm=None, base_dir=None):
+    """Runs a hinesbatch-sim config: a dict (through json.dumps; relative paths resolve
+    against base_dir, default the current folder) or the path of a JSON file. overrides:
+    "key.path=value" strings as hinesbatch-sim's --set. Returns a SimulationResult."""
+    if isinstance(config, dict):
+        raw = _hinesbatch._run_config_text(json.dumps(config), "<dict>",
+                                           base_dir if base_dir is not None else os.getcwd(),
+                                           list(overrides), backend, _comm(comm),
+                                           _progress(progress))
+    else:
+        raw = _hinesbatch._run_config_file(os.fspath(config), list(overrides), backend,
+                                           _comm(comm), _progress(progress))
+    return SimulationResult(raw)

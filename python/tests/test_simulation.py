@@ -1,0 +1,153 @@
+"""The simulator from Python: the example network's raster identical to hinesbatch-sim's on
+the same network written as JSON, run_config from a dict and a file, traces, mpi4py runs,
+and bad models as errors."""
+import csv
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import hinesbatch as hb
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples" / "python"))
+import small_network  # noqa: E402  (the example script)
+
+
+def tool():
+    binary = pathlib.Path(os.environ.get("HINESBATCH_BINARY_DIR", ROOT / "build" / "openmp"))
+    binary = binary / "tools" / "hinesbatch-sim" / "hinesbatch-sim"
+    return binary if binary.exists() else None
+
+
+needs_tool = pytest.mark.skipif(tool() is None, reason="hinesbatch-sim not built")
+
+
+@pytest.fixture(scope="module")
+def example_run():
+    net = small_network.build_network()
+    return net, net.run(small_network.TSTOP)
+
+
+@needs_tool
+def test_example_raster_and_traces_identical_to_hinesbatch_sim(example_run, tmp_path):
+    net, result = example_run
+    config = tmp_path / "small_network.json"
+    config.write_text(json.dumps(net.to_config(small_network.TSTOP)))
+    spikes, traces = tmp_path / "spikes.txt", tmp_path / "v.csv"
+    r = subprocess.run([str(tool()), str(config), "--spikes", str(spikes), "--traces",
+                        str(traces), "--quiet"], capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, OMP_PROC_BIND="false"))
+    assert r.returncode == 0, r.stderr
+    assert len(result.spike_gids) > 20  # the ring keeps firing: a real comparison
+    assert spikes.read_text().splitlines() == result.raster_lines()
+    with open(traces) as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["t"] + ["g%d_s%d_x%g" % rec for rec in result.records]
+    table = np.array(rows[1:], dtype=float)
+    np.testing.assert_allclose(table[:, 0], result.times, atol=1e-9)
+    # the tool prints voltages with limited digits
+    np.testing.assert_allclose(table[:, 1:].T, result.traces, rtol=1e-6, atol=1e-6)
+
+
+def test_the_ring_propagates(example_run):
+    net, result = example_run
+    gids, times = result.spikes
+    assert np.all(np.diff(times) >= 0)
+    first = {g: times[gids == g].min() for g in range(10) if np.any(gids == g)}
+    # cell 0 is clamped at 2 ms; each cell then fires after its predecessor
+    assert [first[g] < first[g + 1] for g in range(5)] == [True] * 5
+    assert result.times[0] == 0 and result.times[-1] == pytest.approx(small_network.TSTOP)
+    assert len(result.times) == round(small_network.TSTOP / 0.025) + 1
+    assert np.all(result.traces[:, 0] == -65.0)
+    assert result.traces.shape == (3, len(result.times))
+    assert result.trace(0).max() > 0  # an action potential at the soma of cell 0
+
+
+def test_run_config_dict_and_file_give_the_python_network_s_raster(example_run, tmp_path):
+    net, result = example_run
+    config = net.to_config(small_network.TSTOP)
+    from_dict = hb.run_config(config)
+    assert from_dict.raster_lines() == result.raster_lines()
+    path = tmp_path / "net.json"
+    path.write_text(json.dumps(config))
+    from_file = hb.run_config(path, overrides=["tstop=50"])
+    assert from_file.raster_lines() == [l for l in result.raster_lines()
+                                        if float(l.split()[1]) < 50]
+
+
+def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
+    net, result = example_run
+    other = net.run(small_network.TSTOP, backend="host", overlap=False)
+    assert other.raster_lines() == result.raster_lines()
+
+
+def test_bad_models_are_errors():
+    cell = hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.expsyn()],
+                           mechanisms=[hb.hh(region="soma")], detector=hb.detector())
+    net = hb.Network()
+    net.add_cells(cell, 2)
+    net.connect(0, 1, weight=0.1, synapse=3)  # the template has one synapse
+    with pytest.raises(hb.InputError, match="synapse"):
+        net.run(10)
+    with pytest.raises(ValueError, match="mechanisms\\[0\\].name must be 'pas' or 'hh'"):
+        hb.CellTemplate("synthetic:ball-and-stick", mechanisms=[{"name": "kdr"}])
+    with pytest.raises(hb.InputError) as info:
+        hb.run_config({"cell": {"morphology": "synthetic:ball-and-stick"}, "tsop": 10})
+    assert "tsop" in str(info.value)
+
+
+def mpi_works():
+    if shutil.which("mpirun") is None:
+        return False
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+MPI_SCRIPT = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from mpi4py import MPI
+import small_network
+net = small_network.build_network()
+r = net.run(small_network.TSTOP)
+if MPI.COMM_WORLD.Get_rank() == 0:
+    print(r.metrics["exchange"], r.metrics["ranks"])
+    print("\n".join(r.raster_lines()))
+"""
+
+
+@pytest.mark.skipif(not mpi_works(), reason="mpirun or mpi4py missing")
+def test_mpi4py_run_on_two_ranks_gives_the_same_raster(example_run, tmp_path):
+    _, result = example_run
+    script = tmp_path / "mpi_run.py"
+    script.write_text(MPI_SCRIPT)
+    cmd = ["mpirun", "-np", "2", "--oversubscribe"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    r = subprocess.run(cmd + [sys.executable, str(script), str(ROOT / "examples" / "python")],
+                       capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false"))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == "mpi4py-allgatherv 2"
+    assert lines[1:] == result.raster_lines()
+
+
+def test_example_script_writes_its_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    r = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "small_network.py"),
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, OMP_PROC_BIND="false"))
+    assert r.returncode == 0, r.stderr
+    for name in ("raster.png", "voltage.png", "spikes.txt", "small_network.json"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert (tmp_path / "raster.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

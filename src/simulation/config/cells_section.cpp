@@ -1,0 +1,143 @@
+// "cell": the cell templates (morphologies, discretisation, mechanisms, stimuli, the
+// spike detector) and the synapses the network section asks for.
+#include "config_reader.hpp"
+#include "hinesbatch/morphology/swc.hpp"
+
+namespace hinesbatch::config_impl {
+
+namespace {
+
+// Synapse sites for a network: one fixed location, or random dendritic sites.
+std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, const json& site,
+                                      double tau, double e, std::uint64_t seed, const Ctx& ctx) {
+  std::vector<ExpSynSpec> out(count);
+  if (site.is_string() && site.get<std::string>() == "random_dendrites") {
+    std::vector<int> dend;
+    for (int s = 0; s < m.size(); ++s)
+      if (m.sections[s].swc_type != 1) dend.push_back(s);
+    if (dend.empty()) dend.push_back(0);
+    for (int k = 0; k < count; ++k) {
+      const int s = dend[static_cast<std::size_t>(uniform01(seed, 7, 2 * k) * dend.size())];
+      const int nseg = m.sections[s].nseg;
+      const int j = static_cast<int>(uniform01(seed, 7, 2 * k + 1) * nseg);
+      out[k].where = {s, (j + 0.5) / nseg};
+    }
+  } else {
+    const Location l = location(site, ctx, "network.synapse_location");
+    for (auto& x : out) x.where = l;
+  }
+  for (auto& x : out) {
+    x.tau = tau;
+    x.e = e;
+  }
+  return out;
+}
+
+}  // namespace
+
+void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& net, NetworkSpec& n,
+                        std::vector<CellTemplate>& templates) {
+  if (!root.contains("cell")) ctx.fail("cell", "is required", json());
+  const json& cell = root.at("cell");
+  ctx.only(cell, "cell",
+           {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
+            "iclamp", "detector"});
+  std::vector<std::string> morphologies;
+  if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
+  const json& mj = cell.at("morphology");
+  if (mj.is_string())
+    morphologies.push_back(mj.get<std::string>());
+  else if (mj.is_array() && !mj.empty())
+    for (const json& x : mj) {
+      if (!x.is_string()) ctx.fail("cell.morphology", "must hold strings", x);
+      morphologies.push_back(x.get<std::string>());
+    }
+  else
+    ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
+  SectionOptions so;
+  // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
+  // per section.
+  so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0, 0, 32767));
+  so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0, 0);
+  so.d_lambda = ctx.num(cell, "cell.", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
+  if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
+    so.nseg_per_section = 1;
+  const double Ra = ctx.num(cell, "cell.", "Ra", 35.4), cm = ctx.num(cell, "cell.", "cm", 1.0);
+  so.Ra_ohm_cm = Ra;
+  so.cm_uF_cm2 = cm;
+  std::vector<DensityMechanism> density;
+  for (const json& m : ctx.array(cell, "cell.", "mechanisms")) {
+    const std::string key = "cell.mechanisms[]";
+    if (!m.is_object()) ctx.fail(key, "must be an object", m);
+    DensityMechanism d;
+    const std::string name = ctx.str(m, key + ".", "name", "");
+    try {
+      d.region = parse_region(ctx.str(m, key + ".", "region", "all"));
+    } catch (const InputError&) {
+      ctx.fail(key + ".region", "must be soma, axon, dend or all", m.at("region"));
+    }
+    if (name == "pas") {
+      ctx.only(m, key, {"name", "region", "g", "e"});
+      d.kind = DensityMechanism::Pas;
+      d.pas.g = ctx.num(m, key + ".", "g", d.pas.g);
+      d.pas.e = ctx.num(m, key + ".", "e", d.pas.e);
+    } else if (name == "hh") {
+      ctx.only(m, key, {"name", "region", "gnabar", "gkbar", "gl", "el"});
+      d.kind = DensityMechanism::HH;
+      d.hh.gnabar = ctx.num(m, key + ".", "gnabar", d.hh.gnabar);
+      d.hh.gkbar = ctx.num(m, key + ".", "gkbar", d.hh.gkbar);
+      d.hh.gl = ctx.num(m, key + ".", "gl", d.hh.gl);
+      d.hh.el = ctx.num(m, key + ".", "el", d.hh.el);
+    } else {
+      ctx.fail(key + ".name", "must be pas or hh", m.value("name", json()));
+    }
+    density.push_back(d);
+  }
+  std::vector<IClampSpec> iclamps;
+  std::vector<KeyedLocation> locations;  // checked against every template below
+  for (const json& s : ctx.array(cell, "cell.", "iclamp")) {
+    ctx.only(s, "cell.iclamp[]", {"location", "del", "dur", "amp"});
+    IClampSpec x;
+    x.where = location(s.value("location", json::object()), ctx, "cell.iclamp[].location");
+    locations.push_back({"cell.iclamp[].location", x.where});
+    x.del = ctx.num(s, "cell.iclamp[].", "del", 0);
+    x.dur = ctx.num(s, "cell.iclamp[].", "dur", 0);
+    x.amp = ctx.num(s, "cell.iclamp[].", "amp", 0);
+    iclamps.push_back(x);
+  }
+  DetectorSpec det;
+  if (cell.contains("detector")) {
+    const json& dj = cell.at("detector");
+    ctx.only(dj, "cell.detector", {"location", "threshold"});
+    det.present = true;
+    det.where = location(dj.value("location", json::object()), ctx, "cell.detector.location");
+    locations.push_back({"cell.detector.location", det.where});
+    det.threshold = ctx.num(dj, "cell.detector.", "threshold", 10);
+  } else if (n.type != NetworkSpec::Single) {
+    det.present = true;  // networks need spikes: soma(0.5), NetCon's threshold
+  }
+  n.templates = static_cast<int>(morphologies.size());
+  for (const std::string& raw : morphologies) {
+    const std::string m = expand(raw, ctx, "cell.morphology");
+    SectionedMorphology sm;
+    try {
+      if (m.rfind("synthetic:", 0) == 0)
+        sm = synthetic_sections(m.substr(10), so);
+      else
+        sm = neuron_sections(read_swc(ctx.resolve(m)), so);
+    } catch (const InputError& e) {
+      if (!e.file().empty() && e.file().rfind("synthetic:", 0) != 0) throw;
+      throw InputError(std::string("cell.morphology '") + m + "': " + e.what(), ctx.file);
+    }
+    check_locations(locations, sm, ctx);
+    if (!net.site.is_string())
+      check_locations(
+          {{"network.synapse_location", location(net.site, ctx, "network.synapse_location")}}, sm,
+          ctx);
+    auto syns = synapse_sites(sm, net.synapses, net.site, net.tau, net.e, n.seed, ctx);
+    templates.push_back(
+        make_cell_template(std::move(sm), Ra, cm, density, iclamps, std::move(syns), det));
+  }
+}
+
+}  // namespace hinesbatch::config_impl

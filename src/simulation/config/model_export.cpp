@@ -1,0 +1,164 @@
+// What a config implies beyond its sections: the network a (dry) run simulates, the memory
+// it needs, and the instantiated model for NEURON (scripts/validation/neuron_run.py).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "config_reader.hpp"
+#include "hinesbatch/simulation/output_file.hpp"
+
+namespace hinesbatch {
+
+using config_impl::json;
+
+namespace {
+
+// Rough bytes one cell needs on its rank (state per compartment, synapses, connections):
+// enough to refuse 1e12 cells or 1e8 segments before anything is allocated.
+double bytes_per_cell(const CellTemplate& t, const NetworkSpec& n) {
+  return 256.0 * t.compartments.size() + 64.0 * t.synapses.size() + 32.0 * n.synapses_needed() +
+         512;
+}
+
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+}
+
+}  // namespace
+
+NetworkSpec simulated_network(const SimulationConfig& c) {
+  NetworkSpec n = c.network;
+  if (c.dry_run_ranks > 1) {
+    if (n.type == NetworkSpec::Explicit)
+      throw InputError("dry_run_ranks cannot replicate an explicit network", c.path, 0,
+                       std::to_string(c.dry_run_ranks));
+    n.cells *= c.dry_run_ranks;
+  }
+  return n;
+}
+
+void check_memory(const SimulationConfig& c, int ranks, double available_bytes) {
+  if (available_bytes <= 0) available_bytes = physical_memory_bytes();
+  if (available_bytes <= 0) return;  // unknown: nothing to compare with
+  const NetworkSpec& n = c.network;
+  const double total_cells = double(n.cells) * std::max(1, c.dry_run_ranks);
+  const double local_cells = c.dry_run_ranks > 1 ? double(n.cells) : total_cells / ranks;
+  double per_cell = 0;
+  for (const CellTemplate& t : c.templates) per_cell += bytes_per_cell(t, n);
+  per_cell /= std::max<std::size_t>(1, c.templates.size());
+  // Every rank lists every rank's gids (partition_gids); traces keep every step's row.
+  const double steps = c.params.tstop / c.params.dt + 1;
+  const double bytes =
+      8 * total_cells + local_cells * per_cell + steps * (32 + 8.0 * c.records.size());
+  if (bytes <= available_bytes) return;
+  const bool by_steps = steps * (32 + 8.0 * c.records.size()) > bytes / 2;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "needs about %.3g GB of memory on each rank (%.6g cells of about %.3g kB each, "
+                "%.6g steps of traces), more than the %.3g GB this machine has",
+                bytes / 1e9, local_cells, per_cell / 1e3, steps, available_bytes / 1e9);
+  if (by_steps)
+    throw InputError(std::string("config key 'tstop': ") + buf, c.path, 0,
+                     format_value(c.params.tstop));
+  throw InputError(std::string("config key 'network.cells': ") + buf, c.path, 0,
+                   std::to_string(n.cells));
+}
+
+std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t>& gids) {
+  const NetworkSpec net = simulated_network(c);
+  json m;
+  m["format"] = "hinesbatch-model-1";
+  m["dt"] = c.params.dt;
+  m["tstop"] = c.params.tstop;
+  m["v_init"] = c.params.v_init;
+  m["celsius"] = c.params.celsius;
+  m["ena"] = c.params.ena;
+  m["ek"] = c.params.ek;
+  m["Ra"] = c.templates.at(0).Ra;
+  m["cm"] = c.templates.at(0).cm;
+  json morphs = json::array();
+  for (const CellTemplate& t : c.templates) {
+    json secs = json::array();
+    for (int s = 0; s < t.morphology.size(); ++s) {
+      const Section& sec = t.morphology.sections[s];
+      json pts = json::array();
+      for (const Pt3d& p : sec.pt3d) pts.push_back({p.x, p.y, p.z, p.diam});
+      secs.push_back({{"id", s},
+                      {"parent", sec.parent},
+                      {"parent_x", sec.parent_x},
+                      {"swc_type", sec.swc_type},
+                      {"nseg", sec.nseg},
+                      {"pt3d", pts}});
+    }
+    morphs.push_back({{"source", t.morphology.source}, {"sections", secs}});
+  }
+  m["morphologies"] = morphs;
+  json cells = json::array(), conns = json::array(), events = json::array();
+  for (std::int64_t gid : gids) {
+    const int ti = net.template_of(gid);
+    const CellTemplate& t = c.templates[ti];
+    json dens = json::array();
+    for (const DensityMechanism& d : t.density) {
+      json e{{"sections", t.sections_of(d)}};
+      if (d.kind == DensityMechanism::Pas) {
+        e["mechanism"] = "pas";
+        e["g"] = d.pas.g;
+        e["e"] = d.pas.e;
+      } else {
+        e["mechanism"] = "hh";
+        e["gnabar"] = d.hh.gnabar;
+        e["gkbar"] = d.hh.gkbar;
+        e["gl"] = d.hh.gl;
+        e["el"] = d.hh.el;
+      }
+      dens.push_back(e);
+    }
+    json ic = json::array();
+    std::vector<IClampSpec> stims = t.iclamps;
+    for (const IClampSpec& x : net.stimulus(gid, t).iclamps) stims.push_back(x);
+    for (const IClampSpec& x : stims)
+      ic.push_back({{"section", x.where.section},
+                    {"x", x.where.x},
+                    {"del", x.del},
+                    {"dur", x.dur},
+                    {"amp", x.amp}});
+    json syn = json::array();
+    for (const ExpSynSpec& s : t.synapses)
+      syn.push_back({{"section", s.where.section}, {"x", s.where.x}, {"tau", s.tau}, {"e", s.e}});
+    json cj{
+        {"gid", gid}, {"morphology", ti}, {"density", dens}, {"iclamps", ic}, {"synapses", syn}};
+    cj["detector"] = t.detector.present ? json{{"section", t.detector.where.section},
+                                               {"x", t.detector.where.x},
+                                               {"threshold", t.detector.threshold}}
+                                        : json();
+    cells.push_back(cj);
+    for (const Connection& k : net.incoming(gid))
+      conns.push_back({{"src", k.source},
+                       {"dst", gid},
+                       {"syn", k.synapse},
+                       {"weight", k.weight},
+                       {"delay", k.delay}});
+    for (const ExternalEvent& e : net.external_events(gid))
+      events.push_back({{"dst", gid}, {"syn", e.synapse}, {"time", e.time}, {"weight", e.weight}});
+  }
+  m["cells"] = cells;
+  m["connections"] = conns;
+  m["events"] = events;
+  json rec = json::array();
+  for (const RecordSpec& r : c.records)
+    rec.push_back({{"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}});
+  m["record"] = rec;
+  return m.dump(1) + "\n";
+}
+
+void export_model(const SimulationConfig& c, const std::vector<std::int64_t>& gids,
+                  const std::string& file) {
+  const std::string text = model_json(c, gids);
+  OutputFile o(file, "model file");
+  o.write(text);
+  o.commit();
+}
+
+}  // namespace hinesbatch

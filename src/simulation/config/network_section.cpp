@@ -1,0 +1,181 @@
+// "network": single, ring, random (drawn from a seed) or explicit (listed).
+#include <algorithm>
+
+#include "config_reader.hpp"
+
+namespace hinesbatch::config_impl {
+
+namespace {
+
+// The lists of an explicit network, every entry checked and named by its index.
+void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, NetworkSection& out) {
+  ExplicitNetwork& l = out.lists;
+  l.cells = n.cells;
+  const std::int64_t last_gid = n.cells - 1;
+  auto entry = [&](const char* list, std::size_t i) {
+    return std::string("network.") + list + "[" + std::to_string(i) + "]";
+  };
+  if (net.contains("templates")) {
+    const json& t = net.at("templates");
+    if (!t.is_array() || static_cast<std::int64_t>(t.size()) != n.cells)
+      ctx.fail(
+          "network.templates",
+          "must list one template index per cell (network.cells = " + std::to_string(n.cells) + ")",
+          t);
+    l.templates.reserve(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i)
+      l.templates.push_back(static_cast<int>(
+          ctx.integer_value(t[i], entry("templates", i), 0, std::numeric_limits<int>::max())));
+  }
+  auto number = [&](const json& v, const std::string& key, const json& whole) {
+    if (!v.is_number()) ctx.fail(key, "must hold numbers", whole);
+    return v.get<double>();
+  };
+  const json conns = ctx.array(net, "network.", "connections");
+  l.connections.reserve(conns.size());
+  for (std::size_t i = 0; i < conns.size(); ++i) {
+    const json& c = conns[i];
+    const std::string key = entry("connections", i);
+    if (!c.is_array() || c.size() != 5)
+      ctx.fail(key, "must be [source gid, target gid, synapse, weight, delay]", c);
+    ExplicitConnection x;
+    x.source = ctx.integer_value(c[0], key + ".source", 0, last_gid);
+    x.target = ctx.integer_value(c[1], key + ".target", 0, last_gid);
+    x.synapse =
+        static_cast<int>(ctx.integer_value(c[2], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
+    x.weight = number(c[3], key + ".weight", c);
+    x.delay = number(c[4], key + ".delay", c);
+    if (!(x.delay > 0)) ctx.fail(key + ".delay", "must be > 0 (ms)", c[4]);
+    out.synapses = std::max(out.synapses, x.synapse + 1);
+    l.connections.push_back(x);
+  }
+  const json events = ctx.array(net, "network.", "events");
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const json& e = events[i];
+    const std::string key = entry("events", i);
+    if (!e.is_array() || e.size() != 4) ctx.fail(key, "must be [gid, synapse, time, weight]", e);
+    ExplicitEvent x;
+    x.gid = ctx.integer_value(e[0], key + ".gid", 0, last_gid);
+    x.synapse =
+        static_cast<int>(ctx.integer_value(e[1], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
+    x.time = number(e[2], key + ".time", e);
+    x.weight = number(e[3], key + ".weight", e);
+    out.synapses = std::max(out.synapses, x.synapse + 1);
+    l.events.push_back(x);
+  }
+  const json clamps = ctx.array(net, "network.", "iclamps");
+  for (std::size_t i = 0; i < clamps.size(); ++i) {
+    const json& s = clamps[i];
+    const std::string key = entry("iclamps", i);
+    ctx.only(s, key, {"gid", "location", "del", "dur", "amp"});
+    ExplicitIClamp x;
+    x.gid = ctx.integer(s, key + ".", "gid", 0, 0, last_gid);
+    x.clamp.where = location(s.value("location", json::object()), ctx, key + ".location");
+    x.clamp.del = ctx.num(s, key + ".", "del", 0);
+    x.clamp.dur = ctx.num(s, key + ".", "dur", 0, 0);
+    x.clamp.amp = ctx.num(s, key + ".", "amp", 0);
+    l.iclamps.push_back(x);
+  }
+}
+
+}  // namespace
+
+NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpec& n) {
+  const json net = root.value("network", json{{"type", "single"}});
+  NetworkSection out;
+  const std::string type = ctx.str(net, "network.", "type", "single");
+  if (type == "explicit") {
+    ctx.only(net, "network",
+             {"type", "cells", "templates", "connections", "events", "iclamps", "tau", "e",
+              "synapse_location", "seed"});
+    n.type = NetworkSpec::Explicit;
+    out.is_explicit = true;
+  } else {
+    ctx.only(
+        net, "network",
+        {"type", "cells", "ring_size", "weight", "weight_max", "delay", "tau", "e",
+         "synapse_location", "extra_synapses", "kick", "seed", "synapses_per_cell", "stimulus"});
+  }
+  if (type == "single")
+    n.type = NetworkSpec::Single;
+  else if (type == "ring")
+    n.type = NetworkSpec::Ring;
+  else if (type == "random")
+    n.type = NetworkSpec::Random;
+  else if (type != "explicit")
+    ctx.fail("network.type", "must be single, ring, random or explicit", net.at("type"));
+  // Counts range-checked here, before anything is sized by them (the memory they imply is
+  // checked once the cells are known: check_memory).
+  n.cells = ctx.integer(net, "network.", "cells", 1, 1, kMaxCells);
+  n.ring_size = static_cast<int>(ctx.integer(net, "network.", "ring_size", 10, 1));
+  n.extra_synapses =
+      static_cast<int>(ctx.integer(net, "network.", "extra_synapses", 0, 0, kMaxSynapsesPerCell));
+  n.synapses_per_cell = static_cast<int>(
+      ctx.integer(net, "network.", "synapses_per_cell", 500, 0, kMaxSynapsesPerCell));
+  n.weight = ctx.num(net, "network.", "weight", 0.01);
+  n.weight_max = ctx.num(net, "network.", "weight_max", -1);
+  n.seed = static_cast<std::uint64_t>(
+      ctx.integer(net, "network.", "seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
+  if (net.contains("delay")) {
+    const json& d = net.at("delay");
+    if (d.is_number()) {
+      n.delay_min = n.delay_max = d.get<double>();
+    } else if (d.is_array() && d.size() == 2 && d[0].is_number() && d[1].is_number()) {
+      n.delay_min = d[0].get<double>();
+      n.delay_max = d[1].get<double>();
+    } else {
+      ctx.fail("network.delay", "must be a number or [min, max]", d);
+    }
+    if (!(n.delay_min > 0 && n.delay_max >= n.delay_min))
+      ctx.fail("network.delay", "must satisfy 0 < min <= max (ms)", d);
+  }
+  if (net.contains("kick")) {
+    ctx.only(net.at("kick"), "network.kick", {"time", "weight", "cells"});
+    n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0, 0, kMaxCells);
+    n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time);
+    n.kick_weight = ctx.num(net.at("kick"), "network.kick.", "weight", n.kick_weight);
+  }
+  if (net.contains("stimulus")) {
+    ctx.only(net.at("stimulus"), "network.stimulus", {"amp", "start_max"});
+    n.stim_amp = ctx.num(net.at("stimulus"), "network.stimulus.", "amp", 0);
+    n.stim_start_max = ctx.num(net.at("stimulus"), "network.stimulus.", "start_max", 10);
+  }
+  out.tau = ctx.num(net, "network.", "tau", 2.0);
+  out.e = ctx.num(net, "network.", "e", 0.0);
+  out.site = net.value("synapse_location", json("random_dendrites"));
+  if (out.is_explicit)
+    read_explicit_lists(net, ctx, n, out);  // out.synapses: the largest index used + 1
+  else
+    out.synapses = n.synapses_needed();
+  return out;
+}
+
+void finish_explicit_network(const NetworkSection& net, const Ctx& ctx,
+                             const std::vector<CellTemplate>& templates, NetworkSpec& n) {
+  if (!net.is_explicit) return;
+  const ExplicitNetwork& l = net.lists;
+  const int count = static_cast<int>(templates.size());
+  for (std::size_t i = 0; i < l.templates.size(); ++i)
+    if (l.templates[i] >= count)
+      ctx.fail("network.templates[" + std::to_string(i) + "]",
+               "names template " + std::to_string(l.templates[i]) + " but cell.morphology lists " +
+                   std::to_string(count),
+               l.templates[i]);
+  for (std::size_t i = 0; i < l.iclamps.size(); ++i) {
+    const std::int64_t gid = l.iclamps[i].gid;
+    const int t = l.templates.empty() ? static_cast<int>(gid % count) : l.templates[gid];
+    check_locations(
+        {{"network.iclamps[" + std::to_string(i) + "].location", l.iclamps[i].clamp.where}},
+        templates[t].morphology, ctx);
+  }
+  NetworkSpec built;
+  try {
+    built = make_explicit_network(l, templates);
+  } catch (const InputError& e) {
+    throw InputError(e.what(), ctx.file);
+  }
+  built.seed = n.seed;
+  n = std::move(built);
+}
+
+}  // namespace hinesbatch::config_impl

@@ -1,0 +1,47 @@
+// The sections about a run rather than the model: records, run options, outputs.
+#include "config_reader.hpp"
+
+namespace hinesbatch::config_impl {
+
+void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
+  const NetworkSpec& n = c.network;
+  for (const json& r : ctx.array(root, "", "record")) {
+    ctx.only(r, "record[]", {"gid", "location"});
+    RecordSpec rs;
+    rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
+    if (rs.gid >= n.cells)
+      ctx.fail("record[].gid",
+               "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
+               r.value("gid", json(0)));
+    rs.where = location(r.value("location", json::object()), ctx, "record[].location");
+    check_locations({{"record[].location", rs.where}},
+                    c.templates[n.template_of(rs.gid)].morphology, ctx);
+    c.records.push_back(rs);
+  }
+}
+
+void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
+  const json run = root.value("run", json::object());
+  ctx.only(run, "run",
+           {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s"});
+  c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
+  c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
+  c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
+  try {
+    c.partition = parse_partition(ctx.str(run, "run.", "partition", "contiguous"));
+  } catch (const InputError&) {
+    ctx.fail("run.partition", "must be contiguous or balanced", run.at("partition"));
+  }
+  c.dry_run_ranks = static_cast<int>(ctx.integer(run, "run.", "dry_run_ranks", 0, 0, 1 << 20));
+}
+
+void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {
+  const json out = root.value("output", json::object());
+  ctx.only(out, "output", {"spikes", "traces", "metrics", "model"});
+  o.spikes = ctx.resolve(ctx.str(out, "output.", "spikes", ""));
+  o.traces = ctx.resolve(ctx.str(out, "output.", "traces", ""));
+  o.metrics = ctx.resolve(ctx.str(out, "output.", "metrics", ""));
+  o.model = ctx.resolve(ctx.str(out, "output.", "model", ""));
+}
+
+}  // namespace hinesbatch::config_impl

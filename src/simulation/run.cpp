@@ -1,0 +1,133 @@
+// Simulation / run_simulation (run.hpp): the setup hinesbatch-sim did in its main (which
+// gids this rank holds, dry runs), NetworkSimulation on the chosen backend, and the
+// results as plain vectors. The only translation unit that instantiates the kernels for
+// library callers.
+#include "hinesbatch/simulation/run.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <stdexcept>
+
+#include "hinesbatch/simulation/simulation.hpp"
+
+namespace hinesbatch {
+
+Backend parse_backend(const std::string& name) {
+  if (name == "device") return Backend::Device;
+  if (name == "host") return Backend::Host;
+  throw InputError("backend must be device or host", {}, 0, name);
+}
+
+// What does not depend on the backend: the gids of this rank and the exchange (a dry run
+// replaces the caller's with an emulation of dry_run_ranks ranks).
+struct Simulation::Impl {
+  Impl(const SimulationConfig& c, SpikeExchange& ex) : network(c.network), exchange(&ex) {
+    if (c.dry_run_ranks > 1) {
+      if (ex.size() != 1) throw InputError("dry_run_ranks needs a single real rank", c.path);
+      // The network is defined over dry_run_ranks x cells; this rank simulates block 0.
+      network = simulated_network(c);
+      const std::int64_t per_rank = c.network.cells;
+      for (std::int64_t g = 0; g < per_rank; ++g) gids.push_back(g);
+      dry = std::make_unique<DryRunExchange>(c.dry_run_ranks, per_rank);
+      exchange = dry.get();
+    } else {
+      gids = partition_gids(c.network, c.templates, ex.size(), c.partition)[ex.rank()];
+    }
+  }
+  virtual ~Impl() = default;
+  virtual const std::vector<RecordSpec>& local_records() const = 0;
+  virtual std::int64_t local_nodes() const = 0;
+  virtual int epoch_steps() const = 0;
+  virtual std::string backend_name() const = 0;
+  virtual SimulationResult run() = 0;
+
+  NetworkSpec network;
+  std::vector<std::int64_t> gids;
+  std::unique_ptr<DryRunExchange> dry;
+  SpikeExchange* exchange;
+  std::int64_t steps = 0;
+  bool ran = false;
+};
+
+namespace {
+
+template <class ExecutionSpace>
+struct BackendSimulation final : Simulation::Impl {
+  BackendSimulation(const SimulationConfig& c, SpikeExchange& ex)
+      : Impl(c, ex),
+        dt(c.params.dt),
+        sim(ExecutionSpace(), c.templates, network, gids, c.params, *exchange, c.run, c.records) {
+    steps = c.params.steps();
+  }
+  const std::vector<RecordSpec>& local_records() const override { return sim.local_records(); }
+  std::int64_t local_nodes() const override { return sim.metrics().local_nodes; }
+  int epoch_steps() const override { return sim.epoch_steps(); }
+  std::string backend_name() const override { return ExecutionSpace::name(); }
+
+  SimulationResult run() override {
+    sim.run();
+    SimulationResult r;
+    const std::vector<Spike>& spikes = sim.spikes();
+    r.spike_gids.reserve(spikes.size());
+    r.spike_times.reserve(spikes.size());
+    for (const Spike& s : spikes) {
+      r.spike_gids.push_back(s.gid);
+      r.spike_times.push_back(s.step * dt);
+    }
+    r.records = sim.local_records();
+    const auto& rows = sim.traces();
+    r.times.resize(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) r.times[k] = static_cast<double>(k) * dt;
+    r.traces.assign(r.records.size(), std::vector<double>(rows.size()));
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      for (std::size_t j = 0; j < r.records.size(); ++j) r.traces[j][k] = rows[k][j];
+    r.metrics = sim.metrics();
+    r.backend = ExecutionSpace::name();
+    r.cells = network.cells;
+    return r;
+  }
+
+  double dt;
+  NetworkSimulation<ExecutionSpace> sim;
+};
+
+}  // namespace
+
+Simulation::Simulation(const SimulationConfig& config, SpikeExchange& exchange, Backend backend) {
+  check_memory(config, exchange.size());
+  if (backend == Backend::Host)
+    impl_ =
+        std::make_unique<BackendSimulation<Kokkos::DefaultHostExecutionSpace>>(config, exchange);
+  else
+    impl_ = std::make_unique<BackendSimulation<Kokkos::DefaultExecutionSpace>>(config, exchange);
+}
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+Simulation::~Simulation() = default;
+
+const std::vector<std::int64_t>& Simulation::local_gids() const { return impl_->gids; }
+const std::vector<RecordSpec>& Simulation::local_records() const { return impl_->local_records(); }
+std::int64_t Simulation::cells() const { return impl_->network.cells; }
+std::int64_t Simulation::local_nodes() const { return impl_->local_nodes(); }
+std::int64_t Simulation::steps() const { return impl_->steps; }
+int Simulation::epoch_steps() const { return impl_->epoch_steps(); }
+std::string Simulation::exchange_name() const { return impl_->exchange->name(); }
+std::string Simulation::backend_name() const { return impl_->backend_name(); }
+
+SimulationResult Simulation::run() {
+  if (!impl_) throw std::logic_error("hinesbatch: Simulation::run on a moved-from Simulation");
+  if (impl_->ran) throw std::logic_error("hinesbatch: Simulation::run called twice");
+  impl_->ran = true;
+  return impl_->run();
+}
+
+SimulationResult run_simulation(const SimulationConfig& config, SpikeExchange& exchange,
+                                Backend backend) {
+  return Simulation(config, exchange, backend).run();
+}
+
+SimulationResult run_simulation(const SimulationConfig& config, Backend backend) {
+  LocalExchange one_rank;
+  return run_simulation(config, one_rank, backend);
+}
+
+}  // namespace hinesbatch
