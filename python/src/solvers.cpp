@@ -67,7 +67,9 @@ ThomasSchedule thomas_schedule(const std::string& s) {
   if (s == "auto") return ThomasSchedule::Auto;
   if (s == "per_system") return ThomasSchedule::PerSystem;
   if (s == "team") return ThomasSchedule::TeamPerSystem;
-  throw py::value_error("schedule must be 'auto', 'per_system' or 'team', got '" + s + "'");
+  if (s == "warp") return ThomasSchedule::WarpPerSystem;
+  throw py::value_error("schedule must be 'auto', 'per_system', 'team' or 'warp', got '" + s +
+                        "'");
 }
 
 // Checks the four arrays of an (N, n) / (n, N) batch; returns (N, n).
