@@ -1,0 +1,685 @@
+#pragma once
+// The kernels and launch logic behind thomas_batch.hpp (its public API): one thread per
+// system (ThomasPerSystem, ThomasPacked), a team per system (thomas_team.hpp) and a warp per
+// system (thomas_warp.hpp), the schedule choice and the host-side checks. Not for callers.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/thomas_schedule.hpp"
+#include "hinesbatch/solvers/thomas_system.hpp"
+#include "hinesbatch/solvers/thomas_team.hpp"
+#include "hinesbatch/solvers/thomas_warp.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+// A system whose size (ThomasVBatch) is invalid is not solved; it is recorded in status(0)
+// as LLONG_MIN + system, below every flat index, so it wins over pivot failures.
+KOKKOS_INLINE_FUNCTION constexpr long long bad_size_code(long long system) {
+  return LLONG_MIN + system;
+}
+inline long long bad_size_system(long long code) { return code - LLONG_MIN; }
+
+template <class View>
+struct TridiagonalLayout {
+  static constexpr int rank = static_cast<int>(View::rank);
+  using array_layout = typename View::array_layout;
+  static constexpr bool right = std::is_same<array_layout, Kokkos::LayoutRight>::value;
+  static constexpr bool left = std::is_same<array_layout, Kokkos::LayoutLeft>::value;
+  using type = typename std::conditional<
+      rank == 2 && right, layouts::Flat,
+      typename std::conditional<
+          rank == 2 && left, layouts::FullInterleaved,
+          typename std::conditional<rank == 3 && right, layouts::BlockInterleaved,
+                                    void>::type>::type>::type;
+};
+
+template <class V>
+using scalar_of = typename std::remove_const<typename V::value_type>::type;
+
+// Compile-time checks shared by every entry point; returns the deduced layout.
+template <class ExecutionSpace, class AV, class BV, class CV, class DV>
+struct TridiagonalViews {
+  static_assert(Kokkos::is_view<AV>::value && Kokkos::is_view<BV>::value &&
+                    Kokkos::is_view<CV>::value && Kokkos::is_view<DV>::value,
+                "hinesbatch::thomas: a, b, c and d must be Kokkos::Views");
+  using layout = typename TridiagonalLayout<DV>::type;
+  static_assert(!std::is_void<layout>::value,
+                "hinesbatch::thomas: coefficient Views must be rank-2 LayoutRight (Flat), rank-2 "
+                "LayoutLeft (Full-Interleaved) or rank-3 LayoutRight (Block-Interleaved)");
+  static_assert(std::is_same<typename TridiagonalLayout<AV>::type, layout>::value &&
+                    std::is_same<typename TridiagonalLayout<BV>::type, layout>::value &&
+                    std::is_same<typename TridiagonalLayout<CV>::type, layout>::value,
+                "hinesbatch::thomas: a, b, c and d must have the same rank and layout");
+  using scalar_type = scalar_of<DV>;
+  static_assert(std::is_same<scalar_of<AV>, scalar_type>::value &&
+                    std::is_same<scalar_of<BV>, scalar_type>::value &&
+                    std::is_same<scalar_of<CV>, scalar_type>::value,
+                "hinesbatch::thomas: a, b, c and d must hold the same scalar type");
+  static_assert(!std::is_const<typename CV::value_type>::value &&
+                    !std::is_const<typename DV::value_type>::value,
+                "hinesbatch::thomas: c and d are overwritten and cannot be Views of const");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DV::memory_space>::accessible,
+      "hinesbatch::thomas: the coefficient Views are not accessible from exec");
+};
+
+template <class ExecutionSpace, class StatusView>
+void check_status_type() {
+  static_assert(Kokkos::is_view<StatusView>::value && static_cast<int>(StatusView::rank) == 1 &&
+                    std::is_same<typename StatusView::value_type, long long>::value,
+                "hinesbatch::thomas: status must be a Kokkos::View<long long[2], MemorySpace>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename StatusView::memory_space>::accessible,
+      "hinesbatch::thomas: the status View is not accessible from exec");
+}
+
+template <class V>
+std::string extents_string(const V& v) {
+  std::string s;
+  for (int r = 0; r < static_cast<int>(V::rank); ++r)
+    s += (r ? " x " : "") + std::to_string(v.extent(r));
+  return s;
+}
+
+// Throws InputError unless every View has the extents of d.
+template <class AV, class BV, class CV, class DV>
+void require_same_extents(const char* where, const AV& a, const BV& b, const CV& c, const DV& d) {
+  auto one = [&](const auto& v, const char* name) {
+    for (int r = 0; r < static_cast<int>(DV::rank); ++r)
+      if (v.extent(r) != d.extent(r))
+        throw InputError(std::string(where) + ": " + name + " has extents " + extents_string(v) +
+                             ", d has " + extents_string(d) + " (extent(" + std::to_string(r) +
+                             ") differs)",
+                         {}, 0, std::to_string(v.extent(r)));
+  };
+  one(a, "a");
+  one(b, "b");
+  one(c, "c");
+}
+
+template <class View>
+int row_extent(const View& v) {
+  return static_cast<int>(v.extent(1));
+}
+// Systems the storage holds: rows of a Flat / Full-Interleaved View, tiles x lanes.
+template <class Layout, class View>
+long long system_slots(const View& v) {
+  if constexpr (Layout::tiled)
+    return static_cast<long long>(v.extent(0)) * static_cast<long long>(v.extent(2));
+  else
+    return static_cast<long long>(v.extent(0));
+}
+template <class Layout, class View>
+int block_size_of(const View& v) {
+  if constexpr (Layout::tiled)
+    return static_cast<int>(v.extent(2));
+  else
+    return 1;
+}
+
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void thomas_record_failure(const StatusView& status, const SolveFailure& f,
+                                                  long long system_offset) {
+  if (f.bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + f.bad_pivot);
+  if (f.bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + f.bad_solution);
+}
+
+// ThomasBatch and the padded ThomasVBatch variants: one work item per system over the
+// layout's 1-D subviews. kRows: the system's size comes from sizes(s) (No Computing
+// Padding) or is only validated there (Computing Padding, which always runs m rows).
+enum class RowCount { Fixed, ComputingPadding, NoComputingPadding };
+
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
+          RowCount kRows>
+struct ThomasPerSystem {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    int rows = m;
+    if (kRows != RowCount::Fixed) {
+      const int size = static_cast<int>(sizes(s));
+      if (size < 1 || size > m) {
+        if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+        return;
+      }
+      if (kRows == RowCount::NoComputingPadding) rows = size;
+    }
+    const SolveFailure f = thomas_solve_system(
+        rows, Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
+        Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size));
+    if (record) thomas_record_failure(status, f, static_cast<long long>(s) * m);
+  }
+};
+
+// The team schedule of ThomasPerSystem: league rank = system, the team's scratch holds the
+// system while it is eliminated (thomas_team.hpp).
+template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView, RowCount kRows>
+struct ThomasTeamPerSystem {
+  using T = typename DV::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+  TeamThomasShape shape;
+  int scratch_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    int rows = m;
+    if (kRows != RowCount::Fixed) {
+      const int size = static_cast<int>(sizes(s));
+      if (size < 1 || size > m) {
+        if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+        return;  // the whole team leaves: no barrier is left waiting
+      }
+      if (kRows == RowCount::NoComputingPadding) rows = size;
+    }
+    scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
+    const long long offset = static_cast<long long>(s) * m;
+    const StatusView st = status;
+    const bool rec = record;
+    team_thomas_solve(team, scratch.data(), shape, rows, Layout::system_view(a, s, block_size),
+                      Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
+                      Layout::system_view(d, s, block_size), [=](int pivot_row, int x_row) {
+                        if (!rec) return;
+                        if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
+                        if (x_row >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_row);
+                      });
+  }
+};
+
+// The warp schedule (thomas_warp.hpp): team thread t of league rank l is warp
+// w = l x team_size + t; its kWarpLanes vector lanes solve systems w G .. w G + G - 1
+// (G = kWarpLanes / L), each with a group of L lanes of R rows. Systems says where the
+// systems are: rows_of(s, report) (0: nothing to solve; a bad size is recorded when
+// `report`) and with_system(s, rows, f), which calls f(a, b, c, d, record) with the
+// system's 1-D row Views and its failure recorder.
+template <class ExecutionSpace, class Systems, int R, int L>
+struct ThomasWarpPerSystem {
+  using T = typename Systems::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  static constexpr int kSystemsPerWarp = kWarpLanes / L;
+  Systems systems;
+  int num_systems;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int warp = team.league_rank() * team.team_size() + team.team_rank();
+    const int s0 = warp * kSystemsPerWarp;
+    if (s0 >= num_systems) return;  // uniform over the warp
+#if defined(__CUDA_ARCH__)
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      const int s = s0 + lane / L;
+      const int rows = s < num_systems ? systems.rows_of(s, lane % L == 0) : 0;
+      // A group without a system passes the last one's Views and solves nothing.
+      systems.with_system(
+          s < num_systems ? s : num_systems - 1, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            warp_thomas_solve_lane<T, R, L>(lane, rows, a, b, c, d, record);
+          });
+    });
+#else
+    Kokkos::single(Kokkos::PerThread(team), [&]() {
+      for (int s = s0; s < s0 + kSystemsPerWarp && s < num_systems; ++s) {
+        const int rows = systems.rows_of(s, true);
+        if (rows == 0) continue;
+        systems.with_system(
+            s, rows,
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
+            });
+      }
+    });
+#endif
+  }
+};
+
+// Records a failure of the system whose row 0 has flat index `offset` (-1: none).
+template <class StatusView>
+struct RowFailureRecord {
+  StatusView status;
+  long long offset;
+  bool record;
+  KOKKOS_INLINE_FUNCTION void operator()(const int pivot_row, const int x_row) const {
+    if (!record) return;
+    if (pivot_row >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_row);
+    if (x_row >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_row);
+  }
+};
+
+// ThomasBatch / ThomasVBatch storage for the warp schedule: system s in the layout's slot s,
+// m padded rows, its size from sizes(s) as kRows says.
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
+          RowCount kRows>
+struct PaddedSystems {
+  using scalar_type = typename DV::non_const_value_type;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
+    if (kRows == RowCount::Fixed) return m;
+    const int size = static_cast<int>(sizes(s));
+    if (size < 1 || size > m) {
+      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return 0;
+    }
+    return kRows == RowCount::NoComputingPadding ? size : m;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    f(Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
+      Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size),
+      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record && rows > 0});
+  }
+};
+
+// ThomasVBatch on packed storage: system s in rows [offsets(s), offsets(s + 1)), at most m.
+template <class AV, class BV, class CV, class DV, class OffsetsView, class StatusView>
+struct PackedSystems {
+  using scalar_type = typename DV::non_const_value_type;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  OffsetsView offsets;
+  StatusView status;
+  long long total_rows;
+  int m;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
+    const long long begin = static_cast<long long>(offsets(s));
+    const long long end = static_cast<long long>(offsets(s + 1));
+    if (begin < 0 || end <= begin || end > total_rows || end - begin > m) {
+      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return 0;
+    }
+    return static_cast<int>(end - begin);
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    // rows == 0: the offsets may be bad; an empty range at 0 is never read.
+    const long long begin = rows > 0 ? static_cast<long long>(offsets(s)) : 0;
+    const auto range = Kokkos::make_pair(begin, begin + rows);
+    f(Kokkos::subview(a, range), Kokkos::subview(b, range), Kokkos::subview(c, range),
+      Kokkos::subview(d, range), RowFailureRecord<StatusView>{status, begin, record && rows > 0});
+  }
+};
+
+// True where the team schedule pays: a backend whose memory the host cannot touch (a GPU).
+template <class ExecutionSpace>
+constexpr bool team_schedule_is_default() {
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                     typename ExecutionSpace::memory_space>::accessible;
+}
+
+// The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
+template <class ExecutionSpace, class Layout>
+ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
+  if (schedule == ThomasSchedule::Auto)
+    schedule =
+        team_schedule_is_default<ExecutionSpace>() && std::is_same<Layout, layouts::Flat>::value
+            ? ThomasSchedule::WarpPerSystem
+            : ThomasSchedule::PerSystem;
+  if (schedule == ThomasSchedule::WarpPerSystem && m > kWarpMaxRows)
+    schedule = ThomasSchedule::TeamPerSystem;
+  return schedule;
+}
+
+template <int R, int L, class ExecutionSpace, class Systems>
+void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& exec,
+                              const Systems& systems, int num_systems) {
+  using Functor = ThomasWarpPerSystem<ExecutionSpace, Systems, R, L>;
+  // GPUs: four warps per block. Host backends: one warp's systems per team, lanes emulated.
+  const bool gpu = team_schedule_is_default<ExecutionSpace>();
+  const int warps = (num_systems + Functor::kSystemsPerWarp - 1) / Functor::kSystemsPerWarp;
+  const int per_team = gpu ? 4 : 1;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (warps + per_team - 1) / per_team, per_team,
+                                            gpu ? kWarpLanes : 1);
+  Kokkos::parallel_for(label + "_warp", policy, Functor{systems, num_systems});
+}
+
+// Launches ThomasWarpPerSystem over num_systems systems of at most m rows (m <= kWarpMaxRows).
+template <class ExecutionSpace, class Systems>
+void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
+                        const Systems& systems, int num_systems, int m) {
+  const WarpThomasShape shape = WarpThomasShape::for_rows(m);
+#define HINESBATCH_WARP_SHAPE(R, L)                 \
+  if (shape.rows_per_lane == R && shape.lanes == L) \
+    return launch_thomas_warp_shape<R, L>(label, exec, systems, num_systems);
+  HINESBATCH_WARP_SHAPE(4, 8)
+  HINESBATCH_WARP_SHAPE(8, 8)
+  HINESBATCH_WARP_SHAPE(8, 16)
+  HINESBATCH_WARP_SHAPE(8, 32)
+  HINESBATCH_WARP_SHAPE(16, 32)
+#undef HINESBATCH_WARP_SHAPE
+  throw std::logic_error("hinesbatch: the warp schedule got m = " + std::to_string(m));
+}
+
+// The warp schedule on padded storage (ThomasBatch, ThomasVBatch).
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                               const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                               const StatusView& status, bool record, int num_systems, int m) {
+  using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  launch_thomas_warp(label, exec,
+                     Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record},
+                     num_systems, m);
+}
+
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                        const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                        const StatusView& status, bool record, int num_systems, int m) {
+  using Functor =
+      ThomasTeamPerSystem<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  const TeamThomasShape shape = TeamThomasShape::for_rows(m);
+  // Host backends run a team on one thread (its lanes in turn); GPUs a thread per lane.
+  const int team_size = team_schedule_is_default<ExecutionSpace>() ? shape.lanes : 1;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, team_size);
+  const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
+  // Systems too large for on-chip scratch use level 1 (device memory, mostly cache-resident).
+  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(
+      label + "_team", policy,
+      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, shape, level});
+}
+
+// Identity padding rows for Computing Padding: rows size..m-1 become b = 1, a = c = d = 0,
+// and c(size - 1) = 0 decouples the last real row from them. Invalid sizes are skipped.
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView>
+struct PadVBatch {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  int m, block_size;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    using T = typename DV::non_const_value_type;
+    const int size = static_cast<int>(sizes(s));
+    if (size < 1 || size > m) return;
+    const auto as = Layout::system_view(a, s, block_size);
+    const auto bs = Layout::system_view(b, s, block_size);
+    const auto cs = Layout::system_view(c, s, block_size);
+    const auto ds = Layout::system_view(d, s, block_size);
+    cs(size - 1) = T(0);
+    for (int i = size; i < m; ++i) {
+      as(i) = T(0);
+      bs(i) = T(1);
+      cs(i) = T(0);
+      ds(i) = T(0);
+    }
+  }
+};
+
+// Rows [offset, offset + size) of a packed 1-D View, seen as rows 0..size-1.
+template <class View>
+struct ShiftedRows {
+  View v;
+  long long offset;
+  KOKKOS_INLINE_FUNCTION typename View::reference_type operator()(const int i) const {
+    return v(offset + i);
+  }
+};
+
+template <class AV, class BV, class CV, class DV, class OffsetsView, class StatusView>
+struct ThomasPacked {
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  OffsetsView offsets;
+  StatusView status;
+  long long total_rows;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const long long begin = static_cast<long long>(offsets(s));
+    const long long end = static_cast<long long>(offsets(s + 1));
+    if (begin < 0 || end <= begin || end > total_rows || end - begin > INT_MAX) {
+      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;
+    }
+    const SolveFailure f = thomas_solve_system(
+        static_cast<int>(end - begin), ShiftedRows<AV>{a, begin}, ShiftedRows<BV>{b, begin},
+        ShiftedRows<CV>{c, begin}, ShiftedRows<DV>{d, begin});
+    if (record) thomas_record_failure(status, f, begin);
+  }
+};
+
+template <class ExecutionSpace>
+using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
+
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
+void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                       const DV& d, const StatusView& status, bool record, int num_systems,
+                       ThomasSchedule schedule) {
+  using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  using Layout = typename Checks::layout;
+  check_status_type<ExecutionSpace, StatusView>();
+  const char* where = "hinesbatch::thomas_batch";
+  require_same_extents(where, a, b, c, d);
+  const long long slots = system_slots<Layout>(d);
+  if (num_systems < -1 || num_systems > slots)
+    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
+                         std::to_string(slots) + "], the systems the " + Layout::name +
+                         " storage holds",
+                     {}, 0, std::to_string(num_systems));
+  const long long n = num_systems < 0 ? slots : num_systems;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if (n == 0) return;
+  const int m = row_extent(d);
+  if (m < 1)
+    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
+                     std::to_string(m));
+  using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
+  const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
+  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, m);
+  if (resolved == ThomasSchedule::WarpPerSystem) {
+    launch_thomas_warp_padded<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                       record, static_cast<int>(n), m);
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystem) {
+    launch_thomas_team<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                record, static_cast<int>(n), m);
+    return;
+  }
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
+          a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record});
+}
+
+// Host checks of the padded storage against sizes: extents only, never the values.
+template <class Layout, class DV, class SizesView>
+void check_padded_extents(const char* where, const DV& d, const SizesView& sizes) {
+  static_assert(Kokkos::is_view<SizesView>::value && static_cast<int>(SizesView::rank) == 1 &&
+                    std::is_integral<typename SizesView::value_type>::value,
+                "hinesbatch::thomas_vbatch: sizes must be a rank-1 View of integers");
+  const long long n = static_cast<long long>(sizes.extent(0));
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if constexpr (Layout::tiled) {
+    const long long bs = static_cast<long long>(d.extent(2));
+    const long long tiles = bs > 0 ? (n + bs - 1) / bs : 0;
+    if (static_cast<long long>(d.extent(0)) != tiles || (n > 0 && bs == 0))
+      throw InputError(std::string(where) + ": " + std::to_string(n) +
+                           " systems need ceil(N / BS) = " + std::to_string(tiles) +
+                           " tiles of BS = " + std::to_string(bs) + " lanes, storage has " +
+                           std::to_string(d.extent(0)),
+                       {}, 0, std::to_string(d.extent(0)));
+  } else {
+    if (static_cast<long long>(d.extent(0)) != n)
+      throw InputError(std::string(where) + ": sizes has " + std::to_string(n) +
+                           " systems, the padded storage has " + std::to_string(d.extent(0)),
+                       {}, 0, std::to_string(n));
+  }
+  if (n > 0 && d.extent(1) < 1)
+    throw InputError(std::string(where) + ": padded storage has no rows", {}, 0, "0");
+}
+
+template <RowCount kRows, class ExecutionSpace, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView>
+void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV& a, const BV& b,
+                        const CV& c, const DV& d, const SizesView& sizes, const StatusView& status,
+                        bool record, ThomasSchedule schedule) {
+  using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
+  using Layout = typename Checks::layout;
+  check_status_type<ExecutionSpace, StatusView>();
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename SizesView::memory_space>::accessible,
+      "hinesbatch::thomas_vbatch: sizes is not accessible from exec");
+  require_same_extents(where, a, b, c, d);
+  check_padded_extents<Layout>(where, d, sizes);
+  const int n = static_cast<int>(sizes.extent(0));
+  if (n == 0) return;
+  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, row_extent(d));
+  if (resolved == ThomasSchedule::WarpPerSystem) {
+    launch_thomas_warp_padded<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
+                                             d, sizes, status, record, n, row_extent(d));
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystem) {
+    launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
+                                      sizes, status, record, n, row_extent(d));
+    return;
+  }
+  Kokkos::parallel_for(
+      std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{
+          a, b, c, d, sizes, status, row_extent(d), block_size_of<Layout>(d), record});
+}
+
+template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView,
+          class StatusView>
+void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
+                        const DV& d, const OffsetsView& offsets, const StatusView& status,
+                        bool record, ThomasSchedule schedule) {
+  const char* where = "hinesbatch::thomas_vbatch_packed";
+  static_assert(Kokkos::is_view<AV>::value && Kokkos::is_view<BV>::value &&
+                    Kokkos::is_view<CV>::value && Kokkos::is_view<DV>::value,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must be Kokkos::Views");
+  static_assert(static_cast<int>(AV::rank) == 1 && static_cast<int>(BV::rank) == 1 &&
+                    static_cast<int>(CV::rank) == 1 && static_cast<int>(DV::rank) == 1,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must be rank-1 Views of all "
+                "systems back to back");
+  using T = scalar_of<DV>;
+  static_assert(std::is_same<scalar_of<AV>, T>::value && std::is_same<scalar_of<BV>, T>::value &&
+                    std::is_same<scalar_of<CV>, T>::value,
+                "hinesbatch::thomas_vbatch_packed: a, b, c and d must hold the same scalar type");
+  static_assert(!std::is_const<typename CV::value_type>::value &&
+                    !std::is_const<typename DV::value_type>::value,
+                "hinesbatch::thomas_vbatch_packed: c and d are overwritten");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DV::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace,
+                                     typename OffsetsView::memory_space>::accessible,
+      "hinesbatch::thomas_vbatch_packed: a View is not accessible from exec");
+  static_assert(Kokkos::is_view<OffsetsView>::value && static_cast<int>(OffsetsView::rank) == 1 &&
+                    std::is_integral<typename OffsetsView::value_type>::value,
+                "hinesbatch::thomas_vbatch_packed: offsets must be a rank-1 View of integers");
+  check_status_type<ExecutionSpace, StatusView>();
+  require_same_extents(where, a, b, c, d);
+  if (offsets.extent(0) < 1)
+    throw InputError(std::string(where) + ": offsets needs N + 1 >= 1 entries", {}, 0, "0");
+  const long long n = static_cast<long long>(offsets.extent(0)) - 1;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  if (n == 0) return;
+  const long long total_rows = static_cast<long long>(d.extent(0));
+  if (schedule == ThomasSchedule::Auto)
+    schedule = team_schedule_is_default<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
+                                                          : ThomasSchedule::PerSystem;
+  if (schedule != ThomasSchedule::PerSystem) {
+    // The register shape needs the largest size: one reduction over the offsets (bad
+    // offsets are left to the solve, which records them).
+    long long largest = 0;
+    Kokkos::parallel_reduce(
+        std::string(where) + "_largest", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, int(n)),
+        KOKKOS_LAMBDA(const int s, long long& best) {
+          const long long size =
+              static_cast<long long>(offsets(s + 1)) - static_cast<long long>(offsets(s));
+          if (size > best) best = size;
+        },
+        Kokkos::Max<long long>(largest));
+    if (largest >= 1 && largest <= kWarpMaxRows) {
+      using Systems = PackedSystems<AV, BV, CV, DV, OffsetsView, StatusView>;
+      launch_thomas_warp(
+          where, exec,
+          Systems{a, b, c, d, offsets, status, total_rows, static_cast<int>(largest), record},
+          static_cast<int>(n), static_cast<int>(largest));
+      return;
+    }
+  }
+  Kokkos::parallel_for(where, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
+                       ThomasPacked<AV, BV, CV, DV, OffsetsView, StatusView>{
+                           a, b, c, d, offsets, status, total_rows, record});
+}
+
+template <class ExecutionSpace, class StatusView>
+std::pair<long long, long long> read_and_clear_status(const ExecutionSpace& exec,
+                                                      const StatusView& status) {
+  check_status_type<ExecutionSpace, StatusView>();
+  const SolveStatusRecord r = take_solve_status(exec, status);
+  return {r.bad_pivot, r.bad_value};
+}
+
+[[noreturn]] inline void throw_thomas_failure(bool pivot, long long system, long long row) {
+  throw SolverError(
+      "hinesbatch::thomas: system " + std::to_string(system) + ", row " + std::to_string(row) +
+          (pivot ? ": zero or non-finite pivot" : ": non-finite solution") +
+          " (input has a zero or non-finite coefficient, or is not diagonally dominant)",
+      system, row);
+}
+
+[[noreturn]] inline void throw_bad_size(long long system, const std::string& detail) {
+  throw InputError("hinesbatch::thomas_vbatch: system " + std::to_string(system) +
+                       " has an invalid size (" + detail + "); it was not solved",
+                   {}, 0, std::to_string(system));
+}
+
+}  // namespace impl
+}  // namespace hinesbatch

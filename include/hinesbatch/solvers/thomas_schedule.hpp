@@ -1,0 +1,61 @@
+#pragma once
+// How ThomasBatch / ThomasVBatch are scheduled (ThomasSchedule) and their failure record
+// (ThomasStatus). The solvers: thomas_batch.hpp.
+#include <Kokkos_Core.hpp>
+#include <climits>
+
+#include "hinesbatch/layouts/solve_status.hpp"
+
+namespace hinesbatch {
+
+// How ThomasBatch / ThomasVBatch (padded storage) are scheduled. The choice changes what is
+// left in c: only PerSystem stores c' there.
+enum class ThomasSchedule {
+  // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
+  // on GPUs WarpPerSystem for Flat storage (TeamPerSystem past 512 rows; the one-thread
+  // sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystem otherwise. c
+  // afterwards holds c' or its input values: callers must not rely on either.
+  Auto,
+  // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
+  // memory traffic per row in double.
+  PerSystem,
+  // A team per system (thomas_team.hpp): read once, eliminated in team scratch, x written
+  // once (40 B per row in double); a, b and c are only read. Needs non-zero diagonals
+  // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
+  TeamPerSystem,
+  // A warp per system (thomas_warp.hpp): each lane's rows in registers, the reduced system
+  // solved over warp shuffles; no scratch, no barrier. Same traffic and pivot rule as
+  // TeamPerSystem. Systems of more than kWarpMaxRows (512) rows take TeamPerSystem.
+  WarpPerSystem,
+};
+
+inline const char* schedule_name(ThomasSchedule s) {
+  switch (s) {
+    case ThomasSchedule::Auto:
+      return "Auto";
+    case ThomasSchedule::PerSystem:
+      return "PerSystem";
+    case ThomasSchedule::TeamPerSystem:
+      return "TeamPerSystem";
+    case ThomasSchedule::WarpPerSystem:
+      return "WarpPerSystem";
+  }
+  return "?";
+}
+
+// The failure record of every solver (layouts/solve_status.hpp): status(0): smallest flat
+// index with a zero or non-finite pivot, or a bad-size code (below); status(1): smallest
+// flat index where a non-finite value entered the solution.
+template <class MemorySpace>
+using ThomasStatus = SolveStatus<MemorySpace>;
+
+// A cleared status in exec's memory space (the clear is enqueued on exec, no fence).
+template <class ExecutionSpace>
+ThomasStatus<typename ExecutionSpace::memory_space> make_thomas_status(const ExecutionSpace& exec) {
+  ThomasStatus<typename ExecutionSpace::memory_space> status(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::thomas_status"));
+  Kokkos::deep_copy(exec, status, LLONG_MAX);
+  return status;
+}
+
+}  // namespace hinesbatch
