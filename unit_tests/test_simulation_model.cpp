@@ -353,6 +353,11 @@ TEST(ExplicitNetwork, BadEntriesAreNamed) {
   c.network = make_explicit_network(e, 1);
   const std::string late = error_of([&] { run_simulation(c); });
   EXPECT_TRUE(contains(late, "external event into gid 1 names synapse 3")) << late;
+  // A dry run replicates a generated network's blocks; a listed one has none.
+  c.network = make_explicit_network(e, 1);
+  c.dry_run_ranks = 2;
+  const std::string dry = error_of([&] { run_simulation(c); });
+  EXPECT_TRUE(contains(dry, "dry_run_ranks cannot replicate an explicit network")) << dry;
 
   // In the JSON config every entry is named by its key and index.
   auto json_error = [&](const std::string& net) {
