@@ -634,17 +634,22 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
     schedule = team_schedule_is_default<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
                                                           : ThomasSchedule::PerSystem;
   if (schedule != ThomasSchedule::PerSystem) {
-    // The register shape needs the largest size: one reduction over the offsets (bad
+    // The register shape needs the largest size: one pass over the offsets (bad
     // offsets are left to the solve, which records them).
-    long long largest = 0;
-    Kokkos::parallel_reduce(
+    // An atomic max rather than a parallel_reduce: Kokkos 3.4's CUDA reduction is
+    // warp-synchronous code that compute-sanitizer's racecheck reports (warnings only).
+    Kokkos::View<long long, typename ExecutionSpace::memory_space> largest_view(
+        "hinesbatch::thomas_vbatch_packed_largest");
+    Kokkos::parallel_for(
         std::string(where) + "_largest", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, int(n)),
-        KOKKOS_LAMBDA(const int s, long long& best) {
+        KOKKOS_LAMBDA(const int s) {
           const long long size =
               static_cast<long long>(offsets(s + 1)) - static_cast<long long>(offsets(s));
-          if (size > best) best = size;
-        },
-        Kokkos::Max<long long>(largest));
+          if (size > 0) Kokkos::atomic_fetch_max(&largest_view(), size);
+        });
+    long long largest = 0;
+    Kokkos::deep_copy(exec, largest, largest_view);
+    exec.fence();
     if (largest >= 1 && largest <= kWarpMaxRows) {
       using Systems = PackedSystems<AV, BV, CV, DV, OffsetsView, StatusView>;
       launch_thomas_warp(
