@@ -61,19 +61,10 @@ void thomas_simd_tiles_impl(const ExecutionSpace& exec, const AV& a, const BV& b
   check_status_type<ExecutionSpace, StatusView>();
   const char* where = "hinesbatch::thomas_batch_simd_tiles";
   require_same_extents(where, a, b, c, d);
-  const long long slots = system_slots<layouts::BlockInterleaved>(d);
-  if (num_systems < -1 || num_systems > slots)
-    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
-                         std::to_string(slots) + "], the systems the storage holds",
-                     {}, 0, std::to_string(num_systems));
-  const long long n = num_systems < 0 ? slots : num_systems;
-  if (n > INT_MAX)
-    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  const long long n = checked_system_count(where, system_slots<layouts::BlockInterleaved>(d),
+                                           num_systems, "the systems the storage holds");
   if (n == 0) return;
-  const int m = row_extent(d);
-  if (m < 1)
-    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
-                     std::to_string(m));
+  const int m = checked_row_count(where, d);
   const int bs = static_cast<int>(d.extent(2));
   if (bs < 1) throw InputError(std::string(where) + ": tiles have no lanes", {}, 0, "0");
   // The tile pointers assume one row stride for the four arrays (true for Views of the

@@ -142,6 +142,29 @@ KOKKOS_INLINE_FUNCTION void thomas_record_failure(const StatusView& status, cons
 // Padding) or is only validated there (Computing Padding, which always runs m rows).
 enum class RowCount { Fixed, ComputingPadding, NoComputingPadding };
 
+// The rows to solve of system s of padded storage with m rows per system; 0 when sizes(s) is
+// not in [1, m] (the caller records bad_size_code(s)).
+template <RowCount kRows, class SizesView>
+KOKKOS_INLINE_FUNCTION int padded_rows(const SizesView& sizes, const int s, const int m) {
+  if (kRows == RowCount::Fixed) return m;
+  const int size = static_cast<int>(sizes(s));
+  if (size < 1 || size > m) return 0;
+  return kRows == RowCount::NoComputingPadding ? size : m;
+}
+
+// Records a failure of the system whose row 0 has flat index `offset` (-1: none).
+template <class StatusView>
+struct RowFailureRecord {
+  StatusView status;
+  long long offset;
+  bool record;
+  KOKKOS_INLINE_FUNCTION void operator()(const int pivot_row, const int x_row) const {
+    if (!record) return;
+    if (pivot_row >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_row);
+    if (x_row >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_row);
+  }
+};
+
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
           RowCount kRows>
 struct ThomasPerSystem {
@@ -155,14 +178,10 @@ struct ThomasPerSystem {
   bool record;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    int rows = m;
-    if (kRows != RowCount::Fixed) {
-      const int size = static_cast<int>(sizes(s));
-      if (size < 1 || size > m) {
-        if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-        return;
-      }
-      if (kRows == RowCount::NoComputingPadding) rows = size;
+    const int rows = padded_rows<kRows>(sizes, s, m);
+    if (rows == 0) {
+      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;
     }
     const SolveFailure f = thomas_solve_system(
         rows, Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
@@ -193,26 +212,16 @@ struct ThomasTeamPerSystem {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int s = team.league_rank();
-    int rows = m;
-    if (kRows != RowCount::Fixed) {
-      const int size = static_cast<int>(sizes(s));
-      if (size < 1 || size > m) {
-        if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-        return;  // the whole team leaves: no barrier is left waiting
-      }
-      if (kRows == RowCount::NoComputingPadding) rows = size;
+    const int rows = padded_rows<kRows>(sizes, s, m);
+    if (rows == 0) {
+      if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;  // the whole team leaves: no barrier is left waiting
     }
     scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
-    const long long offset = static_cast<long long>(s) * m;
-    const StatusView st = status;
-    const bool rec = record;
     team_thomas_solve(team, scratch.data(), shape, rows, Layout::system_view(a, s, block_size),
                       Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
-                      Layout::system_view(d, s, block_size), [=](int pivot_row, int x_row) {
-                        if (!rec) return;
-                        if (pivot_row >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_row);
-                        if (x_row >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_row);
-                      });
+                      Layout::system_view(d, s, block_size),
+                      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
   }
 };
 
@@ -261,19 +270,6 @@ struct ThomasWarpPerSystem {
   }
 };
 
-// Records a failure of the system whose row 0 has flat index `offset` (-1: none).
-template <class StatusView>
-struct RowFailureRecord {
-  StatusView status;
-  long long offset;
-  bool record;
-  KOKKOS_INLINE_FUNCTION void operator()(const int pivot_row, const int x_row) const {
-    if (!record) return;
-    if (pivot_row >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_row);
-    if (x_row >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_row);
-  }
-};
-
 // ThomasBatch / ThomasVBatch storage for the warp schedule: system s in the layout's slot s,
 // m padded rows, its size from sizes(s) as kRows says.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
@@ -290,13 +286,9 @@ struct PaddedSystems {
   bool record;
 
   KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
-    if (kRows == RowCount::Fixed) return m;
-    const int size = static_cast<int>(sizes(s));
-    if (size < 1 || size > m) {
-      if (record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return 0;
-    }
-    return kRows == RowCount::NoComputingPadding ? size : m;
+    const int rows = padded_rows<kRows>(sizes, s, m);
+    if (rows == 0 && record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+    return rows;
   }
   template <class F>
   KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
@@ -485,6 +477,30 @@ struct ThomasPacked {
   }
 };
 
+// The systems a ThomasBatch call solves: num_systems (-1: all `slots` the storage holds),
+// checked against what the storage (`holds`, for the message) has room for and INT_MAX.
+inline long long checked_system_count(const char* where, long long slots, int num_systems,
+                                      const std::string& holds) {
+  if (num_systems < -1 || num_systems > slots)
+    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
+                         std::to_string(slots) + "], " + holds,
+                     {}, 0, std::to_string(num_systems));
+  const long long n = num_systems < 0 ? slots : num_systems;
+  if (n > INT_MAX)
+    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  return n;
+}
+
+// The rows per system of d, at least one.
+template <class DV>
+int checked_row_count(const char* where, const DV& d) {
+  const int m = row_extent(d);
+  if (m < 1)
+    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
+                     std::to_string(m));
+  return m;
+}
+
 template <class ExecutionSpace>
 using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
 
@@ -497,20 +513,11 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   check_status_type<ExecutionSpace, StatusView>();
   const char* where = "hinesbatch::thomas_batch";
   require_same_extents(where, a, b, c, d);
-  const long long slots = system_slots<Layout>(d);
-  if (num_systems < -1 || num_systems > slots)
-    throw InputError(std::string(where) + ": num_systems must be -1 (all) or in [0, " +
-                         std::to_string(slots) + "], the systems the " + Layout::name +
-                         " storage holds",
-                     {}, 0, std::to_string(num_systems));
-  const long long n = num_systems < 0 ? slots : num_systems;
-  if (n > INT_MAX)
-    throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
+  const long long n =
+      checked_system_count(where, system_slots<Layout>(d), num_systems,
+                           std::string("the systems the ") + Layout::name + " storage holds");
   if (n == 0) return;
-  const int m = row_extent(d);
-  if (m < 1)
-    throw InputError(std::string(where) + ": systems need at least one row", {}, 0,
-                     std::to_string(m));
+  const int m = checked_row_count(where, d);
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
   const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, m);
