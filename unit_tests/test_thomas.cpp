@@ -98,8 +98,8 @@ class ThomasFixture : public ::testing::Test {
   enum class Padding { None, Untouched, Computed };
 
   // What a schedule leaves in c: c' (PerSystem) or its input (TeamPerSystem).
-  static bool leaves_c_prime(ThomasSchedule schedule, int) {
-    return impl::resolve_schedule<E, L>(schedule) == ThomasSchedule::PerSystem;
+  static bool leaves_c_prime(ThomasSchedule schedule, int m) {
+    return impl::resolve_schedule<E, L>(schedule, m) == ThomasSchedule::PerSystem;
   }
   static std::string tag_of(ThomasSchedule schedule) {
     return std::string(" [") + schedule_name(schedule) + "]";
@@ -310,6 +310,10 @@ TYPED_TEST(ThomasBatchTest, WarpScheduleShapes) {
        {1, 2, 6, 31, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 300, 511, 512, 513, 1000})
     for (int n : {1, 3, 5, 33})
       this->check_fixed(m, n, 32, "warp-shapes", ThomasSchedule::WarpPerSystem);
+  // The multi-warp shapes (2 ... 32 warps of a block), their edges, and past the largest
+  // (the team schedule takes over).
+  for (int m : {1023, 1024, 1025, 2048, 3000, 4097, 8191, 8192, 8193})
+    for (int n : {1, 3}) this->check_fixed(m, n, 32, "warps-shapes", ThomasSchedule::WarpPerSystem);
 }
 
 TYPED_TEST(ThomasBatchTest, LargeSizes) {
@@ -408,6 +412,51 @@ TYPED_TEST(ThomasBatchTest, NanNamesSystemAndRow) {
     this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
                               {"system 2, row 31", "pivot"});
   }
+}
+
+// The multi-warp shapes name failures like the others: a zero pivot, a NaN right-hand side
+// and an infinite coefficient in rows owned by different warps of the block, and a bad size.
+TYPED_TEST(ThomasBatchTest, WarpsFailuresNameSystemAndRow) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const int m = 1000;  // 4 warps of 32 lanes x 8 rows
+  const auto warp = ThomasSchedule::WarpPerSystem;
+  const int tiles = TestFixture::L::tiled ? 6 : -1;
+  auto status = make_thomas_status(exec);
+  auto sys = random_tridiagonal<T>(6, m, 31);
+  sys.a[3 * m + 700] = T(0);
+  sys.b[3 * m + 700] = T(0);
+  auto st = this->to_device(sys, m, 4, T(7));
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 3, row 700", "pivot"});
+  sys = random_tridiagonal<T>(6, m, 32);
+  sys.d[1 * m + 300] = this->nan();
+  st = this->to_device(sys, m, 4, T(7));
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 1, row 300", "non-finite solution"});
+  sys = random_tridiagonal<T>(6, m, 33);
+  sys.b[4 * m + 999] = std::numeric_limits<T>::infinity();
+  st = this->to_device(sys, m, 4, T(7));
+  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 4, row 999", "pivot"});
+  // A bad size among systems of up to 600 rows: not solved, reported, others solved.
+  const int m_max = 600;
+  auto sys2 = random_tridiagonal<T>(this->random_sizes(20, m_max, 34), 35);
+  auto bad_sizes = this->sizes_of(sys2);
+  bad_sizes[11] = m_max + 1;
+  auto bad = this->int_view(bad_sizes);
+  auto st2 = this->to_device(sys2, m_max, 4, this->nan());
+  thomas_vbatch_no_computing_padding(exec, st2.a, st2.b, st2.c, st2.d, bad, status, warp);
+  this->expect_input_error([&] { check_thomas_status(exec, status, m_max); },
+                           {"system 11", "invalid size"});
+  using L = typename TestFixture::L;
+  const auto hd = this->to_host(st2.d);
+  for (int i = 0; i < sys2.size(11); ++i)
+    ASSERT_EQ(L::at(hd, 11, i, st2.bs), sys2.d[sys2.offsets[11] + i]);
 }
 
 TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
@@ -538,12 +587,12 @@ TYPED_TEST(ThomasPackedTest, MatchesReference) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   E exec;
-  const std::vector<std::pair<int, int>> cases{{1000, 512}, {33, 3},  {1, 1},   {2, 2},
-                                               {100, 1024}, {70, 40}, {40, 200}};
+  const std::vector<std::pair<int, int>> cases{
+      {1000, 512}, {33, 3}, {1, 1}, {2, 2}, {100, 1024}, {70, 40}, {40, 200}, {3, 8192}, {4, 9000}};
   for (const auto schedule :
        {ThomasSchedule::PerSystem, ThomasSchedule::WarpPerSystem, ThomasSchedule::Auto})
     for (const auto& [num_systems, max_size] : cases) {
-      // c holds c' only where the one-thread kernel ran (the warp schedule takes <= 512 rows).
+      // c holds c' only where the one-thread kernel ran (the warp schedule takes <= 8,192 rows).
       const bool c_prime =
           schedule == ThomasSchedule::PerSystem || max_size > impl::kWarpMaxRows ||
           (schedule == ThomasSchedule::Auto && !impl::team_schedule_is_default<E>());

@@ -150,8 +150,8 @@ void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a,
 // c, d are rank-1 Views of all systems back to back, system s in rows
 // [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites
 // d over each system's rows with its solution and, with ThomasSchedule::PerSystem, c over all
-// but its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 512
-// rows (one reduction over the offsets finds out), PerSystem otherwise.
+// but its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 8,192
+// rows (one pass over the offsets finds out), PerSystem otherwise.
 // Rows outside every system are untouched. A system with an empty, reversed or out-of-range
 // row range is not solved and is reported through the status; failures are recorded at
 // flat index offsets(s) + row (check_thomas_status(exec, status, offsets) decodes them).

@@ -12,8 +12,9 @@ namespace hinesbatch {
 // left in c: only PerSystem stores c' there.
 enum class ThomasSchedule {
   // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
-  // on GPUs WarpPerSystem for Flat storage (TeamPerSystem past 512 rows; the one-thread
-  // sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystem otherwise. c
+  // on GPUs WarpPerSystem for Flat storage up to 8,192 rows (TeamPerSystem past that; the
+  // one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256) and for Full-Interleaved
+  // storage up to 128 rows (transposed through shared memory), PerSystem otherwise. c
   // afterwards holds c' or its input values: callers must not rely on either.
   Auto,
   // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
@@ -24,8 +25,11 @@ enum class ThomasSchedule {
   // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
   TeamPerSystem,
   // A warp per system (thomas_warp.hpp): each lane's rows in registers, the reduced system
-  // solved over warp shuffles; no scratch, no barrier. Same traffic and pivot rule as
-  // TeamPerSystem. Systems of more than kWarpMaxRows (512) rows take TeamPerSystem.
+  // solved over warp shuffles; no scratch, no barrier. Full-Interleaved input of up to 256
+  // rows is transposed through shared memory on GPUs first. Systems of 257 to 8,192 rows take
+  // 2 to 32 warps of one block, whose reduced system goes through shared memory. Same
+  // traffic and pivot rule as TeamPerSystem. Larger systems (kWarpMaxRows) take
+  // TeamPerSystem.
   WarpPerSystem,
 };
 

@@ -1,25 +1,29 @@
 #pragma once
-// One tridiagonal system solved by a warp in registers (ThomasSchedule::WarpPerSystem): the
-// register-blocked Thomas-PCR hybrid of László, Giles & Appleyard (ACM TOMS 42(4), 2016).
-// The team schedule (thomas_team.hpp) stages the system through team scratch and waits at a
-// team barrier between its phases; measured on the H100 it is latency-bound at 0.42 of the
-// copy bandwidth. Here nothing goes through scratch and nothing waits at a barrier:
+// One tridiagonal system solved in registers by a warp, or by P warps of one block for large
+// systems (ThomasSchedule::WarpPerSystem): the register-blocked Thomas-PCR hybrid of László,
+// Giles & Appleyard (ACM TOMS 42(4), 2016). The team schedule (thomas_team.hpp) stages the
+// system through team scratch and waits at a team barrier between its phases; measured on
+// the H100 it is latency-bound at 0.42 of the copy bandwidth. Here the rows stay in
+// registers:
 //
-//   1. lane k of the warp loads rows [kR, kR + R) into registers (R a compile-time constant,
-//      so the loops unroll and the rows stay in registers) and eliminates them with the
-//      modified Thomas algorithm: every row then reads x_j = D_j - A_j x_first - C_j x_last;
+//   1. lane k loads rows [kR, kR + R) into registers (R a compile-time constant, so the
+//      loops unroll and the rows stay in registers) and eliminates them with the modified
+//      Thomas algorithm: every row then reads x_j = D_j - A_j x_first - C_j x_last;
 //   2. fold:  the lane's top row (x_first in terms of the previous lane's x_last and its own
 //      x_last) is substituted into its bottom row, with the next lane's top row taken by a
 //      shuffle: one row per lane of a tridiagonal system in the lanes' x_last;
-//   3. PCR:   that 32-row system is solved by parallel cyclic reduction over warp shuffles
-//      (log2 32 = 5 steps);
-//   4. expand: x_first from the previous lane's x_last (a shuffle), the interior rows from
-//      x_first and x_last, and the lane writes its R rows of x.
+//   3. PCR:   that system (one row per lane) is solved by parallel cyclic reduction, over
+//      warp shuffles when one warp owns the system (log2 32 = 5 steps, no barrier), through
+//      shared memory (one barrier per step) when P warps do;
+//   4. expand: x_first from the previous lane's x_last, the interior rows from x_first and
+//      x_last, and the lane writes its R rows of x.
 //
-// Memory traffic: a, b, c, d read once, x written once (40 B per row in double). Systems of
-// more than 32 x 16 rows (registers would spill) take the team schedule instead. Small
+// Memory traffic: a, b, c, d read once, x written once (40 B per row in double). Small
 // systems use a group of L < 32 lanes (several systems per warp): with fewer lanes the
-// reduced system is smaller, and every lane keeps at least four rows to work on.
+// reduced system is smaller, and every lane keeps at least four rows to work on. Systems of
+// more than 256 rows take P = 2 ... 32 warps of 8 rows per lane (up to 8,192 rows): 16 rows
+// per lane would need ~170 registers and starve the SM of warps (measured: 0.65 of the copy
+// floor at m = 512 against 0.88-0.90 with 8 rows). Larger systems take the team schedule.
 //
 // One functor for every backend: on CUDA the warp's lanes are the vector lanes of a team
 // thread (vector length 32) and exchange rows through __shfl_sync; elsewhere the same lane
@@ -35,25 +39,29 @@ namespace hinesbatch {
 namespace impl {
 
 constexpr int kWarpLanes = 32;
-// Rows per lane the register schedule supports (R = 2, 4, 8, 16): m <= 512.
-constexpr int kWarpMaxRowsPerLane = 16;
-constexpr int kWarpMaxRows = kWarpLanes * kWarpMaxRowsPerLane;
+// Rows per lane of the multi-warp shapes, and the most warps per system (a CUDA block of
+// 1,024 threads): m <= 32 x 32 x 8 = 8,192.
+constexpr int kWarpRowsPerLane = 8;
+constexpr int kWarpMaxWarps = 32;
+constexpr int kWarpMaxRows = kWarpLanes * kWarpMaxWarps * kWarpRowsPerLane;
 
-// How the warp schedule splits a system of m rows: L lanes (8, 16 or 32) of R rows.
+// How the warp schedule splits a system of m rows: `lanes` lanes of `rows_per_lane` rows;
+// lanes > 32 means lanes / 32 warps of one block.
 struct WarpThomasShape {
   int lanes = 0, rows_per_lane = 0;  // 0: too large for registers
 
+  int warps() const { return lanes > kWarpLanes ? lanes / kWarpLanes : 1; }
+
   static WarpThomasShape for_rows(int m) {
-    WarpThomasShape shape;
     // Eight rows per lane where the system allows (measured on the H100, fp64, N = 256,000:
     // 32 lanes x 8 rows 0.89 of the copy floor at m = 256, 32 x 4 0.79 at m = 128, 16 x 4
-    // 0.83 at m = 64); sixteen for m > 256 (more registers, fewer warps per SM: 0.64).
+    // 0.83 at m = 64).
     if (m <= 8 * 4) return {8, 4};
     if (m <= 8 * 8) return {8, 8};
     if (m <= 16 * 8) return {16, 8};
-    if (m <= 32 * 8) return {32, 8};
-    if (m <= 32 * 16) return {32, 16};
-    return shape;
+    for (int lanes = kWarpLanes; lanes <= kWarpLanes * kWarpMaxWarps; lanes *= 2)
+      if (m <= lanes * kWarpRowsPerLane) return {lanes, kWarpRowsPerLane};
+    return WarpThomasShape{};
   }
 };
 
@@ -254,6 +262,20 @@ KOKKOS_INLINE_FUNCTION void warp_lane_expand(const int first, const int rows,
     if (first + j < rows && !is_finite_value(x[j]) && bad_value_row < 0) bad_value_row = first + j;
 }
 
+// A system's rows staged in shared memory for the lanes (Full-Interleaved input, see
+// ThomasWarpTransposed): lane k's R rows at k (R + 1) ... k (R + 1) + R - 1. The padding
+// row spreads the lanes' reads of one row index over distinct banks (2 wavefronts for 32
+// doubles, the minimum). stride(0) = 0 tells the row loads not to use vector loads.
+template <class T, int R>
+struct LaneBlockedRows {
+  T* p;
+  static constexpr int stride_of_lane = R + 1;
+  KOKKOS_INLINE_FUNCTION static int index(const int r) { return (r / R) * (R + 1) + r % R; }
+  KOKKOS_INLINE_FUNCTION T& operator()(const int r) const { return p[index(r)]; }
+  KOKKOS_INLINE_FUNCTION int stride(int) const { return 0; }
+  KOKKOS_INLINE_FUNCTION T* data() const { return p; }
+};
+
 #if defined(__CUDA_ARCH__)
 // Row exchanges inside groups of L lanes (__shfl_*_sync's width).
 template <int L, class T>
@@ -302,9 +324,70 @@ __device__ inline void warp_thomas_solve_lane(const int lane, const int rows, co
   if (S.bad_pivot >= 0) record(S.bad_pivot, -1);
   if (bad_value >= 0 && !bad_input) record(-1, bad_value);
 }
+
 #endif
 
-// The same solve with the L lanes run in turn (backends without warp shuffles).
+// The whole solve for lane `lane` of warp w of the P warps (one CUDA block) that own a
+// system: block lane k = 32 w + lane holds rows [kR, kR + R). `buf` is the block's shared
+// memory for warps_thomas_buffer_rows<T, P>() rows, through which the reduced system's rows
+// go. Up to 16 KB per half it is double-buffered, so that each PCR step needs one barrier
+// (a half is written again only two barriers after it was last read); 32 warps of double
+// would need 64 KB there (Kokkos 3.4 gives a team 48 KB), so they take one half and two
+// barriers per step. Every thread of the block calls it together.
+template <class T, int P>
+KOKKOS_INLINE_FUNCTION constexpr bool warps_thomas_double_buffered() {
+  return kWarpLanes * P * int(sizeof(TriRow<T>)) <= 16384;
+}
+template <class T, int P>
+KOKKOS_INLINE_FUNCTION constexpr int warps_thomas_buffer_rows() {
+  return (warps_thomas_double_buffered<T, P>() ? 2 : 1) * kWarpLanes * P;
+}
+
+#if defined(__CUDA_ARCH__)
+template <class T, int R, int P, class AV, class BV, class CV, class DV, class Record>
+__device__ inline void warps_thomas_solve_lane(const int w, const int lane, TriRow<T>* buf,
+                                               const int rows, const AV& a, const BV& b,
+                                               const CV& c, const DV& d, const Record& record) {
+  constexpr int N = kWarpLanes * P;
+  constexpr bool two_halves = warps_thomas_double_buffered<T, P>();
+  const int k = w * kWarpLanes + lane, first = k * R;
+  WarpLaneRows<T, R> S;
+  warp_lane_eliminate<T, R>(first, rows, a, b, c, d, S);
+  buf[k] = TriRow<T>{S.A[0], T(1), S.C[0], S.D[0]};
+  __syncthreads();
+  TriRow<T> row = warp_lane_fold<T, R>(S, k + 1 < N ? buf[k + 1] : identity_row<T>());
+  int half = two_halves ? 1 : 0;  // half 0 is read (buf[k + 1]) until the next barrier
+  for (int s = 1; s < N; s *= 2) {
+    if (!two_halves) __syncthreads();  // the previous step's reads are done
+    TriRow<T>* h = buf + half * N;
+    h[k] = row;
+    __syncthreads();
+    const TriRow<T> lo = k >= s ? h[k - s] : identity_row<T>();
+    const TriRow<T> hi = k + s < N ? h[k + s] : identity_row<T>();
+    row = pcr_eliminate(row, lo, hi);
+    if (two_halves) half ^= 1;
+  }
+  const T x_last = row.d / row.b;
+  // x_last of the previous lane: a shuffle inside the warp, shared memory across warps (the
+  // half written two steps ago, whose reads ended before the last barrier).
+  T x_prev_last = __shfl_up_sync(0xffffffffu, x_last, 1);
+  if (!two_halves) __syncthreads();
+  T* last_of_warp = reinterpret_cast<T*>(buf + half * N);
+  if (lane == kWarpLanes - 1) last_of_warp[w] = x_last;
+  // A non-finite input is named where it is, not where elimination spread it.
+  const bool my_bad_input = S.bad_input_pivot >= 0 || S.bad_input_value >= 0;
+  const bool bad_input = __syncthreads_or(my_bad_input) != 0;
+  if (lane == 0) x_prev_last = w > 0 ? last_of_warp[w - 1] : T(0);
+  int bad_value = -1;
+  warp_lane_expand<T, R>(first, rows, S, x_last, x_prev_last, d, bad_value);
+  if (my_bad_input) record(S.bad_input_pivot, S.bad_input_value);
+  if (S.bad_pivot >= 0) record(S.bad_pivot, -1);
+  if (bad_value >= 0 && !bad_input) record(-1, bad_value);
+}
+#endif
+
+// The same solve with the L lanes run in turn (backends without warp shuffles; L > 32 is the
+// P-warp solve, PCR over L rows in the same order).
 template <class T, int R, int L, class AV, class BV, class CV, class DV, class Record>
 KOKKOS_INLINE_FUNCTION void warp_thomas_solve_emulated(const int rows, const AV& a, const BV& b,
                                                        const CV& c, const DV& d,

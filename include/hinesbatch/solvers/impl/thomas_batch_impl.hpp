@@ -270,12 +270,171 @@ struct ThomasWarpPerSystem {
   }
 };
 
+// The warp schedule's multi-warp shapes: league rank = system, team = P warps (team threads)
+// of kWarpLanes vector lanes, i.e. one CUDA block; its shared memory holds the reduced system
+// (warps_thomas_buffer_rows). Host backends run the 32 P lanes in turn on one thread.
+template <class ExecutionSpace, class Systems, int R, int P>
+struct ThomasWarpsPerSystem {
+  using T = typename Systems::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<TriRow<T>*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int kLanes = kWarpLanes * P;
+  static constexpr int kScratchRows = warps_thomas_buffer_rows<T, P>();
+  Systems systems;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+#if defined(__CUDA_ARCH__)
+    const int rows = systems.rows_of(s, team.team_rank() == 0 && threadIdx.x == 0);
+    if (rows == 0) return;  // uniform over the block: no barrier is left waiting
+    scratch_view buf(team.team_scratch(0), kScratchRows);
+    const int w = team.team_rank();
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      systems.with_system(
+          s, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            warps_thomas_solve_lane<T, R, P>(w, lane, buf.data(), rows, a, b, c, d, record);
+          });
+    });
+#else
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const int rows = systems.rows_of(s, true);
+      if (rows == 0) return;
+      systems.with_system(
+          s, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            warp_thomas_solve_emulated<T, R, kLanes>(rows, a, b, c, d, record);
+          });
+    });
+#endif
+  }
+};
+
+// The warp schedule on Full-Interleaved storage on GPUs: a lane reading its own R rows there
+// touches R rows N systems apart, 8 useful bytes per 32-byte sector (10-20 G rows/s measured
+// on the H100). So a block takes B consecutive systems and transposes them through shared
+// memory: its threads read row after row of the B systems (B x sizeof(T) >= 32 contiguous
+// bytes, whole sectors), the lanes solve from shared memory (LaneBlockedRows), and x goes
+// back the same way. B x m_max x 4 coefficients fill kTransposeTileBytes of shared memory.
+constexpr int kTransposeTileBytes = 32768;
+constexpr int kWarpTransposedAutoRows = 128;
+
+template <class ExecutionSpace, class Systems, int R, int L>
+struct ThomasWarpTransposed {
+  using T = typename Systems::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Rows = LaneBlockedRows<T, R>;
+  static constexpr int kSystemRows = L * R;  // rows the lane group holds
+  static constexpr int kSystems = kTransposeTileBytes / (4 * int(sizeof(T)) * kSystemRows);  // B
+  static constexpr int kThreads = kSystems * L;
+  static constexpr int kWarps = kThreads / kWarpLanes;
+  static_assert(kThreads % kWarpLanes == 0, "whole warps per block");
+  // Scalars per staged system: its L lanes' padded rows, plus padding so that the B systems
+  // of one row index start in different banks (a warp's transposing store then takes the
+  // minimum number of shared-memory wavefronts).
+  static constexpr int kWordsPerScalar = int(sizeof(T)) / 4;
+  static constexpr int kBankWords = 32;
+  // A warp's store covers q = 32 / B consecutive rows of each of the B systems (q = 1 when
+  // B >= 32): system starts q rows apart modulo the banks tile them exactly; with q = 1 an
+  // odd stride is enough.
+  static constexpr int kRowsPerStore = kWarpLanes / kSystems > 1 ? kWarpLanes / kSystems : 1;
+  static constexpr int kSystemScalars = [] {
+    int n = L * Rows::stride_of_lane;
+    if (kRowsPerStore == 1) return n % 2 == 1 ? n : n + 1;
+    const int period = kBankWords / kWordsPerScalar;
+    while (n % period != kRowsPerStore % period) ++n;
+    return n;
+  }();
+  static constexpr int kScratchScalars = 4 * kSystems * kSystemScalars;
+  static_assert(kScratchScalars * int(sizeof(T)) <= 44 * 1024, "fits Kokkos 3.4's 48 KB");
+  Systems systems;
+  int num_systems;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s0 = team.league_rank() * kSystems;
+#if defined(__CUDA_ARCH__)
+    scratch_view tile(team.team_scratch(0), kScratchScalars);
+    T* const sa = tile.data();
+    T* const sb = sa + kSystems * kSystemScalars;
+    T* const sc = sb + kSystems * kSystemScalars;
+    T* const sd = sc + kSystems * kSystemScalars;
+    const int w = team.team_rank();
+    // Element e of the tile: system e % B, row e / B (consecutive threads, consecutive
+    // systems of one row: contiguous in Full-Interleaved storage).
+    const int m = systems.m;
+    const int tile_rows = m < kSystemRows ? m : kSystemRows;
+    // Each thread moves R elements of each coefficient (B x L R / (B L)): all 4 R loads are
+    // issued before the first store to shared memory, so they are in flight together.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      T va[R], vb[R], vc[R], vd[R];
+      int at[R];
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        const int e = w * kWarpLanes + lane + q * kThreads;
+        const int j = e % kSystems, r = e / kSystems, s = s0 + j;
+        const bool in = r < tile_rows && s < num_systems && r < systems.rows_of(s, false);
+        at[q] = in ? j * kSystemScalars + Rows::index(r) : -1;
+        va[q] = in ? systems.a(s, r) : T(0);
+        vb[q] = in ? systems.b(s, r) : T(0);
+        vc[q] = in ? systems.c(s, r) : T(0);
+        vd[q] = in ? systems.d(s, r) : T(0);
+      }
+#pragma unroll
+      for (int q = 0; q < R; ++q)
+        if (at[q] >= 0) {
+          sa[at[q]] = va[q];
+          sb[at[q]] = vb[q];
+          sc[at[q]] = vc[q];
+          sd[at[q]] = vd[q];
+        }
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      const int j = (w * kWarpLanes + lane) / L, s = s0 + j;
+      const int rows = s < num_systems ? systems.rows_of(s, lane % L == 0) : 0;
+      const int o = j * kSystemScalars;
+      warp_thomas_solve_lane<T, R, L>(
+          lane, rows, Rows{sa + o}, Rows{sb + o}, Rows{sc + o}, Rows{sd + o},
+          RowFailureRecord<typename Systems::status_view>{
+              systems.status, static_cast<long long>(s) * m, systems.record && rows > 0});
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        const int e = w * kWarpLanes + lane + q * kThreads;
+        const int j = e % kSystems, r = e / kSystems, s = s0 + j;
+        if (r < tile_rows && s < num_systems && r < systems.rows_of(s, false))
+          systems.d(s, r) = sd[j * kSystemScalars + Rows::index(r)];
+      }
+    });
+#else
+    // Host backends: the lanes in turn, straight from storage (no transpose needed).
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      for (int s = s0; s < s0 + kSystems && s < num_systems; ++s) {
+        const int rows = systems.rows_of(s, true);
+        if (rows == 0) continue;
+        systems.with_system(
+            s, rows,
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
+            });
+      }
+    });
+#endif
+  }
+};
+
 // ThomasBatch / ThomasVBatch storage for the warp schedule: system s in the layout's slot s,
 // m padded rows, its size from sizes(s) as kRows says.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
           RowCount kRows>
 struct PaddedSystems {
   using scalar_type = typename DV::non_const_value_type;
+  using status_view = StatusView;
   AV a;
   BV b;
   CV c;
@@ -341,11 +500,16 @@ constexpr bool team_schedule_is_default() {
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
 template <class ExecutionSpace, class Layout>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
+  // On GPUs the warp schedule for Flat storage, and for Full-Interleaved storage up to
+  // kWarpTransposedAutoRows rows (there the transpose through shared memory beats P2's
+  // one-thread kernel; at 256 rows and 256,000 systems it does not: docs/PERFORMANCE.md).
+  constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
+  constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto)
-    schedule =
-        team_schedule_is_default<ExecutionSpace>() && std::is_same<Layout, layouts::Flat>::value
-            ? ThomasSchedule::WarpPerSystem
-            : ThomasSchedule::PerSystem;
+    schedule = team_schedule_is_default<ExecutionSpace>() &&
+                       (flat || (interleaved && m <= kWarpTransposedAutoRows))
+                   ? ThomasSchedule::WarpPerSystem
+                   : ThomasSchedule::PerSystem;
   if (schedule == ThomasSchedule::WarpPerSystem && m > kWarpMaxRows)
     schedule = ThomasSchedule::TeamPerSystem;
   return schedule;
@@ -364,7 +528,27 @@ void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& ex
   Kokkos::parallel_for(label + "_warp", policy, Functor{systems, num_systems});
 }
 
-// Launches ThomasWarpPerSystem over num_systems systems of at most m rows (m <= kWarpMaxRows).
+template <int R, int P, class ExecutionSpace, class Systems>
+void launch_thomas_warps_shape(const std::string& label, const ExecutionSpace& exec,
+                               const Systems& systems, int num_systems) {
+  using Functor = ThomasWarpsPerSystem<ExecutionSpace, Systems, R, P>;
+  const std::size_t bytes = Functor::scratch_view::shmem_size(Functor::kScratchRows);
+  if (team_schedule_is_default<ExecutionSpace>()) {
+    // A block of 16 or 32 warps fits an SM only at <= 128 or <= 64 registers per thread (the
+    // lane code takes 74-130): say so to nvcc, or the launch fails.
+    using Policy = typename std::conditional<
+        (P >= 16), Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<kWarpLanes * P, 1>>,
+        Kokkos::TeamPolicy<ExecutionSpace>>::type;
+    Policy policy(exec, num_systems, P, kWarpLanes);
+    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for(label + "_warps", policy, Functor{systems});
+  } else {
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, 1, 1);
+    Kokkos::parallel_for(label + "_warps", policy, Functor{systems});
+  }
+}
+
+// Launches the warp schedule over num_systems systems of at most m rows (m <= kWarpMaxRows).
 template <class ExecutionSpace, class Systems>
 void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
                         const Systems& systems, int num_systems, int m) {
@@ -376,9 +560,28 @@ void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
   HINESBATCH_WARP_SHAPE(8, 8)
   HINESBATCH_WARP_SHAPE(8, 16)
   HINESBATCH_WARP_SHAPE(8, 32)
-  HINESBATCH_WARP_SHAPE(16, 32)
 #undef HINESBATCH_WARP_SHAPE
+#define HINESBATCH_WARPS_SHAPE(P)                                               \
+  if (shape.rows_per_lane == kWarpRowsPerLane && shape.lanes == kWarpLanes * P) \
+    return launch_thomas_warps_shape<kWarpRowsPerLane, P>(label, exec, systems, num_systems);
+  HINESBATCH_WARPS_SHAPE(2)
+  HINESBATCH_WARPS_SHAPE(4)
+  HINESBATCH_WARPS_SHAPE(8)
+  HINESBATCH_WARPS_SHAPE(16)
+  HINESBATCH_WARPS_SHAPE(32)
+#undef HINESBATCH_WARPS_SHAPE
   throw std::logic_error("hinesbatch: the warp schedule got m = " + std::to_string(m));
+}
+
+template <int R, int L, class ExecutionSpace, class Systems>
+void launch_thomas_warp_transposed_shape(const std::string& label, const ExecutionSpace& exec,
+                                         const Systems& systems, int num_systems) {
+  using Functor = ThomasWarpTransposed<ExecutionSpace, Systems, R, L>;
+  const int blocks = (num_systems + Functor::kSystems - 1) / Functor::kSystems;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, blocks, Functor::kWarps, kWarpLanes);
+  policy.set_scratch_size(
+      0, Kokkos::PerTeam(Functor::scratch_view::shmem_size(Functor::kScratchScalars)));
+  Kokkos::parallel_for(label + "_warp_transposed", policy, Functor{systems, num_systems});
 }
 
 // The warp schedule on padded storage (ThomasBatch, ThomasVBatch).
@@ -388,9 +591,22 @@ void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& e
                                const BV& b, const CV& c, const DV& d, const SizesView& sizes,
                                const StatusView& status, bool record, int num_systems, int m) {
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
-  launch_thomas_warp(label, exec,
-                     Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record},
-                     num_systems, m);
+  const Systems systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record};
+  if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value) {
+    const WarpThomasShape shape = WarpThomasShape::for_rows(m);
+    if (team_schedule_is_default<ExecutionSpace>()) {
+#define HINESBATCH_WARP_SHAPE(R, L)                 \
+  if (shape.rows_per_lane == R && shape.lanes == L) \
+    return launch_thomas_warp_transposed_shape<R, L>(label, exec, systems, num_systems);
+      HINESBATCH_WARP_SHAPE(4, 8)
+      HINESBATCH_WARP_SHAPE(8, 8)
+      HINESBATCH_WARP_SHAPE(8, 16)
+      HINESBATCH_WARP_SHAPE(8, 32)
+#undef HINESBATCH_WARP_SHAPE
+      // Multi-warp shapes read Full-Interleaved rows directly (uncoalesced; not transposed).
+    }
+  }
+  launch_thomas_warp(label, exec, systems, num_systems, m);
 }
 
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
