@@ -389,10 +389,12 @@ class CellGroup {
     exec.fence();
     if constexpr (is_host_execution_space<ExecutionSpace>()) {
       if (lanes_) {
-        std::vector<int> tree_of_slot(nc);
-        for (int s = 0; s < nc; ++s)
-          tree_of_slot[s] = tree_of_template[net.template_of(gid_of_slot_[s])];
-        build_tiles(exec, tree_of_slot);
+        std::vector<int> tree_of_slot(nc), template_of_slot(nc);
+        for (int s = 0; s < nc; ++s) {
+          template_of_slot[s] = net.template_of(gid_of_slot_[s]);
+          tree_of_slot[s] = tree_of_template[template_of_slot[s]];
+        }
+        build_tiles(exec, tree_of_slot, template_of_slot);
       }
     }
   }
@@ -539,19 +541,36 @@ class CellGroup {
   }
 
   // Packs the (slot, node) arrays built by the constructor into tiles of W cells of one
-  // tree (consecutive slots; tree_of_slot is constant over a tile) and drops them.
-  void build_tiles(const ExecutionSpace& exec, const std::vector<int>& tree_of_slot) {
+  // tree (consecutive slots; tree_of_slot is constant over a tile) and drops them. Full
+  // tiles of one template share one constant block.
+  void build_tiles(const ExecutionSpace& exec, const std::vector<int>& tree_of_slot,
+                   const std::vector<int>& template_of_slot) {
     constexpr int W = cell_tile_lanes<ExecutionSpace>();
     using tv = CellTileViews<ExecutionSpace>;
     const int nc = num_cells();
     auto hsize = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_.size);
-    std::vector<int> row{0}, first, cells;
-    std::vector<std::int64_t> origin(nc);
+    std::vector<int> row{0}, first, cells, owner;
+    std::vector<std::int64_t> origin(nc), const_at;
+    std::map<int, std::int64_t> block_of_template;  // full one-template tiles' shared block
+    std::int64_t const_elems = 0;
     int max_rows = 0;
     for (int s = 0; s < nc;) {
       int e = s + 1;
       while (e < nc && e - s < W && tree_of_slot[e] == tree_of_slot[s]) ++e;
       for (int k = s; k < e; ++k) origin[k] = static_cast<std::int64_t>(row.back()) * W + (k - s);
+      bool uniform = e - s == W;
+      for (int k = s; k < e; ++k) uniform = uniform && template_of_slot[k] == template_of_slot[s];
+      const auto shared =
+          uniform ? block_of_template.find(template_of_slot[s]) : block_of_template.end();
+      if (shared != block_of_template.end()) {
+        const_at.push_back(shared->second);
+        owner.push_back(0);
+      } else {
+        const_at.push_back(const_elems);
+        owner.push_back(1);
+        if (uniform) block_of_template[template_of_slot[s]] = const_elems;
+        const_elems += static_cast<std::int64_t>(hsize(s)) * W;
+      }
       first.push_back(s);
       cells.push_back(e - s);
       row.push_back(row.back() + hsize(s));
@@ -564,6 +583,8 @@ class CellGroup {
     t.tile_slot = impl::to_device(exec, first, "hb::tile_slot");
     t.tile_cells = impl::to_device(exec, cells, "hb::tile_cells");
     t.slot_origin = impl::to_device(exec, origin, "hb::slot_origin");
+    t.tile_const = impl::to_device(exec, const_at, "hb::tile_const");
+    t.const_owner = impl::to_device(exec, owner, "hb::tile_const_owner");
     const std::size_t rows = static_cast<std::size_t>(row.back()), elems = rows * W;
     const auto alloc = [](const char* label) {
       return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
@@ -571,10 +592,12 @@ class CellGroup {
     t.parent = typename tv::vec_i(alloc("hb::tile_parent"), rows);
     t.row_any = typename tv::vec_u8(alloc("hb::tile_row_any"), rows);
     t.row_all = typename tv::vec_u8(alloc("hb::tile_row_all"), rows);
-    t.mechs = typename tv::vec_u8(alloc("hb::tile_mechs"), elems);
-    for (auto* x : {&t.v, &t.d0, &t.minus_g_axial, &t.pas_g, &t.pas_e, &t.hh_gna, &t.hh_gk,
-                    &t.hh_gl, &t.hh_el, &t.hh_m, &t.hh_h, &t.hh_n})
-      *x = typename tv::vec_d(alloc("hb::tile_nodes"), elems);
+    t.mechs = typename tv::vec_u8(alloc("hb::tile_mechs"), const_elems);
+    for (auto* x : {&t.v, &t.hh_m, &t.hh_h, &t.hh_n})
+      *x = typename tv::vec_d(alloc("hb::tile_states"), elems);
+    for (auto* x :
+         {&t.d0, &t.minus_g_axial, &t.pas_g, &t.pas_e, &t.hh_gna, &t.hh_gk, &t.hh_gl, &t.hh_el})
+      *x = typename tv::vec_d(alloc("hb::tile_constants"), const_elems);
     // A tile's d and rhs in team scratch when they fit (they do for any real cell).
     tile_scratch_bytes_ = 2 * static_cast<std::size_t>(max_rows) * W * sizeof(double);
     if (tile_scratch_bytes_ >

@@ -10,7 +10,10 @@
 // always: a tile short of cells (its tree has fewer cells left) gets padding lanes that
 // hold a harmless system (d = 1, nothing else) and have no synapses, stimuli or detector.
 // A tile's d and rhs live in team scratch (n x W values each, cache-resident): they are
-// the step's temporaries and need not travel to memory.
+// the step's temporaries and need not travel to memory. The constants (d0, g_axial and
+// the mechanisms' parameters) depend on the cell's template only: every full tile of one
+// template reads one shared block of them (cache-resident), so a step streams little
+// more than the voltages; other tiles (mixed templates, padding lanes) have their own.
 //
 // Each lane does the arithmetic of StepCells (cell_group.hpp) for its cell in the same
 // order, with the same mechanism functions (mechanisms/*.hpp) and the same Hines
@@ -42,9 +45,14 @@ enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 // W of the lanes schedule: the host's vector width in doubles (2 SSE2, 4 AVX2, 8
 // AVX-512), times two so that a row is at least two independent vector operations (the
 // sweep's divisions are long-latency: two in flight per row hide part of it).
+// -DHINESBATCH_CELL_TILE_LANES=N overrides it (experiments; any N >= 1).
 template <class ExecutionSpace>
 constexpr int cell_tile_lanes() {
+#if defined(HINESBATCH_CELL_TILE_LANES)
+  return HINESBATCH_CELL_TILE_LANES;
+#else
   return 2 * simd_tile_lanes<double, ExecutionSpace>();
+#endif
 }
 
 template <class ExecutionSpace>
@@ -58,11 +66,15 @@ struct CellTileViews {
   vec_i tile_row;           // tiles + 1: a tile's rows are [tile_row(t), tile_row(t + 1))
   vec_i tile_slot;          // its first cell slot; lanes k < tile_cells(t) are slots tile_slot + k
   vec_i tile_cells;         // real cells in the tile (the rest are padding lanes)
+  vec_l tile_const;         // element of its constants' node 0 (rows of W, as the states)
+  vec_i const_owner;        // per tile: 1 if it writes its constant block (first touch)
   vec_i parent;             // per row: the parent of the tile's node (tile-relative)
   vec_u8 row_any, row_all;  // per row: OR and AND of the lanes' mechanism bits
   vec_l slot_origin;        // per slot: element of its node 0 (node k at + k W)
-  // Per (row, lane).
-  vec_d v, d0, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el, hh_m, hh_h, hh_n;
+  // States per (row, lane) of the tile: node i of lane k at tile_row(t) * W + i * W + k.
+  vec_d v, hh_m, hh_h, hh_n;
+  // Constants per (row, lane) of the tile's constant block: at tile_const(t) + i * W + k.
+  vec_d d0, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
   vec_u8 mechs;
   vec_d d, rhs;  // only when a tile's temporaries do not fit in team scratch
 };
@@ -86,7 +98,8 @@ TileVoltages<MemorySpace> host_voltages(const TileVoltages<MemorySpace>& v) {
 }
 
 // Copies the cells' (slot, node) staging arrays into the tiles, each tile written by the
-// thread that will step it; padding lanes get d0 = 1 and zeros.
+// thread that will step it (a shared constant block by its first tile); padding lanes get
+// d0 = 1 and zeros.
 template <class ExecutionSpace, class Staging, int W>
 struct FillCellTiles {
   CellTileViews<ExecutionSpace> t;
@@ -97,27 +110,30 @@ struct FillCellTiles {
     if (tile >= t.tiles) return;
     const int row0 = t.tile_row(tile), n = t.tile_row(tile + 1) - row0;
     const int first = t.tile_slot(tile), cells = t.tile_cells(tile);
+    const bool owner = t.const_owner(tile) != 0;
     for (int i = 0; i < n; ++i) {
       unsigned char any = 0, all = 0xff;
       for (int k = 0; k < W; ++k) {
         const std::size_t e = static_cast<std::size_t>(row0 + i) * W + k;
+        const std::size_t q = static_cast<std::size_t>(t.tile_const(tile)) + i * W + k;
         const bool real = k < cells;
         const int c = first + (real ? k : 0);
-        t.v(e) = 0;
-        t.d0(e) = real ? s.d0(c, i) : 1.0;
-        t.minus_g_axial(e) = real ? s.minus_g_axial(c, i) : 0.0;
-        t.mechs(e) = real ? s.mechs(c, i) : 0;
-        t.pas_g(e) = real ? s.pas_g(c, i) : 0.0;
-        t.pas_e(e) = real ? s.pas_e(c, i) : 0.0;
-        t.hh_gna(e) = real ? s.hh_gna(c, i) : 0.0;
-        t.hh_gk(e) = real ? s.hh_gk(c, i) : 0.0;
-        t.hh_gl(e) = real ? s.hh_gl(c, i) : 0.0;
-        t.hh_el(e) = real ? s.hh_el(c, i) : 0.0;
-        t.hh_m(e) = t.hh_h(e) = t.hh_n(e) = 0;
+        t.v(e) = t.hh_m(e) = t.hh_h(e) = t.hh_n(e) = 0;
         if (t.d.extent(0)) t.d(e) = t.rhs(e) = 0;
+        if (owner) {
+          t.d0(q) = real ? s.d0(c, i) : 1.0;
+          t.minus_g_axial(q) = real ? s.minus_g_axial(c, i) : 0.0;
+          t.mechs(q) = real ? s.mechs(c, i) : 0;
+          t.pas_g(q) = real ? s.pas_g(c, i) : 0.0;
+          t.pas_e(q) = real ? s.pas_e(c, i) : 0.0;
+          t.hh_gna(q) = real ? s.hh_gna(c, i) : 0.0;
+          t.hh_gk(q) = real ? s.hh_gk(c, i) : 0.0;
+          t.hh_gl(q) = real ? s.hh_gl(c, i) : 0.0;
+          t.hh_el(q) = real ? s.hh_el(c, i) : 0.0;
+        }
         if (real) {
-          any |= t.mechs(e);
-          all &= t.mechs(e);
+          any |= s.mechs(c, i);
+          all &= s.mechs(c, i);
         }
       }
       t.row_any(row0 + i) = any;
@@ -141,7 +157,7 @@ struct InitCellTiles {
       for (int k = 0; k < W; ++k) {
         const std::size_t e = static_cast<std::size_t>(row0 + i) * W + k;
         t.v(e) = v_init;
-        if (t.mechs(e) & kHHBit)
+        if (t.mechs(static_cast<std::size_t>(t.tile_const(tile)) + i * W + k) & kHHBit)
           mechanisms::hh_initial_states(v_init, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
       }
     for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s) {
@@ -176,7 +192,7 @@ struct StepCellTiles {
       rhs = t.rhs.data() + base;
     }
     assemble(team, tile, row0, n, base, d, rhs);
-    solve(team, tile, row0, n, base, d, rhs);
+    solve(team, tile, row0, n, d, rhs);
     update(team, tile, row0, n, base, rhs);
     detect(tile, base);
   }
@@ -186,12 +202,13 @@ struct StepCellTiles {
   KOKKOS_INLINE_FUNCTION void assemble(const member_type& team, const int tile, const int row0,
                                        const int n, const std::size_t base, double* d,
                                        double* rhs) const {
+    const std::size_t cbase = static_cast<std::size_t>(t.tile_const(tile));
     const double* v = t.v.data() + base;
-    const double* d0 = t.d0.data() + base;
-    const double* ga = t.minus_g_axial.data() + base;
-    const unsigned char* mk = t.mechs.data() + base;
-    const double* pg = t.pas_g.data() + base;
-    const double* pe = t.pas_e.data() + base;
+    const double* d0 = t.d0.data() + cbase;
+    const double* ga = t.minus_g_axial.data() + cbase;
+    const unsigned char* mk = t.mechs.data() + cbase;
+    const double* pg = t.pas_g.data() + cbase;
+    const double* pe = t.pas_e.data() + cbase;
     for (int i = 0; i < n; ++i) {
       const int o = i * W;
       const unsigned char any = t.row_any(row0 + i), all = t.row_all(row0 + i);
@@ -212,9 +229,9 @@ struct StepCellTiles {
       }
       if (any & kHHBit)  // exp-free, but rare (somata): per lane
         for (int k = 0; k < W; ++k) {
-          const std::size_t e = base + o + k;
+          const std::size_t e = base + o + k, q = cbase + o + k;
           if (mk[o + k] & kHHBit)
-            mechanisms::hh_current(t.hh_gna(e), t.hh_gk(e), t.hh_gl(e), t.hh_el(e), t.hh_m(e),
+            mechanisms::hh_current(t.hh_gna(q), t.hh_gk(q), t.hh_gl(q), t.hh_el(q), t.hh_m(e),
                                    t.hh_h(e), t.hh_n(e), v[o + k], ena, ek, d[o + k], rhs[o + k]);
         }
       if (i > 0) {
@@ -240,11 +257,11 @@ struct StepCellTiles {
 
   // The W Hines systems for dv (left in rhs), off-diagonal -g_axial, symmetric.
   KOKKOS_INLINE_FUNCTION void solve(const member_type& team, const int tile, const int row0,
-                                    const int n, const std::size_t base, double* d,
-                                    double* rhs) const {
+                                    const int n, double* d, double* rhs) const {
     const int* par = t.parent.data() + row0;
     const auto parent = [par](const int i) { return par[i]; };
-    const double* ga = t.minus_g_axial.data() + base;
+    const std::size_t cbase = static_cast<std::size_t>(t.tile_const(tile));
+    const double* ga = t.minus_g_axial.data() + cbase;
     const int first = t.tile_slot(tile), cells = t.tile_cells(tile);
     hines_solve_tile(team, Lanes<W>{}, parent, n, W, ga, ga, d, rhs, static_cast<double*>(nullptr),
                      [&](const int k, const int bad_pivot, const int bad_solution) {
@@ -257,8 +274,9 @@ struct StepCellTiles {
   // v += dv; hh gates at the new v (per lane: exp); synapses decay.
   KOKKOS_INLINE_FUNCTION void update(const member_type& team, const int tile, const int row0,
                                      const int n, const std::size_t base, const double* rhs) const {
+    const std::size_t cbase = static_cast<std::size_t>(t.tile_const(tile));
     double* v = t.v.data() + base;
-    const unsigned char* mk = t.mechs.data() + base;
+    const unsigned char* mk = t.mechs.data() + cbase;
     for (int i = 0; i < n; ++i) {
       const int o = i * W;
       impl::lanes_for(team, Lanes<W>{}, [&](const int k) { v[o + k] = v[o + k] + rhs[o + k]; });

@@ -30,9 +30,9 @@ inline const char* host_schedule_name(HostSchedule s) {
 
 struct RunOptions {
   bool overlap = true;
-  HostSchedule host_schedule = HostSchedule::Lanes;
   int epoch_steps = 0;          // 0: the largest the delays allow
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
+  HostSchedule host_schedule = HostSchedule::Lanes;
 };
 
 struct RecordSpec {
