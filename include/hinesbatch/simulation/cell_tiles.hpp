@@ -42,16 +42,21 @@ namespace hinesbatch {
 
 enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 
-// W of the lanes schedule: the host's vector width in doubles (2 SSE2, 4 AVX2, 8
-// AVX-512), times two so that a row is at least two independent vector operations (the
-// sweep's divisions are long-latency: two in flight per row hide part of it).
+// W of the lanes schedule: 16 cells, or two vectors where a vector holds more than 8
+// doubles. More lanes than one vector: the sweep's divisions are long-latency and their
+// throughput per double is the same at every width, so a tile must put several vectors
+// of independent work in flight per node. Measured on a 2-core Xeon (AVX-512), P3 cells,
+// compartment-steps/s on one core (docs/PERFORMANCE.md): W = 2, 4, 8, 16 with SSE2 code
+// 1.5, 1.8, 2.4, 2.6 x 10^8; W = 16, 32 with AVX-512 code 3.3, 3.2 x 10^8.
 // -DHINESBATCH_CELL_TILE_LANES=N overrides it (experiments; any N >= 1).
 template <class ExecutionSpace>
 constexpr int cell_tile_lanes() {
 #if defined(HINESBATCH_CELL_TILE_LANES)
   return HINESBATCH_CELL_TILE_LANES;
 #else
-  return 2 * simd_tile_lanes<double, ExecutionSpace>();
+  return 2 * simd_tile_lanes<double, ExecutionSpace>() > 16
+             ? 2 * simd_tile_lanes<double, ExecutionSpace>()
+             : 16;
 #endif
 }
 
@@ -209,24 +214,36 @@ struct StepCellTiles {
     const unsigned char* mk = t.mechs.data() + cbase;
     const double* pg = t.pas_g.data() + cbase;
     const double* pe = t.pas_e.data() + cbase;
+    // A node's own terms in registers: rhs(i) is stored once, not re-read (a re-read of
+    // a value just stored waits for the store).
+    const auto pas_axial = [&](const int o, const int po, const auto with_pas) {
+      impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
+        double dk = d0[o + k], rk = 0;
+        if (with_pas(k)) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+        const double current = -ga[o + k] * (v[po + k] - v[o + k]);
+        rk += current;
+        rhs[po + k] -= current;
+        d[o + k] = dk;
+        rhs[o + k] = rk;
+      });
+    };
     for (int i = 0; i < n; ++i) {
       const int o = i * W;
       const unsigned char any = t.row_any(row0 + i), all = t.row_all(row0 + i);
-      if (all & kPasBit) {
-        impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
-          double dk = d0[o + k], rk = 0;
-          mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
-          d[o + k] = dk;
-          rhs[o + k] = rk;
-        });
-      } else {
-        impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
-          double dk = d0[o + k], rk = 0;
-          if (mk[o + k] & kPasBit) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
-          d[o + k] = dk;
-          rhs[o + k] = rk;
-        });
+      if (i > 0 && !(any & kHHBit)) {  // most nodes
+        const int po = t.parent(row0 + i) * W;
+        if (all & kPasBit)
+          pas_axial(o, po, [](int) { return true; });
+        else
+          pas_axial(o, po, [&](const int k) { return (mk[o + k] & kPasBit) != 0; });
+        continue;
       }
+      impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
+        double dk = d0[o + k], rk = 0;
+        if (mk[o + k] & kPasBit) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+        d[o + k] = dk;
+        rhs[o + k] = rk;
+      });
       if (any & kHHBit)  // exp-free, but rare (somata): per lane
         for (int k = 0; k < W; ++k) {
           const std::size_t e = base + o + k, q = cbase + o + k;
