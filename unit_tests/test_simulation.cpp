@@ -759,6 +759,64 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
 }
 
+// Cells too large for a tile's d and rhs in team scratch (the host's level-1 limit is a
+// few MB: here 2 x 16 lanes x 96,000 nodes x 8 B) keep them in memory: same voltages.
+TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  SectionedMorphology big = synthetic_sections("ball-and-stick");
+  for (int k = 0; k < 3; ++k) {  // 3 dendrites of 32,000 segments of 0.01 um
+    Section d = big.sections[1];
+    d.nseg = 32000;
+    d.pt3d[1].x = d.pt3d[0].x + 320;
+    big.sections.push_back(d);
+  }
+  big.sections.erase(big.sections.begin() + 1);
+  DensityMechanism pas, hh;
+  pas.kind = DensityMechanism::Pas;
+  pas.region = Region::Dend;
+  hh.kind = DensityMechanism::HH;
+  hh.region = Region::Soma;
+  const CellTemplate t = make_cell_template(big, 100, 1, {pas, hh}, {IClampSpec{{0, 0.5}, 0, 1, 2}},
+                                            {}, DetectorSpec{true, {0, 0.5}, 10});
+  ASSERT_GT(t.compartments.size(), 96000);
+  NetworkSpec net;
+  net.cells = 3;  // one partial tile
+  SimulationParameters p;
+  p.tstop = 0.5;
+  const std::vector<std::int64_t> gids{0, 1, 2};
+  {
+    CellGroup<Exec> lanes(Exec(), {t}, net, gids, p, 1, HostSchedule::Lanes);
+    ASSERT_EQ(lanes.num_tiles(), 1);
+    const std::size_t scratch =
+        2 * sizeof(double) * cell_tile_lanes<Exec>() * t.compartments.size();
+    EXPECT_EQ(lanes.tiles_in_scratch(),
+              scratch <= static_cast<std::size_t>(impl::SimdTilePolicy<Exec>::scratch_size_max(1)));
+    if (lanes.tiles_in_scratch()) GTEST_SKIP() << "the host's scratch holds " << scratch << " B";
+  }
+  std::vector<RecordSpec> rec;
+  for (int g = 0; g < 3; ++g)
+    for (const double x : {0.0, 0.5, 1.0})
+      for (int sec = 0; sec < 4; ++sec) rec.push_back({g, {sec, x}});
+  std::vector<std::vector<std::vector<double>>> traces;
+  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+    LocalExchange ex;
+    RunOptions o;
+    o.host_schedule = schedule;
+    NetworkSimulation<Exec> sim(Exec(), {t}, net, gids, p, ex, o, rec);
+    sim.run();
+    traces.push_back(sim.traces());
+  }
+  ASSERT_EQ(traces[0].size(), traces[1].size());
+  double worst = 0, moved = 0;
+  for (std::size_t k = 0; k < traces[0].size(); ++k)
+    for (std::size_t j = 0; j < rec.size(); ++j) {
+      worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
+      moved = std::max(moved, std::fabs(traces[0][k][j] - p.v_init));
+    }
+  EXPECT_LE(worst, 1e-9) << "max |v_lanes - v_cells| in mV";
+  EXPECT_GT(moved, 1.0) << "the clamp must move the soma";
+}
+
 TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
   Ring r = ring(6, 0, 0.04, 0.04);  // 0.04 ms < 2 dt = 0.05
   std::vector<std::int64_t> gids{0, 1, 2, 3, 4, 5};

@@ -427,6 +427,8 @@ class CellGroup {
     return 1;
   }
   int num_tiles() const { return tiles_.tiles; }
+  // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
+  bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
 
   void initialize(const ExecutionSpace& exec) {
     if constexpr (is_host_execution_space<ExecutionSpace>()) {
