@@ -31,7 +31,7 @@ run() {  # isa network threads schedule name [args...]
   shift 5
   OMP_NUM_THREADS=$t timeout 300 "$c/sim/hinesbatch-sim_v$v" "examples/sim/$net.json" \
     --backend host --host-schedule "$sched" --quiet --metrics "$R/$name.json" \
-    --spikes "$R/$name.spikes" "$@" >"$R/$name.log" 2>&1
+    --spikes "$R/$name.spikes" --traces "$R/$name.csv" "$@" >"$R/$name.log" 2>&1
   local rc=$?
   local wall rate cells
   wall=$(grep -o '"wall_s": [0-9.e+-]*' "$R/$name.json" 2>/dev/null | awk '{print $2}')
@@ -56,6 +56,11 @@ for v in 3 4; do
         echo "v$v $net t$t: rasters identical (cells, lanes)" | tee -a "$summary"
       else
         echo "v$v $net t$t: RASTERS DIFFER (cells, lanes)" | tee -a "$summary"
+      fi
+      if [ -s "$R/v${v}_${net}_cells_t$t.csv" ]; then
+        cmp -s "$R/v${v}_${net}_cells_t$t.csv" "$R/v${v}_${net}_lanes_t$t.csv" &&
+          echo "v$v $net t$t: traces identical (%.9g)" | tee -a "$summary" ||
+          echo "v$v $net t$t: traces differ (FMA contraction? compare the CSVs)" | tee -a "$summary"
       fi
     done
   done
