@@ -417,6 +417,8 @@ class CellGroup {
     const int s = slot_of_gid(gid);
     return syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s];
   }
+  // The group's Views. Under the lanes schedule the per-node (slot, node) ones are empty
+  // (the tiles hold that state); the per-slot and per-synapse ones are the same.
   const views& data() const { return state_; }
 
   // "lanes" or "cells": the schedule step() runs; cell_lanes() its W (1 for cells).
