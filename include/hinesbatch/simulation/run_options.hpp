@@ -19,8 +19,8 @@ namespace hinesbatch {
 constexpr double kMaxSimulationSteps = 2147483648.0;
 
 // How a host backend (OpenMP, Serial) steps its cells; a GPU always runs one cell per
-// thread. Lanes: one work item advances a tile of W cells of the same tree (W the SIMD
-// width in doubles), the lane loop vectorised (cell_tiles.hpp). Cells: one work item per
+// thread. Lanes: one work item advances a tile of W = 16 cells of the same tree, the lane
+// loop vectorised (cell_tiles.hpp: cell_tile_lanes). Cells: one work item per
 // cell, (cell, node) storage (the reference). Both give the same raster and traces.
 enum class HostSchedule { Lanes, Cells };
 HostSchedule parse_host_schedule(const std::string& name);  // "lanes" or "cells"
