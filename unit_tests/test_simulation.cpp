@@ -605,30 +605,216 @@ TEST(SimulationBackends, SameRasterAndTracesOnEveryBackend) {
   std::vector<std::int64_t> gids(12);
   for (int g = 0; g < 12; ++g) gids[g] = g;
   const std::vector<RecordSpec> rec{{0, {0, 0.5}}, {7, {1, 0.5}}};
-  // Every backend, the first (or only) one included, against the sequential dense network.
+  // Every backend, the first (or only) one included, against the sequential dense network;
+  // on a host both schedules (lanes, cells), on a GPU the one it has (twice).
   const DenseNetworkResult ref = dense_network_reference(r.templates, r.net, r.p, rec);
   ASSERT_GE(ref.raster.size(), 12u) << "the kick must travel round the rings";
   std::vector<std::vector<Spike>> rasters;
   std::vector<std::vector<std::vector<double>>> traces;
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
-    LocalExchange ex;
-    NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, {}, rec);
-    sim.run();
-    rasters.push_back(sim.spikes());
-    traces.push_back(sim.traces());
+    for (HostSchedule schedule : {HostSchedule::Lanes, HostSchedule::Cells}) {
+      LocalExchange ex;
+      RunOptions o;
+      o.host_schedule = schedule;
+      NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o, rec);
+      sim.run();
+      rasters.push_back(sim.spikes());
+      traces.push_back(sim.traces());
+    }
   };
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
   ASSERT_FALSE(rasters.empty());
   for (std::size_t b = 0; b < rasters.size(); ++b) {
-    EXPECT_EQ(rasters[b], ref.raster) << "backend " << b << " vs the dense reference";
+    EXPECT_EQ(rasters[b], ref.raster) << "run " << b << " vs the dense reference";
     ASSERT_EQ(traces[b].size(), ref.traces.size());
     double worst = 0;
     for (std::size_t k = 0; k < ref.traces.size(); ++k)
       for (std::size_t j = 0; j < rec.size(); ++j)
         worst = std::max(worst, std::fabs(traces[b][k][j] - ref.traces[k][j]));
-    EXPECT_LT(worst, 1e-6) << "backend " << b << ": max |v - v_ref| in mV";
+    EXPECT_LT(worst, 1e-6) << "run " << b << ": max |v - v_ref| in mV";
   }
+}
+
+// The lanes schedule (cell_tiles.hpp) against the cells schedule and the dense network:
+// four templates round-robin, three trees (two templates share one, with different
+// mechanisms: lanes of one tile with and without hh), two of the same node count, and
+// cell counts per tree that are not multiples of W (partial tiles). Same raster, same
+// voltages at every node of one cell per template and of the last cells (partial tiles).
+TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
+  auto with_nseg = [](int nseg) {
+    SectionOptions o;
+    o.nseg_per_section = nseg;
+    return synthetic_sections("ball-and-stick", o);
+  };
+  SectionedMorphology forked = with_nseg(10);  // soma and two dendrites of 10 segments
+  forked.sections.push_back(forked.sections[1]);
+  SectionedMorphology straight = with_nseg(21);  // soma and one dendrite of 21
+  DensityMechanism pas, hh_soma, hh_all;
+  pas.kind = DensityMechanism::Pas;
+  pas.region = Region::Dend;
+  pas.pas = {0.0002, -65};
+  hh_soma.kind = hh_all.kind = DensityMechanism::HH;
+  hh_soma.region = Region::Soma;
+  hh_all.region = Region::All;
+  hh_soma.hh.gnabar = hh_all.hh.gnabar = 0.25;
+  const std::vector<ExpSynSpec> syn(3, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
+  const IClampSpec stim{{0, 0.5}, 1, 3, 0.4};
+  const DetectorSpec det{true, {0, 0.5}, 10};
+  std::vector<CellTemplate> templates{
+      make_cell_template(straight, 100, 1, {pas, hh_soma}, {stim}, syn, det),
+      make_cell_template(forked, 100, 1, {pas, hh_soma}, {}, syn, det),
+      make_cell_template(straight, 100, 1, {hh_all}, {}, syn, det),
+      make_cell_template(with_nseg(9), 100, 1, {pas, hh_soma}, {stim}, syn, det)};
+  ASSERT_EQ(templates[0].compartments.size(), templates[1].compartments.size());
+  ASSERT_NE(templates[0].compartments.size(), templates[3].compartments.size());
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const int W = cell_tile_lanes<Host>();
+  NetworkSpec net;
+  net.type = NetworkSpec::Ring;
+  net.cells = 6 * (W + 1);  // per tree 1.5 (W + 1), 1.5 (W + 1), 3 (W + 1): partial tiles
+  net.ring_size = 6;
+  net.templates = 4;
+  net.extra_synapses = 2;
+  net.weight = 0.05;
+  net.delay_min = 1.0;
+  net.delay_max = 2.0;
+  net.kick_weight = 0.2;
+  net.seed = 5;
+  SimulationParameters p;
+  p.tstop = 30;
+  std::vector<std::int64_t> gids(net.cells);
+  for (int g = 0; g < net.cells; ++g) gids[g] = g;
+  std::vector<RecordSpec> rec;
+  for (std::int64_t g : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3},
+                         net.cells - 2, net.cells - 1})
+    for (const RecordSpec& r : every_node(templates[net.template_of(g)]))
+      rec.push_back({g, r.where});
+  const DenseNetworkResult ref = dense_network_reference(templates, net, p, rec);
+  ASSERT_GE(ref.raster.size(), static_cast<std::size_t>(net.cells) / 2);
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    if constexpr (is_host_execution_space<Exec>()) {
+      SCOPED_TRACE(Exec::name());
+      std::vector<std::vector<Spike>> rasters;
+      std::vector<std::vector<std::vector<double>>> traces;
+      for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+        LocalExchange ex;
+        RunOptions o;
+        o.host_schedule = schedule;
+        NetworkSimulation<Exec> sim(exec, templates, net, gids, p, ex, o, rec);
+        EXPECT_STREQ(sim.metrics().schedule.c_str(), host_schedule_name(schedule));
+        sim.run();
+        EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
+        rasters.push_back(sim.spikes());
+        traces.push_back(sim.traces());
+      }
+      EXPECT_EQ(rasters[1], rasters[0]) << "lanes vs cells";
+      EXPECT_EQ(rasters[0], ref.raster) << "cells vs the dense reference";
+      ASSERT_EQ(traces[0].size(), ref.traces.size());
+      ASSERT_EQ(traces[1].size(), ref.traces.size());
+      double worst = 0, worst_ref = 0;
+      for (std::size_t k = 0; k < ref.traces.size(); ++k)
+        for (std::size_t j = 0; j < rec.size(); ++j) {
+          ASSERT_TRUE(std::isfinite(traces[1][k][j])) << "row " << k << " record " << j;
+          worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
+          worst_ref = std::max(worst_ref, std::fabs(traces[1][k][j] - ref.traces[k][j]));
+        }
+      EXPECT_LE(worst, 1e-9) << "max |v_lanes - v_cells| in mV";
+      std::ostringstream worst_text;
+      worst_text << worst;  // 0 where both compile alike (no FMA contraction difference)
+      ::testing::Test::RecordProperty(std::string("max_abs_v_lanes_minus_cells_mV_") + Exec::name(),
+                                      worst_text.str());
+      EXPECT_LT(worst_ref, 1e-6) << "max |v_lanes - v_ref| in mV";
+    }
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// A non-physical cell in the middle of a tile (an IClamp of 1e10 nA on every other cell)
+// stops both schedules with the same error: same gid, node and time.
+TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  Ring r = ring(2 * cell_tile_lanes<Exec>() + 3, 0, 1.0, 2.0);
+  r.templates.push_back(r.templates[0]);
+  r.templates[1].iclamps = {IClampSpec{{1, 0.5}, 0.5, 5, 1e10}};
+  r.net.templates = 2;
+  std::vector<std::int64_t> gids(r.net.cells);
+  for (int g = 0; g < r.net.cells; ++g) gids[g] = g;
+  std::vector<std::string> errors;
+  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+    LocalExchange ex;
+    RunOptions o;
+    o.host_schedule = schedule;
+    NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, o);
+    try {
+      sim.run();
+      ADD_FAILURE() << host_schedule_name(schedule) << ": ran";
+    } catch (const SolverError& e) {
+      errors.push_back(e.what());
+    }
+  }
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[1], errors[0]);
+  EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
+}
+
+// Cells too large for a tile's d and rhs in team scratch (the host's level-1 limit is a
+// few MB: here 2 x 16 lanes x 96,000 nodes x 8 B) keep them in memory: same voltages.
+TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  SectionedMorphology big = synthetic_sections("ball-and-stick");
+  for (int k = 0; k < 3; ++k) {  // 3 dendrites of 32,000 segments of 0.01 um
+    Section d = big.sections[1];
+    d.nseg = 32000;
+    d.pt3d[1].x = d.pt3d[0].x + 320;
+    big.sections.push_back(d);
+  }
+  big.sections.erase(big.sections.begin() + 1);
+  DensityMechanism pas, hh;
+  pas.kind = DensityMechanism::Pas;
+  pas.region = Region::Dend;
+  hh.kind = DensityMechanism::HH;
+  hh.region = Region::Soma;
+  const CellTemplate t = make_cell_template(big, 100, 1, {pas, hh}, {IClampSpec{{0, 0.5}, 0, 1, 2}},
+                                            {}, DetectorSpec{true, {0, 0.5}, 10});
+  ASSERT_GT(t.compartments.size(), 96000);
+  NetworkSpec net;
+  net.cells = 3;  // one partial tile
+  SimulationParameters p;
+  p.tstop = 0.5;
+  const std::vector<std::int64_t> gids{0, 1, 2};
+  {
+    CellGroup<Exec> lanes(Exec(), {t}, net, gids, p, 1, HostSchedule::Lanes);
+    ASSERT_EQ(lanes.num_tiles(), 1);
+    const std::size_t scratch =
+        2 * sizeof(double) * cell_tile_lanes<Exec>() * t.compartments.size();
+    EXPECT_EQ(lanes.tiles_in_scratch(),
+              scratch <= static_cast<std::size_t>(impl::SimdTilePolicy<Exec>::scratch_size_max(1)));
+    if (lanes.tiles_in_scratch()) GTEST_SKIP() << "the host's scratch holds " << scratch << " B";
+  }
+  std::vector<RecordSpec> rec;
+  for (int g = 0; g < 3; ++g)
+    for (const double x : {0.0, 0.5, 1.0})
+      for (int sec = 0; sec < 4; ++sec) rec.push_back({g, {sec, x}});
+  std::vector<std::vector<std::vector<double>>> traces;
+  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+    LocalExchange ex;
+    RunOptions o;
+    o.host_schedule = schedule;
+    NetworkSimulation<Exec> sim(Exec(), {t}, net, gids, p, ex, o, rec);
+    sim.run();
+    traces.push_back(sim.traces());
+  }
+  ASSERT_EQ(traces[0].size(), traces[1].size());
+  double worst = 0, moved = 0;
+  for (std::size_t k = 0; k < traces[0].size(); ++k)
+    for (std::size_t j = 0; j < rec.size(); ++j) {
+      worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
+      moved = std::max(moved, std::fabs(traces[0][k][j] - p.v_init));
+    }
+  EXPECT_LE(worst, 1e-9) << "max |v_lanes - v_cells| in mV";
+  EXPECT_GT(moved, 1.0) << "the clamp must move the soma";
 }
 
 TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {

@@ -181,15 +181,17 @@ class Network:
         self.records.append((int(gid), int(section), float(x)))
 
     def run(self, tstop, progress=False, backend="device", overlap=True, epoch_steps=0,
-            partition="contiguous", comm=None):
+            partition="contiguous", comm=None, host_schedule="lanes"):
         """Simulates from 0 to tstop (ms). progress: True (a line on stderr every second)
         or seconds between lines. backend: 'device' (Kokkos' default space) or 'host'.
+        host_schedule: 'lanes' (tiles of cells, vectorised) or 'cells' (one cell per work
+        item) on a host backend; same results.
         comm: see _comm (mpi4py). Returns a SimulationResult."""
         raw = _hinesbatch._run_model(
             dict(self.params, tstop=float(tstop)), [t._built for t in self.templates],
             self.num_cells, self.template_of, self.connections, self.events, self.iclamps,
             self.records, dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
-                               partition=partition),
+                               partition=partition, host_schedule=str(host_schedule)),
             backend, _comm(comm), max(_progress(progress), 0.0))
         return SimulationResult(raw)
 

@@ -323,6 +323,9 @@ void bind_simulation(py::module_& m) {
         c.partition = parse_partition(run_options.contains("partition")
                                           ? run_options["partition"].cast<std::string>()
                                           : "contiguous");
+        if (run_options.contains("host_schedule"))
+          c.run.host_schedule =
+              parse_host_schedule(run_options["host_schedule"].cast<std::string>());
         return run(std::move(c), backend, comm, progress_every_s);
       },
       py::arg("params"), py::arg("templates"), py::arg("cells"), py::arg("template_of"),

@@ -85,6 +85,11 @@ def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
     net, result = example_run
     other = net.run(small_network.TSTOP, backend="host", overlap=False)
     assert other.raster_lines() == result.raster_lines()
+    for schedule in ("cells", "lanes"):  # the host schedules (issue #11)
+        again = net.run(small_network.TSTOP, backend="host", host_schedule=schedule)
+        assert again.raster_lines() == result.raster_lines()
+    with pytest.raises(Exception, match="lanes or cells"):
+        net.run(small_network.TSTOP, backend="host", host_schedule="tiles")
 
 
 def test_bad_models_are_errors():

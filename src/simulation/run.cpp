@@ -17,6 +17,12 @@ Backend parse_backend(const std::string& name) {
   throw InputError("backend must be device or host", {}, 0, name);
 }
 
+HostSchedule parse_host_schedule(const std::string& name) {
+  if (name == "lanes") return HostSchedule::Lanes;
+  if (name == "cells") return HostSchedule::Cells;
+  throw InputError("host schedule must be lanes or cells", {}, 0, name);
+}
+
 // What does not depend on the backend: the gids of this rank and the exchange (a dry run
 // replaces the caller's with an emulation of dry_run_ranks ranks).
 struct Simulation::Impl {

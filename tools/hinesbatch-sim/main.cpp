@@ -79,7 +79,7 @@ class MpiExchange final : public SpikeExchange {
 struct Cli {
   std::string config;
   std::vector<std::string> sets;
-  std::string spikes, traces, metrics, model, backend = "device";
+  std::string spikes, traces, metrics, model, backend = "device", host_schedule;
   bool no_overlap = false, quiet = false;
   int dry_run = -1;
 };
@@ -87,6 +87,7 @@ struct Cli {
 const char* const kUsage =
     "usage: hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes F] [--traces F]\n"
     "         [--metrics F] [--export-model F] [--backend device|host] [--no-overlap]\n"
+    "         [--host-schedule lanes|cells]\n"
     "         [--dry-run-ranks P] [--quiet] [--kokkos-... options; --kokkos-help lists them]\n";
 
 [[noreturn]] void usage(const std::string& why) {
@@ -123,6 +124,8 @@ Cli parse(int argc, char** argv) {
       c.backend = value();
     else if (a == "--no-overlap")
       c.no_overlap = true;
+    else if (a == "--host-schedule")
+      c.host_schedule = value();
     else if (a == "--dry-run-ranks") {
       const std::string v = value();
       long long p = 0;
@@ -142,6 +145,8 @@ Cli parse(int argc, char** argv) {
   }
   if (c.config.empty()) usage("no config file");
   if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
+  if (!c.host_schedule.empty() && c.host_schedule != "lanes" && c.host_schedule != "cells")
+    usage("--host-schedule must be lanes or cells, got '" + cli::echoed(c.host_schedule) + "'");
   return c;
 }
 
@@ -214,6 +219,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
     std::snprintf(
         buf, sizeof buf,
         "{\n  \"config\": \"%s\",\n  \"backend\": \"%s\",\n  \"exchange\": \"%s\",\n"
+        "  \"schedule\": \"%s\",\n  \"cell_lanes\": %d,\n"
         "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
         "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
         "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
@@ -225,8 +231,8 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
         "  \"exposed_comm_fraction\": %.6g,\n  \"events_s_rank0\": %.6g,\n"
         "  \"spikes\": %lld,\n  \"spikes_per_epoch\": %.6g,\n  \"max_spikes_per_epoch\": %lld,\n"
         "  \"bytes_per_epoch\": %.6g,\n  \"events_delivered_rank0\": %lld\n}\n",
-        cfg.path.c_str(), r.backend.c_str(), m.exchange.c_str(), m.ranks,
-        static_cast<long long>(r.cells), static_cast<long long>(m.global_nodes),
+        cfg.path.c_str(), r.backend.c_str(), m.exchange.c_str(), m.schedule.c_str(), m.cell_lanes,
+        m.ranks, static_cast<long long>(r.cells), static_cast<long long>(m.global_nodes),
         static_cast<long long>(m.local_connections), m.overlap ? "true" : "false", m.epoch_steps,
         static_cast<long long>(m.steps), static_cast<long long>(m.epochs), m.simulated_ms,
         m.setup_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
@@ -240,11 +246,14 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
       metrics_out->commit();
     }
     if (!cli.quiet)
-      std::fprintf(stderr,
-                   "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
-                   "%.3g compartment-steps/s), exposed communication %.2f%%, load balance %.3f\n",
-                   static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
-                   m.compartment_steps_per_s(), 100 * m.exposed_comm_fraction(), m.load_balance());
+      std::fprintf(
+          stderr,
+          "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
+          "%.3g compartment-steps/s, schedule %s, %d lanes), exposed communication %.2f%%, "
+          "load balance %.3f\n",
+          static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
+          m.compartment_steps_per_s(), m.schedule.c_str(), m.cell_lanes,
+          100 * m.exposed_comm_fraction(), m.load_balance());
   }
   return 0;
 }
@@ -277,6 +286,8 @@ int main(int argc, char** argv) {
       if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
       if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
       if (cli.no_overlap) cfg.run.overlap = false;
+      if (!cli.host_schedule.empty())
+        cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
       if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
       if (!cli.model.empty()) cfg.outputs.model = cli.model;
       // Before the run: no output may overwrite an input, sizes must fit in memory.

@@ -11,10 +11,13 @@
 // Storage is (cell, node) in the execution space's preferred layout: LayoutLeft on
 // CUDA (cells interleaved: CoreNEURON's one-thread-per-cell scheme, cells sorted by size
 // so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous).
+// On a host the default is the lanes schedule instead (cell_tiles.hpp: a work item steps
+// a tile of W cells of one tree, vectorised over them); HostSchedule::Cells keeps this one.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -22,19 +25,20 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/cell_tiles.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
+#include "hinesbatch/simulation/voltage_check.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 
 namespace hinesbatch {
-
-enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 
 template <class ExecutionSpace>
 struct CellGroupViews {
@@ -200,11 +204,11 @@ struct InitCells {
   }
 };
 
-template <class ExecutionSpace>
+template <class ExecutionSpace,
+          class Voltages = Kokkos::View<const double**, typename ExecutionSpace::array_layout,
+                                        typename ExecutionSpace::memory_space>>
 struct RecordVoltages {
-  Kokkos::View<const double**, typename ExecutionSpace::array_layout,
-               typename ExecutionSpace::memory_space>
-      v;
+  Voltages v;  // (slot, node)
   Kokkos::View<const int*, typename ExecutionSpace::memory_space> slot, node;
   Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> trace;
   int row;
@@ -220,16 +224,34 @@ class CellGroup {
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
 
+  // schedule: HostSchedule::Lanes takes effect on host execution spaces only.
   CellGroup(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
             const NetworkSpec& net, const std::vector<std::int64_t>& gids,
-            const SimulationParameters& p, int spike_capacity_steps)
+            const SimulationParameters& p, int spike_capacity_steps,
+            HostSchedule schedule = HostSchedule::Cells)
       : params_(p) {
+    lanes_ = is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes;
     const int nc = static_cast<int>(gids.size());
     gid_of_slot_.assign(gids.begin(), gids.end());
+    // Lanes: cells of one tree (identical parent arrays) next to each other, so that
+    // consecutive slots fill tiles.
+    std::vector<int> tree_of_template(templates.size(), 0);
+    if (lanes_) {
+      std::map<std::vector<int>, int> trees;
+      for (std::size_t k = 0; k < templates.size(); ++k) {
+        const NeuronCompartments& comp = templates[k].compartments;
+        std::vector<int> parents(comp.size());
+        for (int i = 0; i < comp.size(); ++i) parents[i] = comp.tree.parent(i);
+        tree_of_template[k] = trees.emplace(parents, static_cast<int>(trees.size())).first->second;
+      }
+    }
     std::stable_sort(gid_of_slot_.begin(), gid_of_slot_.end(), [&](std::int64_t a, std::int64_t b) {
       const int na = templates[net.template_of(a)].compartments.size();
       const int nb = templates[net.template_of(b)].compartments.size();
-      return na != nb ? na > nb : a < b;
+      if (na != nb) return na > nb;
+      const int ta = tree_of_template[net.template_of(a)];
+      const int tb = tree_of_template[net.template_of(b)];
+      return ta != tb ? ta < tb : a < b;
     });
     max_nodes_ = 1;
     for (std::int64_t g : gid_of_slot_) {
@@ -365,6 +387,16 @@ class CellGroup {
     q10_ = hh_q10(p.celsius);
     c.status = make_solve_status<memory_space>();
     exec.fence();
+    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+      if (lanes_) {
+        std::vector<int> tree_of_slot(nc), template_of_slot(nc);
+        for (int s = 0; s < nc; ++s) {
+          template_of_slot[s] = net.template_of(gid_of_slot_[s]);
+          tree_of_slot[s] = tree_of_template[template_of_slot[s]];
+        }
+        build_tiles(exec, tree_of_slot, template_of_slot);
+      }
+    }
   }
 
   int num_cells() const { return static_cast<int>(gid_of_slot_.size()); }
@@ -385,9 +417,31 @@ class CellGroup {
     const int s = slot_of_gid(gid);
     return syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s];
   }
+  // The group's Views. Under the lanes schedule the per-node (slot, node) ones are empty
+  // (the tiles hold that state); the per-slot and per-synapse ones are the same.
   const views& data() const { return state_; }
 
+  // "lanes" or "cells": the schedule step() runs; cell_lanes() its W (1 for cells).
+  const char* schedule_name() const { return lanes_ ? "lanes" : "cells"; }
+  int cell_lanes() const {
+    if constexpr (is_host_execution_space<ExecutionSpace>())
+      return lanes_ ? cell_tile_lanes<ExecutionSpace>() : 1;
+    return 1;
+  }
+  int num_tiles() const { return tiles_.tiles; }
+  // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
+  bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
+
   void initialize(const ExecutionSpace& exec) {
+    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+      if (lanes_) {
+        constexpr int W = cell_tile_lanes<ExecutionSpace>();
+        Kokkos::parallel_for(
+            "hinesbatch::sim_init_tiles", impl::simd_tile_policy(exec, tiles_.tiles, W),
+            impl::InitCellTiles<ExecutionSpace, views, W>{tiles_, state_, params_.v_init, q10_});
+        return;
+      }
+    }
     Kokkos::parallel_for("hinesbatch::sim_init",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
                          impl::InitCells<ExecutionSpace>{state_, params_.v_init, q10_});
@@ -395,6 +449,19 @@ class CellGroup {
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
     const double dt = params_.dt;
+    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+      if (lanes_) {
+        constexpr int W = cell_tile_lanes<ExecutionSpace>();
+        auto policy = impl::simd_tile_policy(exec, tiles_.tiles, W);
+        if (tile_scratch_bytes_) policy.set_scratch_size(1, Kokkos::PerTeam(tile_scratch_bytes_));
+        Kokkos::parallel_for(
+            "hinesbatch::sim_step_tiles", policy,
+            impl::StepCellTiles<ExecutionSpace, views, W>{
+                tiles_, state_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena, params_.ek,
+                q10_, static_cast<int>(step + 1), max_nodes_, tile_scratch_bytes_});
+        return;
+      }
+    }
     Kokkos::parallel_for(
         "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
         impl::StepCells<ExecutionSpace>{state_, dt, (static_cast<double>(step) + 0.5) * dt,
@@ -435,6 +502,35 @@ class CellGroup {
     }
     return out;
   }
+  // Throws SolverError if a voltage is non-finite or beyond kMaxAbsVoltageMv (voltage_check.hpp).
+  void check_voltages(const ExecutionSpace& exec, double time_ms) const {
+    const auto gid = [this](int s) { return gid_of_slot_[s]; };
+    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+      if (lanes_) {
+        hinesbatch::check_voltages(exec, tile_voltages(), state_.size, num_cells(), time_ms, gid);
+        return;
+      }
+    }
+    hinesbatch::check_voltages(exec, state_.v, state_.size, num_cells(), time_ms, gid);
+  }
+  // trace(row, r) = v(slot(r), node(r)) for the r < slot.extent(0) recordings. Asynchronous.
+  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
+                       const Kokkos::View<int*, memory_space>& node,
+                       const Kokkos::View<double**, Kokkos::LayoutRight, memory_space>& trace,
+                       int row) const {
+    const auto records = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slot.extent(0));
+    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+      if (lanes_) {
+        Kokkos::parallel_for("hinesbatch::sim_record", records,
+                             impl::RecordVoltages<ExecutionSpace, impl::TileVoltages<memory_space>>{
+                                 tile_voltages(), slot, node, trace, row});
+        return;
+      }
+    }
+    Kokkos::parallel_for("hinesbatch::sim_record", records,
+                         impl::RecordVoltages<ExecutionSpace>{state_.v, slot, node, trace, row});
+  }
+
   void check(const ExecutionSpace& exec) const {
     const auto r = take_solve_status(exec, state_.status);
     if (!r.failed()) return;
@@ -444,7 +540,91 @@ class CellGroup {
   }
 
  private:
+  impl::TileVoltages<memory_space> tile_voltages() const {
+    return {tiles_.v, tiles_.slot_origin, cell_lanes()};
+  }
+
+  // Packs the (slot, node) arrays built by the constructor into tiles of W cells of one
+  // tree (consecutive slots; tree_of_slot is constant over a tile) and drops them. Full
+  // tiles of one template share one constant block.
+  void build_tiles(const ExecutionSpace& exec, const std::vector<int>& tree_of_slot,
+                   const std::vector<int>& template_of_slot) {
+    constexpr int W = cell_tile_lanes<ExecutionSpace>();
+    using tv = CellTileViews<ExecutionSpace>;
+    const int nc = num_cells();
+    auto hsize = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_.size);
+    std::vector<int> row{0}, first, cells, owner;
+    std::vector<std::int64_t> origin(nc), const_at;
+    std::map<int, std::int64_t> block_of_template;  // full one-template tiles' shared block
+    std::int64_t const_elems = 0;
+    int max_rows = 0;
+    for (int s = 0; s < nc;) {
+      int e = s + 1;
+      while (e < nc && e - s < W && tree_of_slot[e] == tree_of_slot[s]) ++e;
+      for (int k = s; k < e; ++k) origin[k] = static_cast<std::int64_t>(row.back()) * W + (k - s);
+      bool uniform = e - s == W;
+      for (int k = s; k < e; ++k) uniform = uniform && template_of_slot[k] == template_of_slot[s];
+      const auto shared =
+          uniform ? block_of_template.find(template_of_slot[s]) : block_of_template.end();
+      if (shared != block_of_template.end()) {
+        const_at.push_back(shared->second);
+        owner.push_back(0);
+      } else {
+        const_at.push_back(const_elems);
+        owner.push_back(1);
+        if (uniform) block_of_template[template_of_slot[s]] = const_elems;
+        const_elems += static_cast<std::int64_t>(hsize(s)) * W;
+      }
+      first.push_back(s);
+      cells.push_back(e - s);
+      row.push_back(row.back() + hsize(s));
+      max_rows = std::max(max_rows, static_cast<int>(hsize(s)));
+      s = e;
+    }
+    tv& t = tiles_;
+    t.tiles = static_cast<int>(first.size());
+    t.tile_row = impl::to_device(exec, row, "hb::tile_row");
+    t.tile_slot = impl::to_device(exec, first, "hb::tile_slot");
+    t.tile_cells = impl::to_device(exec, cells, "hb::tile_cells");
+    t.slot_origin = impl::to_device(exec, origin, "hb::slot_origin");
+    t.tile_const = impl::to_device(exec, const_at, "hb::tile_const");
+    t.const_owner = impl::to_device(exec, owner, "hb::tile_const_owner");
+    const std::size_t rows = static_cast<std::size_t>(row.back()), elems = rows * W;
+    const auto alloc = [](const char* label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+    };
+    t.parent = typename tv::vec_i(alloc("hb::tile_parent"), rows);
+    t.row_any = typename tv::vec_u8(alloc("hb::tile_row_any"), rows);
+    t.row_all = typename tv::vec_u8(alloc("hb::tile_row_all"), rows);
+    t.mechs = typename tv::vec_u8(alloc("hb::tile_mechs"), const_elems);
+    for (auto* x : {&t.v, &t.hh_m, &t.hh_h, &t.hh_n})
+      *x = typename tv::vec_d(alloc("hb::tile_states"), elems);
+    for (auto* x :
+         {&t.d0, &t.minus_g_axial, &t.pas_g, &t.pas_e, &t.hh_gna, &t.hh_gk, &t.hh_gl, &t.hh_el})
+      *x = typename tv::vec_d(alloc("hb::tile_constants"), const_elems);
+    // A tile's d and rhs in team scratch when they fit (they do for any real cell).
+    tile_scratch_bytes_ = 2 * static_cast<std::size_t>(max_rows) * W * sizeof(double);
+    if (tile_scratch_bytes_ >
+        static_cast<std::size_t>(impl::SimdTilePolicy<ExecutionSpace>::scratch_size_max(1))) {
+      tile_scratch_bytes_ = 0;
+      t.d = typename tv::vec_d(alloc("hb::tile_d"), elems);
+      t.rhs = typename tv::vec_d(alloc("hb::tile_rhs"), elems);
+    }
+    Kokkos::parallel_for("hinesbatch::sim_fill_tiles", impl::simd_tile_policy(exec, t.tiles, W),
+                         impl::FillCellTiles<ExecutionSpace, views, W>{t, state_});
+    exec.fence();
+    // The (slot, node) arrays are not used by the lanes schedule.
+    views& c = state_;
+    c.parent = {};
+    c.v = c.d = c.rhs = c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl =
+        c.hh_el = c.hh_m = c.hh_h = c.hh_n = typename views::nodes_d();
+    c.mechs = {};
+  }
+
   SimulationParameters params_;
+  bool lanes_ = false;
+  CellTileViews<ExecutionSpace> tiles_;  // the lanes schedule's storage
+  std::size_t tile_scratch_bytes_ = 0;
   std::vector<std::int64_t> gid_of_slot_;
   std::unordered_map<std::int64_t, int> slot_of_gid_;
   std::vector<int> syn_begin_of_slot_;

@@ -18,10 +18,21 @@ namespace hinesbatch {
 // The most steps one run may take (2^31: 15 hours of simulated time at dt 0.025 ms).
 constexpr double kMaxSimulationSteps = 2147483648.0;
 
+// How a host backend (OpenMP, Serial) steps its cells; a GPU always runs one cell per
+// thread. Lanes: one work item advances a tile of W = 16 cells of the same tree, the lane
+// loop vectorised (cell_tiles.hpp: cell_tile_lanes). Cells: one work item per
+// cell, (cell, node) storage (the reference). Both give the same raster and traces.
+enum class HostSchedule { Lanes, Cells };
+HostSchedule parse_host_schedule(const std::string& name);  // "lanes" or "cells"
+inline const char* host_schedule_name(HostSchedule s) {
+  return s == HostSchedule::Lanes ? "lanes" : "cells";
+}
+
 struct RunOptions {
   bool overlap = true;
   int epoch_steps = 0;          // 0: the largest the delays allow
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
+  HostSchedule host_schedule = HostSchedule::Lanes;
 };
 
 struct RecordSpec {
@@ -31,6 +42,8 @@ struct RecordSpec {
 
 struct RunMetrics {
   std::string exchange;
+  std::string schedule;  // "cells" or "lanes" (the step's schedule on this backend)
+  int cell_lanes = 1;    // W of the lanes schedule (1 for cells)
   int ranks = 1;
   bool overlap = true;
   int epoch_steps = 0;

@@ -81,7 +81,7 @@ class NetworkSimulation {
     }
     epoch_steps_ = d;
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
-                                                         epoch_steps_);
+                                                         epoch_steps_, options.host_schedule);
     const auto t_connections = clock::now();
     // Incoming connections and external events of the local cells: drawn per target in
     // parallel on the host, then sorted into CSR by source on the device.
@@ -149,6 +149,8 @@ class NetworkSimulation {
         "hb::trace", epoch_steps_ + 1, rs.size());
     trace_host_ = Kokkos::create_mirror_view(trace_buf_);
     metrics_.exchange = exchange.name();
+    metrics_.schedule = group_->schedule_name();
+    metrics_.cell_lanes = group_->cell_lanes();
     metrics_.ranks = exchange.size();
     metrics_.overlap = options.overlap;
     metrics_.epoch_steps = epoch_steps_;
@@ -179,9 +181,7 @@ class NetworkSimulation {
         record(j + 1);
       }
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
-      check_voltages(exec_, group_->data().v, group_->data().size, group_->num_cells(),
-                     (first + count) * params_.dt,
-                     [this](int s) { return group_->gid_of_slot(s); });
+      group_->check_voltages(exec_, (first + count) * params_.dt);
       metrics_.compute_s += since(t);
       copy_trace_rows(1, count + 1);
       const std::int64_t open = first + count;  // first step not yet run
@@ -262,11 +262,7 @@ class NetworkSimulation {
 
   void record(int row) {
     if (local_records_.empty()) return;
-    const auto& c = group_->data();
-    Kokkos::parallel_for(
-        "hinesbatch::sim_record",
-        Kokkos::RangePolicy<ExecutionSpace>(exec_, 0, local_records_.size()),
-        impl::RecordVoltages<ExecutionSpace>{c.v, rec_slot_, rec_node_, trace_buf_, row});
+    group_->record_voltages(exec_, rec_slot_, rec_node_, trace_buf_, row);
   }
   void copy_trace_rows(int begin, int end) {
     if (local_records_.empty()) return;

@@ -34,6 +34,14 @@ struct LargestAbsVoltage {
   }
 };
 
+// The voltages on the host for the rare path (a View; cell_tiles.hpp's accessor is
+// already host-readable and overloads this).
+template <class View>
+auto host_voltages(const View& v)
+    -> decltype(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v)) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
 }  // namespace impl
 
 // Throws SolverError "membrane potential ... at gid G, node N, t = T ms" if a voltage of a
@@ -49,7 +57,8 @@ void check_voltages(const ExecutionSpace& exec, const VoltageView& v, const Size
   exec.fence();
   if (largest <= kMaxAbsVoltageMv) return;
   // Rare path: find the first offending (slot, node) on the host.
-  const auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  using impl::host_voltages;  // and, by argument-dependent lookup, the accessors' own
+  const auto hv = host_voltages(v);
   const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), size);
   for (int s = 0; s < num_slots; ++s)
     for (int k = 0; k < hs(s); ++k) {

@@ -23,7 +23,8 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
 void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const json run = root.value("run", json::object());
   ctx.only(run, "run",
-           {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s"});
+           {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
+            "host_schedule"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
@@ -33,6 +34,11 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
     ctx.fail("run.partition", "must be contiguous or balanced", run.at("partition"));
   }
   c.dry_run_ranks = static_cast<int>(ctx.integer(run, "run.", "dry_run_ranks", 0, 0, 1 << 20));
+  try {
+    c.run.host_schedule = parse_host_schedule(ctx.str(run, "run.", "host_schedule", "lanes"));
+  } catch (const InputError&) {
+    ctx.fail("run.host_schedule", "must be lanes or cells", run.at("host_schedule"));
+  }
 }
 
 void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {

@@ -78,6 +78,14 @@ cfg zero.json '{"tstop": 5, "cell": {"morphology": "zero.swc", "mechanisms": [{"
 expect radius_zero_voltage 1 "membrane potential .* mV at gid 0, node [0-9]+, t = .* ms" -- zero.json
 expect iclamp_1e10 1 "membrane potential .* at gid [0-9]+, node [0-9]+, t = " -- \
   "$BASE" --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
+for sched in lanes cells; do  # both host schedules name it (issue #11)
+  expect iclamp_1e10_$sched 1 "membrane potential .* at gid 0, node [0-9]+, t = " -- \
+    "$BASE" --backend host --host-schedule $sched --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
+done
+expect host_schedule_flag 2 "--host-schedule must be lanes or cells, got 'tiles'" -- \
+  "$BASE" --host-schedule tiles
+expect host_schedule_key 2 "config key 'run.host_schedule': must be lanes or cells" -- \
+  "$BASE" --set run.host_schedule=tiles
 
 # --- 2. outputs
 cp "$BASE" in.json
