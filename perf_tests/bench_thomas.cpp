@@ -270,7 +270,7 @@ void BM_Batch(benchmark::State& state, int m, int n,
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
     return;
   }
-  const bool team = impl::resolve_schedule<Exec, L>(schedule, m) != ThomasSchedule::PerSystem;
+  const bool team = impl::resolve_schedule<Exec, L, T>(schedule, m) != ThomasSchedule::PerSystem;
   const double rows = double(n) * m;
   report<T>(state, rows,
             double(n) * (team ? team_traffic_elements(m) : thomas_traffic_elements(m)) * sizeof(T),
@@ -392,7 +392,7 @@ void BM_VBatchPadded(benchmark::State& state, int n,
   }
   state.counters["max_rel_residual"] = residual;
   const bool team =
-      impl::resolve_schedule<Default, L>(schedule, m_max) != ThomasSchedule::PerSystem;
+      impl::resolve_schedule<Default, L, T>(schedule, m_max) != ThomasSchedule::PerSystem;
   double traffic = 0;
   for (int s = 0; s < n; ++s) {
     const double rows = kComputingPadding ? m_max : in.size(s);

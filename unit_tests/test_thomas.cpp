@@ -99,7 +99,7 @@ class ThomasFixture : public ::testing::Test {
 
   // What a schedule leaves in c: c' (PerSystem) or its input (TeamPerSystem).
   static bool leaves_c_prime(ThomasSchedule schedule, int m) {
-    return impl::resolve_schedule<E, L>(schedule, m) == ThomasSchedule::PerSystem;
+    return impl::resolve_schedule<E, L, T>(schedule, m) == ThomasSchedule::PerSystem;
   }
   static std::string tag_of(ThomasSchedule schedule) {
     return std::string(" [") + schedule_name(schedule) + "]";

@@ -318,7 +318,13 @@ struct ThomasWarpsPerSystem {
 // bytes, whole sectors), the lanes solve from shared memory (LaneBlockedRows), and x goes
 // back the same way. B x m_max x 4 coefficients fill kTransposeTileBytes of shared memory.
 constexpr int kTransposeTileBytes = 32768;
-constexpr int kWarpTransposedAutoRows = 128;
+// Auto takes the transposed path up to this many rows (measured on the H100 at 256,000
+// systems: fp64 1.28x / 1.06x P2's kernel at 64 / 128 rows, 0.88x at 256; fp32 1.02x at
+// 64 rows, 0.93x at 128).
+template <class T>
+constexpr int warp_transposed_auto_rows() {
+  return sizeof(T) >= 8 ? 128 : 64;
+}
 
 template <class ExecutionSpace, class Systems, int R, int L>
 struct ThomasWarpTransposed {
@@ -498,16 +504,16 @@ constexpr bool team_schedule_is_default() {
 }
 
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
-template <class ExecutionSpace, class Layout>
+template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
   // On GPUs the warp schedule for Flat storage, and for Full-Interleaved storage up to
-  // kWarpTransposedAutoRows rows (there the transpose through shared memory beats P2's
+  // warp_transposed_auto_rows rows (there the transpose through shared memory beats P2's
   // one-thread kernel; at 256 rows and 256,000 systems it does not: docs/PERFORMANCE.md).
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto)
     schedule = team_schedule_is_default<ExecutionSpace>() &&
-                       (flat || (interleaved && m <= kWarpTransposedAutoRows))
+                       (flat || (interleaved && m <= warp_transposed_auto_rows<Scalar>()))
                    ? ThomasSchedule::WarpPerSystem
                    : ThomasSchedule::PerSystem;
   if (schedule == ThomasSchedule::WarpPerSystem && m > kWarpMaxRows)
@@ -736,7 +742,8 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   const int m = checked_row_count(where, d);
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
-  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, m);
+  const ThomasSchedule resolved =
+      resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule, m);
   if (resolved == ThomasSchedule::WarpPerSystem) {
     launch_thomas_warp_padded<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                        record, static_cast<int>(n), m);
@@ -796,7 +803,9 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   check_padded_extents<Layout>(where, d, sizes);
   const int n = static_cast<int>(sizes.extent(0));
   if (n == 0) return;
-  const ThomasSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule, row_extent(d));
+  const ThomasSchedule resolved =
+      resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule,
+                                                                             row_extent(d));
   if (resolved == ThomasSchedule::WarpPerSystem) {
     launch_thomas_warp_padded<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
                                              d, sizes, status, record, n, row_extent(d));

@@ -1,0 +1,8 @@
+# Round 2: launch bounds for 16/32 warps, one-half buffer for 32 warps of double, register-staged transpose; CUDA Thomas tests, timings, cuSPARSE, ncu.
+D=$OUT; R=/tmp/g2; mkdir -p $R; export OUT=$R
+nvidia-smi --query-gpu=name,driver_version --format=csv | tee $R/run.log
+timeout 170 bash scripts/gpu/device-run.sh 'tests:Thomas*' 2>&1 | tail -4 | tee -a $R/run.log
+timeout 260 bash scripts/gpu/device-run.sh 'perf:thomas:^ThomasBatch/(FullInterleaved|WarpFlat|WarpFullInterleaved)/f(64|32)/(64|128|256|512)/(25600|256000)/|^ThomasBatch/(FullInterleaved|WarpFlat)/f(64|32)/(1024|2048|4096|8192)/20000/|^ThomasVBatch/(WarpPacked|WarpNoComputingPaddingFlat|NoComputingPadding)/f64/(25600|256000)/|^ThomasAccuracy/Warp/f64/' 2>&1 | tail -1 | tee -a $R/run.log
+timeout 100 bash scripts/gpu/device-run.sh peers 2>&1 | tail -2 | tee -a $R/run.log
+timeout 70 bash scripts/gpu/ncu-bytes.sh '^ThomasBatch/WarpFlat/f64/(512/25600|2048/20000)/' '^ThomasBatch/WarpFullInterleaved/f64/(64|256)/25600/' 2>&1 | tee $R/ncu.txt
+tar czf $D/g2.tgz -C $R .
