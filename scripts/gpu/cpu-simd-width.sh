@@ -15,9 +15,16 @@ grep -o -m1 -w avx512f /proc/cpuinfo >"$R/avx512.txt"
 lscpu >"$R/lscpu.txt"
 export OMP_PROC_BIND=spread OMP_PLACES=threads LD_LIBRARY_PATH=$PWD/$c/lib
 F='^Mono/(Sequential|Flat|SimdTiles|SimdTiles1Core)/(small-low|medium-high|big-low)/256000/|^ThomasBatch/(Sequential|Flat|SimdTiles|SimdTiles1Core)/f64/(64|256)/256000/'
-for v in 3 4; do
-  [ $v = 4 ] && [ ! -s "$R/avx512.txt" ] && { echo "no AVX-512F: x86-64-v4 not run"; continue; }
-  timeout 250 "$c/cpu/perf_v$v" --benchmark_filter="$F" --benchmark_out="$R/cpu_v$v.json" \
-    --benchmark_out_format=json >"$R/cpu_v$v.txt" 2>&1
+# perf_v4x1, if carried: an AVX-512 build with one vector per tile
+# (-DHINESBATCH_SIMD_TILE_VECTORS=1 in HINESBATCH_BENCH_ARCH_FLAGS), the tiles only, to
+# compare with the default two vectors per tile in the same run.
+F1='^Mono/(SimdTiles|SimdTiles1Core)/(small-low|medium-high|big-low)/256000/|^ThomasBatch/(SimdTiles|SimdTiles1Core)/f64/(64|256)/256000/'
+for v in 3 4 4x1; do
+  case $v in 4*) [ ! -s "$R/avx512.txt" ] && { echo "no AVX-512F: x86-64-v$v not run"; continue; } ;; esac
+  [ -x "$c/cpu/perf_v$v" ] || continue
+  filter=$F
+  [ $v = 4x1 ] && filter=$F1
+  timeout "${CPU_LIMIT_S:-250}" "$c/cpu/perf_v$v" --benchmark_filter="$filter" \
+    --benchmark_out="$R/cpu_v$v.json" --benchmark_out_format=json >"$R/cpu_v$v.txt" 2>&1
   echo "cpu v$v rc=$?" | tee -a "$R/run.log"
 done

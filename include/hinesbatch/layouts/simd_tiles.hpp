@@ -1,9 +1,9 @@
 #pragma once
 // SIMD tiles: a Block-Interleaved batch (a View (tile, node, lane), lanes fastest) whose
-// lane count W is the vector width, so that one vector instruction covers one node of W
-// systems (solvers/simd_tiles_solve.hpp). This file holds what the layout needs beyond
-// layouts.hpp: the lane count for a scalar and backend, the launch policy that maps
-// tiles to threads, and page placement on the same policy.
+// lane count W is a small multiple of the vector width, so that vector instructions cover
+// one node of W systems (solvers/simd_tiles_solve.hpp). This file holds what the layout needs
+// beyond layouts.hpp: the lane count for a scalar and backend, the launch policy that maps tiles to
+// threads, and page placement on the same policy.
 //
 // Tiles go to threads in contiguous chunks (a static schedule): each core streams its
 // own part of the batch. On a multi-socket host, pages belong to the socket that first
@@ -41,16 +41,33 @@ constexpr bool is_host_execution_space() {
   return std::is_same<typename ExecutionSpace::memory_space, Kokkos::HostSpace>::value;
 }
 
-// W for a SIMD-tile batch of Scalar on ExecutionSpace: the host's vector width in
-// Scalars (8 doubles with AVX-512, 4 with AVX2, 2 with SSE2); on a GPU a warp, 32
-// (one coalesced row of the tile per step).
+// Scalars in one vector register of the host (8 doubles with AVX-512, 4 with AVX2, 2 with
+// SSE2).
+template <class Scalar>
+constexpr int host_vector_lanes() {
+  return host_vector_bytes() / static_cast<int>(sizeof(Scalar)) > 1
+             ? host_vector_bytes() / static_cast<int>(sizeof(Scalar))
+             : 1;
+}
+
+// Vectors per host tile: two. A Hines or Thomas sweep is a chain of dependent divisions
+// and loads per node; two independent vectors of systems keep twice the work in flight
+// (measured, AVX-512, fp64: on the 16-core host of the GPU machine at 256,000 systems one
+// core 1.03-1.39x the rate of one vector per tile and all cores 1.03-1.14x; on the 2-core
+// dev machine at 25,600 systems 1.12-1.40x and 1.25-1.64x: docs/PERFORMANCE.md).
+// -DHINESBATCH_SIMD_TILE_VECTORS=V changes it (experiments).
+#if !defined(HINESBATCH_SIMD_TILE_VECTORS)
+#define HINESBATCH_SIMD_TILE_VECTORS 2
+#endif
+constexpr int kSimdTileVectors = HINESBATCH_SIMD_TILE_VECTORS;
+
+// W for a SIMD-tile batch of Scalar on ExecutionSpace: on a host kSimdTileVectors vectors
+// (16 doubles with AVX-512, 8 with AVX2, 4 with SSE2); on a GPU a warp, 32 (one coalesced
+// row of the tile per step).
 template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 constexpr int simd_tile_lanes() {
-  return is_host_execution_space<ExecutionSpace>()
-             ? (host_vector_bytes() / static_cast<int>(sizeof(Scalar)) > 1
-                    ? host_vector_bytes() / static_cast<int>(sizeof(Scalar))
-                    : 1)
-             : 32;
+  return is_host_execution_space<ExecutionSpace>() ? kSimdTileVectors * host_vector_lanes<Scalar>()
+                                                   : 32;
 }
 
 namespace impl {

@@ -54,9 +54,7 @@ constexpr int cell_tile_lanes() {
 #if defined(HINESBATCH_CELL_TILE_LANES)
   return HINESBATCH_CELL_TILE_LANES;
 #else
-  return 2 * simd_tile_lanes<double, ExecutionSpace>() > 16
-             ? 2 * simd_tile_lanes<double, ExecutionSpace>()
-             : 16;
+  return 2 * host_vector_lanes<double>() > 16 ? 2 * host_vector_lanes<double>() : 16;
 #endif
 }
 

@@ -4,7 +4,7 @@
 // chunk of tiles with W-wide vector instructions; on a GPU a tile is the vector lanes of
 // a team (one system per lane, as the per-system Block-Interleaved kernel, in one
 // functor). W is the batch's block size: make the batch with make_simd_tile_batch (W =
-// simd_tile_lanes<Scalar, ExecutionSpace>(), the vector width) and fill it with fill_tiles
+// simd_tile_lanes<Scalar, ExecutionSpace>(), two vectors) and fill it with fill_tiles
 // (layouts/simd_tiles.hpp) for first-touch placement. Any block size works (a wider
 // tile, e.g. Block-Interleaved's default 128, is solved W lanes per pass on a host); the
 // native width gives straight packed code on a host with no partial passes.
@@ -35,7 +35,7 @@ constexpr int full_tile_lanes() {
 }
 
 // Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
-// lanes: on a host W (the vector width; a wider tile, e.g. Block-Interleaved's default
+// lanes: on a host W (two vectors; a wider tile, e.g. Block-Interleaved's default
 // 128, is solved W lanes at a time, so that a pass's working set stays n x W), elsewhere
 // max_tile_lanes. A full pass of W host lanes gets the compile-time count Lanes<W>.
 template <int kFull, class F>
