@@ -27,6 +27,7 @@
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/cell_tiles.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
@@ -155,19 +156,7 @@ struct StepCells {
   // v at the detector above the threshold, from below: a spike at the step's end.
   KOKKOS_INLINE_FUNCTION void detect(const int s) const {
     const int det = c.det_node(s);
-    if (det < 0) return;
-    if (c.v(s, det) > c.det_threshold(s)) {
-      if (!c.det_flag(s)) {
-        c.det_flag(s) = 1;
-        const int idx = Kokkos::atomic_fetch_add(&c.spike_count(), 1);
-        if (idx < static_cast<int>(c.spike_slot.extent(0))) {
-          c.spike_slot(idx) = s;
-          c.spike_step(idx) = step_end;
-        }
-      }
-    } else {
-      c.det_flag(s) = 0;
-    }
+    if (det >= 0) mechanisms::detect_threshold_crossing(c, s, c.v(s, det), step_end);
   }
 };
 

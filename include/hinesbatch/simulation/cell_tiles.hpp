@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
@@ -311,19 +312,9 @@ struct StepCellTiles {
     for (int k = 0; k < t.tile_cells(tile); ++k) {
       const int s = t.tile_slot(tile) + k;
       const int det = c.det_node(s);
-      if (det < 0) continue;
-      if (t.v(base + static_cast<std::size_t>(det) * W + k) > c.det_threshold(s)) {
-        if (!c.det_flag(s)) {
-          c.det_flag(s) = 1;
-          const int idx = Kokkos::atomic_fetch_add(&c.spike_count(), 1);
-          if (idx < static_cast<int>(c.spike_slot.extent(0))) {
-            c.spike_slot(idx) = s;
-            c.spike_step(idx) = step_end;
-          }
-        }
-      } else {
-        c.det_flag(s) = 0;
-      }
+      if (det >= 0)
+        mechanisms::detect_threshold_crossing(
+            c, s, t.v(base + static_cast<std::size_t>(det) * W + k), step_end);
     }
   }
 };

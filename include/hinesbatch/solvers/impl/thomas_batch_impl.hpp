@@ -225,6 +225,23 @@ struct ThomasTeamPerSystem {
   }
 };
 
+// Host backends' warp schedule: systems [first, first + count) (below num_systems) solved
+// one after another by warp_thomas_solve_emulated, L lanes of R rows run in turn.
+template <int R, int L, class Systems>
+KOKKOS_INLINE_FUNCTION void emulate_warp_systems(const Systems& systems, const int first,
+                                                 const int count, const int num_systems) {
+  using T = typename Systems::scalar_type;
+  for (int s = first; s < first + count && s < num_systems; ++s) {
+    const int rows = systems.rows_of(s, true);
+    if (rows == 0) continue;
+    systems.with_system(
+        s, rows,
+        [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+          warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
+        });
+  }
+}
+
 // The warp schedule (thomas_warp.hpp): team thread t of league rank l is warp
 // w = l x team_size + t; its kWarpLanes vector lanes solve systems w G .. w G + G - 1
 // (G = kWarpLanes / L), each with a group of L lanes of R rows. Systems says where the
@@ -256,15 +273,7 @@ struct ThomasWarpPerSystem {
     });
 #else
     Kokkos::single(Kokkos::PerThread(team), [&]() {
-      for (int s = s0; s < s0 + kSystemsPerWarp && s < num_systems; ++s) {
-        const int rows = systems.rows_of(s, true);
-        if (rows == 0) continue;
-        systems.with_system(
-            s, rows,
-            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-              warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
-            });
-      }
+      emulate_warp_systems<R, L>(systems, s0, kSystemsPerWarp, num_systems);
     });
 #endif
   }
@@ -298,15 +307,8 @@ struct ThomasWarpsPerSystem {
           });
     });
 #else
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      const int rows = systems.rows_of(s, true);
-      if (rows == 0) return;
-      systems.with_system(
-          s, rows,
-          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-            warp_thomas_solve_emulated<T, R, kLanes>(rows, a, b, c, d, record);
-          });
-    });
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { emulate_warp_systems<R, kLanes>(systems, s, 1, s + 1); });
 #endif
   }
 };
@@ -419,17 +421,8 @@ struct ThomasWarpTransposed {
     });
 #else
     // Host backends: the lanes in turn, straight from storage (no transpose needed).
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      for (int s = s0; s < s0 + kSystems && s < num_systems; ++s) {
-        const int rows = systems.rows_of(s, true);
-        if (rows == 0) continue;
-        systems.with_system(
-            s, rows,
-            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-              warp_thomas_solve_emulated<T, R, L>(rows, a, b, c, d, record);
-            });
-      }
-    });
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { emulate_warp_systems<R, L>(systems, s0, kSystems, num_systems); });
 #endif
   }
 };
@@ -554,19 +547,34 @@ void launch_thomas_warps_shape(const std::string& label, const ExecutionSpace& e
   }
 }
 
-// Launches the warp schedule over num_systems systems of at most m rows (m <= kWarpMaxRows).
-template <class ExecutionSpace, class Systems>
-void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
-                        const Systems& systems, int num_systems, int m) {
-  const WarpThomasShape shape = WarpThomasShape::for_rows(m);
-#define HINESBATCH_WARP_SHAPE(R, L)                 \
-  if (shape.rows_per_lane == R && shape.lanes == L) \
-    return launch_thomas_warp_shape<R, L>(label, exec, systems, num_systems);
+// Calls f(std::integral_constant<int, R>, std::integral_constant<int, L>) for the one-warp
+// register shape of `shape` and returns true; false for the multi-warp shapes.
+template <class F>
+bool with_one_warp_shape(const WarpThomasShape& shape, const F& f) {
+  using std::integral_constant;
+#define HINESBATCH_WARP_SHAPE(R, L)                              \
+  if (shape.rows_per_lane == R && shape.lanes == L) {            \
+    f(integral_constant<int, R>{}, integral_constant<int, L>{}); \
+    return true;                                                 \
+  }
   HINESBATCH_WARP_SHAPE(4, 8)
   HINESBATCH_WARP_SHAPE(8, 8)
   HINESBATCH_WARP_SHAPE(8, 16)
   HINESBATCH_WARP_SHAPE(8, 32)
 #undef HINESBATCH_WARP_SHAPE
+  return false;
+}
+
+// Launches the warp schedule over num_systems systems of at most m rows (m <= kWarpMaxRows).
+template <class ExecutionSpace, class Systems>
+void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
+                        const Systems& systems, int num_systems, int m) {
+  const WarpThomasShape shape = WarpThomasShape::for_rows(m);
+  if (with_one_warp_shape(shape, [&](auto R, auto L) {
+        launch_thomas_warp_shape<decltype(R)::value, decltype(L)::value>(label, exec, systems,
+                                                                         num_systems);
+      }))
+    return;
 #define HINESBATCH_WARPS_SHAPE(P)                                               \
   if (shape.rows_per_lane == kWarpRowsPerLane && shape.lanes == kWarpLanes * P) \
     return launch_thomas_warps_shape<kWarpRowsPerLane, P>(label, exec, systems, num_systems);
@@ -598,20 +606,15 @@ void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& e
                                const StatusView& status, bool record, int num_systems, int m) {
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   const Systems systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record};
-  if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value) {
-    const WarpThomasShape shape = WarpThomasShape::for_rows(m);
-    if (team_schedule_is_default<ExecutionSpace>()) {
-#define HINESBATCH_WARP_SHAPE(R, L)                 \
-  if (shape.rows_per_lane == R && shape.lanes == L) \
-    return launch_thomas_warp_transposed_shape<R, L>(label, exec, systems, num_systems);
-      HINESBATCH_WARP_SHAPE(4, 8)
-      HINESBATCH_WARP_SHAPE(8, 8)
-      HINESBATCH_WARP_SHAPE(8, 16)
-      HINESBATCH_WARP_SHAPE(8, 32)
-#undef HINESBATCH_WARP_SHAPE
-      // Multi-warp shapes read Full-Interleaved rows directly (uncoalesced; not transposed).
-    }
-  }
+  // Full-Interleaved on GPUs: one-warp shapes transposed through shared memory; the
+  // multi-warp shapes read the rows directly (uncoalesced; not transposed).
+  if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value)
+    if (team_schedule_is_default<ExecutionSpace>() &&
+        with_one_warp_shape(WarpThomasShape::for_rows(m), [&](auto R, auto L) {
+          launch_thomas_warp_transposed_shape<decltype(R)::value, decltype(L)::value>(
+              label, exec, systems, num_systems);
+        }))
+      return;
   launch_thomas_warp(label, exec, systems, num_systems, m);
 }
 
