@@ -90,8 +90,10 @@ void BM_Solve(benchmark::State& state) {
   pristine.fill(exec, in.u, in.l, in.d, in.rhs);
   Kokkos::deep_copy(exec, batch.u(), pristine.u());
   Kokkos::deep_copy(exec, batch.l(), pristine.l());
-  // range(3): the team plan's longest piece (0: chosen from the tree).
-  DeviceTree<typename Exec::memory_space> dtree(exec, tree, static_cast<int>(state.range(3)));
+  // range(3): the team plan's longest piece; range(4): the warp plan's lanes per system
+  // (0: chosen from the tree).
+  DeviceTree<typename Exec::memory_space> dtree(exec, tree, static_cast<int>(state.range(3)),
+                                                static_cast<int>(state.range(4)));
   for (auto _ : state) {
     Kokkos::deep_copy(exec, batch.d(), pristine.d());
     Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
@@ -124,6 +126,7 @@ void BM_Solve(benchmark::State& state) {
   state.counters["frac_copy_bw"] = benchmark::Counter(
       bytes / perf::copy_bandwidth_of<Exec>(), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["block_size"] = bs;
+  if (kSchedule == HinesSchedule::WarpPerSystem) state.counters["lanes"] = dtree.warp_plan().lanes;
   state.SetLabel(cls.name);
 }
 
@@ -190,7 +193,7 @@ void register_paper_benchmarks() {
           std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
       auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
         auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
-                      ->Args({c, neurons, 128, 0})
+                      ->Args({c, neurons, 128, 0, 0})
                       ->Unit(benchmark::kMillisecond);
         if (manual) b->UseManualTime();
       };
@@ -203,6 +206,9 @@ void register_paper_benchmarks() {
       add("Mono/TeamFlat", BM_Solve<T, layouts::Flat, Default, team>, true);
       add("Mono/TeamFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, team>, true);
       add("Mono/TeamBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, team>, true);
+      constexpr auto warp = HinesSchedule::WarpPerSystem;
+      add("Mono/WarpFlat", BM_Solve<T, layouts::Flat, Default, warp>, true);
+      add("Mono/WarpFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, warp>, true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif
@@ -220,7 +226,7 @@ void register_paper_benchmarks() {
          {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
           std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
       RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
-          ->Args({3, 256000, bs, 0})
+          ->Args({3, 256000, bs, 0, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
   }
@@ -230,6 +236,7 @@ void register_paper_benchmarks() {
 void register_float_benchmarks() {
   using benchmark::RegisterBenchmark;
   constexpr auto team = HinesSchedule::TeamPerSystem;
+  constexpr auto warp = HinesSchedule::WarpPerSystem;
   for (int c = 0; c < 6; ++c)
     for (int neurons : {25600, 256000}) {
       const std::string suffix =
@@ -238,9 +245,12 @@ void register_float_benchmarks() {
            {std::pair{"Mono32/FullInterleaved", BM_Solve<float, layouts::FullInterleaved, Default>},
             std::pair{"Mono32/TeamFlat", BM_Solve<float, layouts::Flat, Default, team>},
             std::pair{"Mono32/TeamFullInterleaved",
-                      BM_Solve<float, layouts::FullInterleaved, Default, team>}})
+                      BM_Solve<float, layouts::FullInterleaved, Default, team>},
+            std::pair{"Mono32/WarpFlat", BM_Solve<float, layouts::Flat, Default, warp>},
+            std::pair{"Mono32/WarpFullInterleaved",
+                      BM_Solve<float, layouts::FullInterleaved, Default, warp>}})
         RegisterBenchmark((std::string(name) + suffix).c_str(), fn)
-            ->Args({c, neurons, 128, 0})
+            ->Args({c, neurons, 128, 0, 0})
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
     }
@@ -254,13 +264,29 @@ void register_piece_benchmarks() {
       benchmark::RegisterBenchmark(
           (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/25600").c_str(),
           BM_Solve<double, layouts::Flat, Default, HinesSchedule::TeamPerSystem>)
-          ->Args({c, 25600, 128, len})
+          ->Args({c, 25600, 128, len, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
 }
 
+// The warp plan's lanes per system (MonoLanes/WarpFlat/<class>/<N>/.../<lanes>): the check
+// of WarpTreePlan::choose_lanes.
+void register_lane_benchmarks() {
+  for (int c = 0; c < 6; ++c)
+    for (int neurons : {25600, 256000})
+      for (int lanes : {4, 8, 16, 32})
+        benchmark::RegisterBenchmark(
+            (std::string("MonoLanes/WarpFlat/") + paper_classes()[c].name + "/" +
+             std::to_string(neurons))
+                .c_str(),
+            BM_Solve<double, layouts::Flat, Default, HinesSchedule::WarpPerSystem>)
+            ->Args({c, neurons, 128, 0, lanes})
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+}
+
 [[maybe_unused]] const bool registered =
     (register_paper_benchmarks<double>(), register_float_benchmarks(), register_piece_benchmarks(),
-     true);
+     register_lane_benchmarks(), true);
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
+#include "hinesbatch/solvers/warp_tree_plan.hpp"
 #include "random_systems.hpp"
 
 namespace {
@@ -48,7 +49,8 @@ class HinesBatchSolve : public ::testing::Test {
 
   // Solves num_systems random systems on tree; returns the solution read back.
   static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
-                     HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0) {
+                     HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0,
+                     int warp_lanes = 0) {
     E exec;
     Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
     const auto& in = out.input;
@@ -60,7 +62,7 @@ class HinesBatchSolve : public ::testing::Test {
     Kokkos::deep_copy(batch.d(), nan);
     Kokkos::deep_copy(batch.rhs(), nan);
     batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length);
+    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length, warp_lanes);
     solve(exec, dtree, batch, schedule);
     batch.check(exec);
     out.x.assign(in.rhs.size(), nan);
@@ -99,12 +101,13 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    return {HinesSchedule::PerSystem, HinesSchedule::TeamPerSystem, HinesSchedule::Auto};
+    return {HinesSchedule::PerSystem, HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
+            HinesSchedule::Auto};
   }
 
   // Every schedule (Auto included) on random systems of tree.
   static void check(const Tree& tree, int num_systems, const std::string& what,
-                    int wanted_block_size = 32, int piece_length = 0) {
+                    int wanted_block_size = 32, int piece_length = 0, int warp_lanes = 0) {
     const int bs = block_size_for(tree.size(), wanted_block_size);
     if (bs < 1) {
       // Not a skip: with tiles of one lane the solve must either be correct or be refused
@@ -123,7 +126,7 @@ class HinesBatchSolve : public ::testing::Test {
     }
     static std::uint64_t seed = 0x5eed;
     for (const auto schedule : schedules()) {
-      const auto o = run(tree, num_systems, ++seed, bs, schedule, piece_length);
+      const auto o = run(tree, num_systems, ++seed, bs, schedule, piece_length, warp_lanes);
       expect_correct(tree, o,
                      what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs) +
                          " " + schedule_name(schedule));
@@ -162,6 +165,24 @@ TYPED_TEST(HinesBatchSolve, TeamPieceLengths) {
     this->check(random_tree(400, 11), 7, "random400" + tag, 32, len);
     this->check(star_tree(50), 7, "star50" + tag, 32, len);
     this->check(paper_class_tree(PaperClass::BigLow), 7, "biglow" + tag, 32, len);
+  }
+}
+
+// The warp schedule's plan with every lane count, on trees whose lane ranges cut chains,
+// stars, deep binary trees and trees not numbered depth first (random_tree), and more
+// lanes than nodes.
+TYPED_TEST(HinesBatchSolve, WarpLaneCounts) {
+  for (int lanes : {1, 2, 4, 8, 16, 32}) {
+    const std::string tag = " lanes=" + std::to_string(lanes);
+    for (int n : {1, 2, 5, 31, 33})
+      this->check(random_tree(n, 3 + n), 7, "random" + std::to_string(n) + tag, 32, 0, lanes);
+    this->check(chain_tree(300), 7, "chain300" + tag, 32, 0, lanes);
+    this->check(random_tree(400, 11), 7, "random400" + tag, 32, 0, lanes);
+    this->check(star_tree(50), 7, "star50" + tag, 32, 0, lanes);
+    this->check(balanced_binary_tree(8), 7, "binary255" + tag, 32, 0, lanes);
+    this->check(random_tree(400, 5, 0.9), 7, "bushy400" + tag, 32, 0, lanes);
+    for (const auto& c : paper_classes())
+      this->check(paper_class_tree(c.id), 37, c.name + tag, 32, 0, lanes);
   }
 }
 
@@ -327,6 +348,76 @@ void expect_adopted_views_solved_in_place() {
       ASSERT_NEAR(h(s, i), want[static_cast<std::size_t>(s) * n + i], 1e-12) << s << " " << i;
   typename Batch::view_type other(std::string("other"), N, n + 1);
   EXPECT_THROW((void)Batch(other, other, other, rhs), InputError);
+}
+
+// The warp plan against its definition, recomputed here the slow way: a node is kept when
+// some node of its subtree lies past its lane range; every kept node is in exactly one
+// piece, a chain of one range ending at a port; every cross node and every piece but the
+// root's hangs from exactly one port; ports come in decreasing node order.
+TEST(WarpTreePlan, MatchesItsDefinition) {
+  std::vector<std::pair<std::string, Tree>> trees = {
+      {"chain300", chain_tree(300)},          {"star50", star_tree(50)},
+      {"binary255", balanced_binary_tree(8)}, {"random400", random_tree(400, 11)},
+      {"bushy400", random_tree(400, 5, 0.9)}, {"one", chain_tree(1)}};
+  for (const auto& c : paper_classes()) trees.emplace_back(c.name, paper_class_tree(c.id));
+  for (const auto& [name, tree] : trees)
+    for (int lanes : {1, 2, 4, 8, 16, 32}) {
+      const WarpTreePlan plan = WarpTreePlan::build(tree, lanes);
+      const int n = tree.size(), R = plan.nodes_per_lane;
+      const std::string what = name + " lanes=" + std::to_string(lanes);
+      ASSERT_EQ(plan.lane_stride % 2, 1) << what;
+      ASSERT_GE(plan.lane_stride, R) << what;
+      std::vector<int> node_of_slot(plan.num_slots(), -1);
+      for (int i = 0; i < n; ++i) node_of_slot.at(plan.slot_of(i)) = i;
+      std::vector<int> in_pieces(n, 0);
+      for (int q = 0; q < plan.num_pieces(); ++q) {
+        for (int k = plan.piece_begin[q]; k < plan.piece_begin[q + 1]; ++k) {
+          const int i = node_of_slot.at(plan.piece_slots[k]);
+          ASSERT_GE(i, 0) << what;
+          ++in_pieces[i];
+          if (k > plan.piece_begin[q])
+            ASSERT_EQ(tree.parent(i), node_of_slot[plan.piece_slots[k - 1]]) << what;
+          ASSERT_EQ(i / R, node_of_slot[plan.piece_slots[plan.piece_begin[q]]] / R) << what;
+        }
+        const int top = node_of_slot[plan.piece_slots[plan.piece_begin[q]]];
+        ASSERT_EQ(plan.piece_parent[q], top == 0 ? -1 : plan.slot_of(tree.parent(top))) << what;
+      }
+      for (int i = 0; i < n; ++i) {
+        bool leaves = i == 0;
+        for (int j = i; j < n && !leaves; ++j) {
+          int a = j;
+          while (a > i) a = tree.parent(a);
+          if (a == i && j / R != i / R) leaves = true;
+        }
+        const int want = leaves                          ? WarpTreePlan::kKept
+                         : (tree.parent(i) / R == i / R) ? WarpTreePlan::kLocal
+                                                         : WarpTreePlan::kCross;
+        ASSERT_EQ(plan.kind[i], want) << what << " node " << i;
+        ASSERT_EQ(in_pieces[i], leaves ? 1 : 0) << what << " node " << i;
+      }
+      ASSERT_EQ(plan.num_ports(), plan.num_pieces()) << what;
+      std::vector<int> seen_piece(plan.num_pieces(), 0), seen_cross(n, 0);
+      int last_bottom = n;
+      for (int r = 0; r < plan.num_ports(); ++r) {
+        const int q = plan.port_piece[r];
+        const int b = node_of_slot[plan.piece_slots[plan.piece_begin[q + 1] - 1]];
+        ASSERT_LT(b, last_bottom) << what;
+        last_bottom = b;
+        for (int c = plan.port_child_begin[r]; c < plan.port_child_begin[r + 1]; ++c) {
+          ++seen_piece.at(plan.child_piece[c]);
+          ASSERT_EQ(plan.piece_parent[plan.child_piece[c]], plan.slot_of(b)) << what;
+        }
+        for (int c = plan.port_cross_begin[r]; c < plan.port_cross_begin[r + 1]; ++c) {
+          const int i = node_of_slot.at(plan.port_cross[c]);
+          ++seen_cross.at(i);
+          ASSERT_EQ(tree.parent(i), b) << what;
+        }
+      }
+      for (int q = 0; q < plan.num_pieces(); ++q)
+        ASSERT_EQ(seen_piece[q], plan.piece_parent[q] < 0 ? 0 : 1) << what << " piece " << q;
+      for (int i = 0; i < n; ++i)
+        ASSERT_EQ(seen_cross[i], plan.kind[i] == WarpTreePlan::kCross ? 1 : 0) << what;
+    }
 }
 
 TEST(HinesBatchAdoptingViews, FlatAndFullInterleavedSolveInPlace) {

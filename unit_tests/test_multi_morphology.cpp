@@ -218,6 +218,31 @@ TEST(BranchPlan, GroupsLevelsAndStorage) {
   EXPECT_GE(plan.planning_seconds(), 0.0);
 }
 
+// Cells of one tree are split once (found by content, not by object), trees of one size
+// but another shape are not mistaken for them, and the storage -> (cell, node) lookup of
+// the error messages inverts storage_of exactly, padding included.
+TEST(BranchPlan, RepeatedTreesAreSharedAndEveryNodeIsFound) {
+  const Tree a = random_tree(60, 1), b = random_tree(60, 2), c = chain_tree(60);
+  const std::vector<Tree> cells{a, b, a, Tree(a.parents()), c, b, p2_binary_tree(3)};
+  BranchPlanOptions o;
+  o.cells_per_group = 2;
+  const BranchPlan plan(cells, o);
+  int branches = 0;
+  for (const Tree& t : cells) branches += static_cast<int>(t.branches().size());
+  EXPECT_EQ(plan.num_branches(), branches);
+  std::vector<int> seen(plan.storage_size(), 0);
+  for (int cell = 0; cell < plan.num_cells(); ++cell)
+    for (int node = 0; node < cells[cell].size(); ++node) {
+      const std::int64_t s = plan.storage_of[plan.cell_offset[cell] + node];
+      ASSERT_EQ(seen.at(s)++, 0);
+      EXPECT_EQ(plan.cell_node_of_storage(s), std::make_pair(cell, node));
+    }
+  for (std::int64_t s = 0; s < plan.storage_size(); ++s)
+    if (!seen[s]) EXPECT_EQ(plan.cell_node_of_storage(s), std::make_pair(-1, -1));
+  EXPECT_EQ(plan.cell_node_of_storage(-1), std::make_pair(-1, -1));
+  EXPECT_EQ(plan.cell_node_of_storage(plan.storage_size()), std::make_pair(-1, -1));
+}
+
 TEST(BranchPlan, RejectsEmptyCells) {
   EXPECT_THROW(BranchPlan({Tree()}), InputError);
   BranchPlanOptions o;

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "hinesbatch/simulation/sections.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
 #include "support/backends.hpp"
+#include "support/shared_data.hpp"
 
 namespace hinesbatch::test {
 namespace {
@@ -188,6 +190,72 @@ TEST(NeuronCompartmentsTest, TaperedAreaAddsUpToTheFrustum) {
   double r = 0;
   for (int i = 1; i < c.size(); ++i) r += 1 / c.g_axial_uS[i];
   EXPECT_NEAR(r, 4 * 35.4 / kPi * 1e-2 * (30 / (4.0 * 3) + 20 / (3.0 * 1)), 1e-9);
+}
+
+// What the removed second pipeline (morphology/discretize) checked that the tests above do
+// not: cells with zero radii and zero-length sections still give a Hines tree of finite,
+// non-negative areas and finite, positive conductances; on real files the total area is the
+// sections' frusta whatever nseg, and nseg 3 adds two nodes per section to nseg 1.
+void expect_physical(const NeuronCompartments& c, const std::string& what) {
+  for (int i = 0; i < c.size(); ++i) {
+    ASSERT_TRUE(std::isfinite(c.area_um2[i]) && c.area_um2[i] >= 0) << what << " node " << i;
+    if (i == 0) continue;
+    ASSERT_LT(c.tree.parent(i), i) << what;
+    ASSERT_TRUE(std::isfinite(c.g_axial_uS[i]) && c.g_axial_uS[i] > 0) << what << " node " << i;
+  }
+}
+
+double frusta_area(const SectionedMorphology& m) {
+  double area = 0;
+  for (const auto& s : m.sections)
+    for (std::size_t k = 1; k < s.pt3d.size(); ++k) {
+      const Pt3d &a = s.pt3d[k - 1], &b = s.pt3d[k];
+      const double l = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y) +
+                                 (b.z - a.z) * (b.z - a.z));
+      area += kPi * (a.diam + b.diam) / 2 *
+              std::sqrt(l * l + (a.diam - b.diam) * (a.diam - b.diam) / 4);
+    }
+  return area;
+}
+
+TEST(NeuronCompartmentsTest, ZeroRadiiAndZeroLengthSectionsStayFinite) {
+  // Zero-radius soma (as in v_e_purk2), zero-radius dendrite points, and a duplicate point
+  // at a branch.
+  const auto m =
+      swc("1 1 0 0 0 0 -1\n2 3 5 0 0 0 1\n3 3 10 0 0 1.5 2\n4 3 20 0 0 0 3\n5 3 20 0 0 0 4\n"
+          "6 3 30 0 0 1 4\n");
+  for (int nseg : {1, 3}) {
+    const auto sections = neuron_sections(m, {nseg, 0});
+    for (const auto& sec : sections.sections)
+      for (const auto& p : sec.pt3d) EXPECT_GE(p.diam, 2 * kMinRadiusUm);
+    expect_physical(neuron_compartments(sections, 35.4), "nseg " + std::to_string(nseg));
+  }
+  expect_physical(
+      neuron_compartments(neuron_sections(swc("1 3 0 0 0 0 -1\n2 3 5 0 0 0 1\n"), {2, 0}), 35.4),
+      "all-zero radii");
+}
+
+TEST(NeuronCompartmentsTest, RealFilesKeepTheirAreaWhateverNseg) {
+  const std::string dir = morphology_dir();
+  if (!std::ifstream(dir + "/README.md").good()) GTEST_SKIP() << "no morphologies at " << dir;
+  for (const char* f :
+       {"96ML.CNG.swc", "mp_ma_40984_gc2.CNG.swc", "1220882a.CNG.swc", "CT12T2.CNG.swc",
+        "v_e_moto1.CNG.swc", "cnic_004.CNG.swc", "HSN-fluoro02.CNG.swc", "951118a.CNG.swc",
+        "v_e_purk2.CNG.swc", "l22.CNG.swc", "AKO60sdax2lay.CNG.swc", "10-2012-02-09-001.CNG.swc"}) {
+    SCOPED_TRACE(f);
+    const auto m = read_swc(dir + "/" + f);
+    const auto s1 = neuron_sections(m, {1, 0}), s3 = neuron_sections(m, {3, 0});
+    const auto c1 = neuron_compartments(s1, 35.4), c3 = neuron_compartments(s3, 35.4);
+    expect_physical(c1, f);
+    expect_physical(c3, f);
+    EXPECT_EQ(c3.size() - c1.size(), 2 * s1.size());
+    double a1 = 0, a3 = 0;
+    for (double a : c1.area_um2) a1 += a;
+    for (double a : c3.area_um2) a3 += a;
+    const double want = frusta_area(s1);
+    EXPECT_NEAR(a1, want, 1e-9 * want);
+    EXPECT_NEAR(a3, want, 1e-9 * want);
+  }
 }
 
 TEST(Events, DeliveryFollowsNeuronsHalfStepRule) {

@@ -8,7 +8,6 @@
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
-#include "hinesbatch/morphology/discretize.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/morphology/tree.hpp"
@@ -19,3 +18,4 @@
 #include "hinesbatch/solvers/team_tree_plan.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
 #include "hinesbatch/solvers/thomas_simd_tiles.hpp"
+#include "hinesbatch/solvers/warp_tree_plan.hpp"

@@ -61,7 +61,8 @@ HinesSchedule hines_schedule(const std::string& s) {
   if (s == "auto") return HinesSchedule::Auto;
   if (s == "per_system") return HinesSchedule::PerSystem;
   if (s == "team") return HinesSchedule::TeamPerSystem;
-  throw py::value_error("schedule must be 'auto', 'per_system' or 'team', got '" + s + "'");
+  if (s == "warp") return HinesSchedule::WarpPerSystem;
+  throw py::value_error("schedule must be 'auto', 'per_system', 'team' or 'warp', got '" + s + "'");
 }
 ThomasSchedule thomas_schedule(const std::string& s) {
   if (s == "auto") return ThomasSchedule::Auto;

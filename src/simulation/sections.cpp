@@ -9,7 +9,6 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
-#include "hinesbatch/morphology/discretize.hpp"  // kMinRadiusUm
 
 namespace hinesbatch {
 

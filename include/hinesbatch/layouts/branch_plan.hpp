@@ -66,7 +66,6 @@ class BranchPlan {
   std::int64_t storage_size_ = 0;
   int num_levels_ = 0, num_groups_ = 0;
   double planning_seconds_ = 0;
-  std::vector<std::int64_t> canonical_of_storage_;  // -1 for padding
 };
 
 }  // namespace hinesbatch

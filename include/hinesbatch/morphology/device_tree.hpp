@@ -1,13 +1,16 @@
 #pragma once
 // The parent array of a Tree, copied once into a memory space for the batched solvers,
-// with the tree's plan for the team schedule (solvers/team_tree_plan.hpp).
+// with the tree's plans for the team and warp schedules (solvers/team_tree_plan.hpp,
+// solvers/warp_tree_plan.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <vector>
 
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/hines_warp.hpp"
 #include "hinesbatch/solvers/team_tree_plan.hpp"
+#include "hinesbatch/solvers/warp_tree_plan.hpp"
 
 namespace hinesbatch {
 
@@ -19,9 +22,11 @@ class DeviceTree {
 
   DeviceTree() = default;
   // team_piece_length: the longest piece of the team schedule's plan (0: chosen from the
-  // tree's size; see TeamTreePlan::build).
+  // tree's size; see TeamTreePlan::build). warp_lanes: lanes per system of the warp
+  // schedule (0: WarpTreePlan::choose_lanes).
   template <class ExecutionSpace>
-  DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0)
+  DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0,
+             int warp_lanes = 0)
       : size_(tree.size()) {
     Kokkos::View<int*, MemorySpace> p(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::parent"), tree.size());
@@ -43,11 +48,36 @@ class DeviceTree {
     team_plan_.num_nodes = plan.num_nodes;
     team_plan_.num_pieces = plan.num_pieces();
     team_plan_.num_levels = plan.num_levels();
+
+    const WarpTreePlan warp = WarpTreePlan::build(tree, warp_lanes);
+    warp_plan_.kind = to_space(exec, "hinesbatch::warp_kind", warp.kind);
+    warp_plan_.parent_slot = to_space(exec, "hinesbatch::warp_parent_slot", warp.parent_slot);
+    warp_plan_.lane_piece_begin =
+        to_space(exec, "hinesbatch::warp_lane_piece_begin", warp.lane_piece_begin);
+    warp_plan_.piece_begin = to_space(exec, "hinesbatch::warp_piece_begin", warp.piece_begin);
+    warp_plan_.piece_slots = to_space(exec, "hinesbatch::warp_piece_slots", warp.piece_slots);
+    warp_plan_.piece_parent = to_space(exec, "hinesbatch::warp_piece_parent", warp.piece_parent);
+    warp_plan_.port_piece = to_space(exec, "hinesbatch::warp_port_piece", warp.port_piece);
+    warp_plan_.port_child_begin =
+        to_space(exec, "hinesbatch::warp_port_child_begin", warp.port_child_begin);
+    warp_plan_.child_piece = to_space(exec, "hinesbatch::warp_child_piece", warp.child_piece);
+    warp_plan_.child_bottom = to_space(exec, "hinesbatch::warp_child_bottom", warp.child_bottom);
+    warp_plan_.port_cross_begin =
+        to_space(exec, "hinesbatch::warp_port_cross_begin", warp.port_cross_begin);
+    warp_plan_.port_cross = to_space(exec, "hinesbatch::warp_port_cross", warp.port_cross);
+    warp_plan_.num_nodes = warp.num_nodes;
+    warp_plan_.lanes = warp.lanes;
+    warp_plan_.nodes_per_lane = warp.nodes_per_lane;
+    warp_plan_.lane_stride = warp.lane_stride;
+    warp_plan_.num_pieces = warp.num_pieces();
+    warp_plan_.num_ports = warp.num_ports();
+    warp_plan_.lane_of = impl::FastDivider(warp.nodes_per_lane, warp.num_nodes);
   }
 
   int size() const { return size_; }
   const parent_view& parents() const { return parent_; }
   const impl::DeviceTeamPlan<MemorySpace>& team_plan() const { return team_plan_; }
+  const impl::DeviceWarpPlan<MemorySpace>& warp_plan() const { return warp_plan_; }
 
  private:
   template <class ExecutionSpace>
@@ -65,6 +95,7 @@ class DeviceTree {
   int size_ = 0;
   parent_view parent_;
   impl::DeviceTeamPlan<MemorySpace> team_plan_;
+  impl::DeviceWarpPlan<MemorySpace> warp_plan_;
 };
 
 }  // namespace hinesbatch

@@ -43,6 +43,9 @@
 
 namespace hinesbatch {
 
+// Thinner radii are raised to this (a zero diameter would give an infinite axial resistance).
+constexpr double kMinRadiusUm = 0.01;
+
 struct Pt3d {
   double x = 0, y = 0, z = 0, diam = 0;  // um
 };

@@ -18,8 +18,9 @@ namespace hinesbatch {
 // How a mono-morphology batch is scheduled. The choice changes what is left in d.
 enum class HinesSchedule {
   // The fastest measured schedule for the batch's layout and backend (docs/PERFORMANCE.md,
-  // 2026-11-22, H100): on GPUs TeamPerSystem for Flat batches (whose one-thread sweeps are
-  // uncoalesced), PerSystem for the interleaved layouts; on host backends SimdTiles for
+  // 2026-11-22/23, H100): on GPUs, for Flat batches (whose one-thread sweeps are
+  // uncoalesced) WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem
+  // above, PerSystem for the interleaved layouts; on host backends SimdTiles for
   // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run P1's
   // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
   Auto,
@@ -32,6 +33,10 @@ enum class HinesSchedule {
   // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
   // Block-Interleaved batches only; d <- eliminated diagonal.
   SimdTiles,
+  // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
+  // eliminates its range of nodes in team scratch, one thread the few ports left; x
+  // written once (40 B per node in double); u, l and d are only read.
+  WarpPerSystem,
 };
 
 inline const char* schedule_name(HinesSchedule s) {
@@ -44,6 +49,8 @@ inline const char* schedule_name(HinesSchedule s) {
       return "TeamPerSystem";
     case HinesSchedule::SimdTiles:
       return "SimdTiles";
+    case HinesSchedule::WarpPerSystem:
+      return "WarpPerSystem";
   }
   return "?";
 }
@@ -145,6 +152,145 @@ struct SolveTeamPerSystem {
   }
 };
 
+// The warp schedule: a team takes `systems` consecutive systems (32 / G on GPUs), G lanes
+// each; scratch holds them all while they are eliminated. The scratch level is a template
+// parameter so that, at level 0, the device compiler sees shared memory behind every
+// scratch pointer (32-bit shared-memory instructions instead of generic 64-bit ones).
+template <class Batch, class Plan, class ExecutionSpace, int ScratchLevel>
+struct SolveWarpPerSystem {
+  using Layout = typename Batch::layout_type;
+  using T = typename Batch::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  // Flat storage holds a system's nodes together; the other layouts a node's systems.
+  static constexpr bool system_major = std::is_same<Layout, layouts::Flat>::value;
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  Plan plan;
+  int n, block_size, num_systems, systems;
+  FastDivider element_div;  // element index -> (system, node): by n (Flat) or by systems
+
+  KOKKOS_INLINE_FUNCTION void record(int s, int pivot_node, int x_node) const {
+    const long long offset = static_cast<long long>(s) * n;
+    if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_node);
+    if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_node);
+  }
+
+  KOKKOS_INLINE_FUNCTION void element(int e, int& c, int& i) const {
+    const int q = element_div(e);
+    if (system_major) {
+      c = q;
+      i = e - q * n;
+    } else {
+      i = q;
+      c = e - q * systems;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int first = team.league_rank() * systems;
+    const int per_system = static_cast<int>(plan.scratch_scalars());
+    T* const base = on_chip<ScratchLevel>(static_cast<T*>(
+        team.team_scratch(ScratchLevel)
+            .get_shmem(sizeof(T) * static_cast<std::size_t>(per_system) * systems, ScratchLevel)));
+    auto system_scratch = [&](int c) { return WarpScratch<T>(base + c * per_system, plan); };
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems),
+                         [&](const int c) { *system_scratch(c).bad_input = T(0); });
+    team.team_barrier();
+
+    // 1. Stage, noting inputs the sweep could not survive where the sequential sweep meets
+    // them (a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs at x).
+    // Each thread loads kBatch elements (coalesced) before it stores any.
+    constexpr int kBatch = 4;
+    const int elements = systems * n;
+    const int chunks = (elements + kBatch - 1) / kBatch;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, chunks), [&](const int ch) {
+      T uv[kBatch], lv[kBatch], dv[kBatch], rv[kBatch];
+      int cs[kBatch], is[kBatch];
+      for (int q = 0; q < kBatch; ++q) {
+        const int e = ch + q * chunks;
+        element(e, cs[q], is[q]);
+        const int s = first + cs[q];
+        uv[q] = T(0);
+        lv[q] = T(0);
+        dv[q] = T(1);
+        rv[q] = T(0);
+        if (e < elements && s < num_systems) {
+          uv[q] = Layout::at(u, s, is[q], block_size);
+          lv[q] = Layout::at(l, s, is[q], block_size);
+          dv[q] = Layout::at(d, s, is[q], block_size);
+          rv[q] = Layout::at(rhs, s, is[q], block_size);
+        }
+        loads_complete_here(uv[q]);
+        loads_complete_here(lv[q]);
+        loads_complete_here(dv[q]);
+        loads_complete_here(rv[q]);
+      }
+      for (int q = 0; q < kBatch; ++q) {
+        const int e = ch + q * chunks, c = cs[q], i = is[q];
+        if (e >= elements || first + c >= num_systems) continue;
+        const WarpScratch<T> sc = system_scratch(c);
+        const int k = plan.slot_of(i);
+        sc.u[k] = uv[q];
+        sc.l[k] = lv[q];
+        sc.d[k] = dv[q];
+        sc.r[k] = rv[q];
+        const bool pivot = !is_usable_pivot(dv[q]) ||
+                           (i > 0 && (!is_finite_value(uv[q]) || !is_finite_value(lv[q])));
+        const bool value = !is_finite_value(rv[q]);
+        if (pivot || value) {
+          *sc.bad_input = T(1);
+          record(first + c, pivot ? i : -1, value ? i : -1);
+        }
+      }
+    });
+    team.team_barrier();
+
+    const int G = plan.lanes;
+    // 2. Each lane its range.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems * G), [&](const int t) {
+      const int c = t / G, s = first + c;
+      if (s >= num_systems) return;
+      const WarpScratch<T> sc = system_scratch(c);
+      const bool input_ok = *sc.bad_input == T(0);
+      warp_lane_eliminate(plan, t - c * G, sc, [&](int slot) {
+        if (input_ok) record(s, plan.node_of(slot), -1);
+      });
+    });
+    team.team_barrier();
+    // 3. The ports, a thread per system.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems), [&](const int c) {
+      const int s = first + c;
+      if (s >= num_systems) return;
+      const WarpScratch<T> sc = system_scratch(c);
+      const bool input_ok = *sc.bad_input == T(0);
+      warp_reduced_solve(plan, sc, [&](int slot) {
+        if (input_ok) record(s, plan.node_of(slot), -1);
+      });
+    });
+    team.team_barrier();
+    // 4. Back down each lane.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems * G), [&](const int t) {
+      const int c = t / G;
+      if (first + c >= num_systems) return;
+      warp_lane_substitute(plan, t - c * G, system_scratch(c));
+    });
+    team.team_barrier();
+    // 5. Write x; the smallest node with a non-finite value is recorded.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int e) {
+      int c = 0, i = 0;
+      element(e, c, i);
+      const int s = first + c;
+      if (s >= num_systems) return;
+      const WarpScratch<T> sc = system_scratch(c);
+      const T x = sc.r[plan.slot_of(i)];
+      Layout::at(rhs, s, i, block_size) = x;
+      if (!is_finite_value(x) && *sc.bad_input == T(0)) record(s, -1, i);
+    });
+  }
+};
+
 template <class ExecutionSpace>
 constexpr bool is_host_backend() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
@@ -153,16 +299,22 @@ constexpr bool is_host_backend() {
 
 }  // namespace impl
 
-// The schedule Auto stands for on this backend, for this layout.
+// The largest tree the warp schedule takes under Auto on GPUs (Flat storage): measured
+// ahead of the team schedule on the two 76-node paper classes and behind it on the
+// 305-695-node ones (docs/PERFORMANCE.md, 2026-11-23).
+constexpr int kWarpScheduleAutoMaxNodes = 128;
+
+// The schedule Auto stands for on this backend, for this layout and tree size.
 template <class ExecutionSpace, class Layout>
-HinesSchedule resolve_schedule(HinesSchedule schedule) {
+HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
   if (impl::is_host_backend<ExecutionSpace>())
     return std::is_same<Layout, layouts::BlockInterleaved>::value ? HinesSchedule::SimdTiles
                                                                   : HinesSchedule::PerSystem;
-  return std::is_same<Layout, layouts::Flat>::value ? HinesSchedule::TeamPerSystem
-                                                    : HinesSchedule::PerSystem;
+  if (!std::is_same<Layout, layouts::Flat>::value) return HinesSchedule::PerSystem;
+  return num_nodes <= kWarpScheduleAutoMaxNodes ? HinesSchedule::WarpPerSystem
+                                                : HinesSchedule::TeamPerSystem;
 }
 
 // Solves every system of the batch in place: rhs becomes the solution and d the
@@ -182,7 +334,8 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
 
-  const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout>(schedule);
+  const HinesSchedule resolved =
+      resolve_schedule<ExecutionSpace, Layout>(schedule, batch.num_nodes());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value) {
       solve_simd_tiles(exec, tree, batch);
@@ -193,6 +346,45 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                            Layout::name,
                        {}, 0, Layout::name);
     }
+  }
+  if (resolved == HinesSchedule::WarpPerSystem) {
+    using Plan = impl::DeviceWarpPlan<MemorySpace>;
+    using Level0 = impl::SolveWarpPerSystem<Batch, Plan, ExecutionSpace, 0>;
+    using Level1 = impl::SolveWarpPerSystem<Batch, Plan, ExecutionSpace, 1>;
+    const Plan& plan = tree.warp_plan();
+    // GPUs: a warp holds 32 / G systems (fewer if they do not fit in scratch); host
+    // backends: one thread per system, its lanes in turn.
+    const bool host = impl::is_host_backend<ExecutionSpace>();
+    const int team_size = host ? 1 : 32;
+    const std::size_t max0 = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size).scratch_size_max(0));
+    auto bytes_for = [&](int systems) {
+      return Level0::scratch_view::shmem_size(plan.scratch_scalars() * systems);
+    };
+    int systems = host ? 1 : 32 / plan.lanes;
+    while (systems > 1 && bytes_for(systems) > max0) systems /= 2;
+    const std::size_t bytes = bytes_for(systems);
+    const int n = batch.num_nodes();
+    const impl::FastDivider element_div(std::is_same<Layout, layouts::Flat>::value ? n : systems,
+                                        static_cast<long long>(systems) * n);
+    const int teams = (batch.num_systems() + systems - 1) / systems;
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, team_size);
+    const std::string label = std::string("hinesbatch::solve_warp_") + Layout::name;
+    // Trees too large for on-chip scratch use level 1 (device memory, mostly cached).
+    if (bytes <= max0) {
+      policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+      Kokkos::parallel_for(
+          label, policy,
+          Level0{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), plan, n,
+                 batch.block_size(), batch.num_systems(), systems, element_div});
+    } else {
+      policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
+      Kokkos::parallel_for(
+          label, policy,
+          Level1{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), plan, n,
+                 batch.block_size(), batch.num_systems(), systems, element_div});
+    }
+    return;
   }
   if (resolved == HinesSchedule::TeamPerSystem) {
     using Plan = impl::DeviceTeamPlan<MemorySpace>;
