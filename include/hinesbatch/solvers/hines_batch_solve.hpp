@@ -57,11 +57,18 @@ inline const char* schedule_name(HinesSchedule s) {
 
 namespace impl {
 
+// The batch's status keeps the smallest failing (system offset + node): a zero pivot in
+// status(0), a non-finite solution in status(1); -1: none.
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void record_nodes(const StatusView& status, long long system_offset,
+                                         long long pivot_node, long long x_node) {
+  if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + pivot_node);
+  if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + x_node);
+}
 template <class StatusView>
 KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const SolveFailure& f,
                                            long long system_offset) {
-  if (f.bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + f.bad_pivot);
-  if (f.bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + f.bad_solution);
+  record_nodes(status, system_offset, f.bad_pivot, f.bad_solution);
 }
 
 // Flat, Full-Interleaved, Block-Interleaved: one work item per system over the
@@ -146,8 +153,7 @@ struct SolveTeamPerSystem {
     team_hines_solve(team, scratch.data(), plan, Layout::system_view(u, s, block_size),
                      Layout::system_view(l, s, block_size), Layout::system_view(d, s, block_size),
                      Layout::system_view(rhs, s, block_size), [=](int pivot_node, int x_node) {
-                       if (pivot_node >= 0) Kokkos::atomic_fetch_min(&st(0), offset + pivot_node);
-                       if (x_node >= 0) Kokkos::atomic_fetch_min(&st(1), offset + x_node);
+                       record_nodes(st, offset, pivot_node, x_node);
                      });
   }
 };
@@ -172,9 +178,7 @@ struct SolveWarpPerSystem {
   FastDivider element_div;  // element index -> (system, node): by n (Flat) or by systems
 
   KOKKOS_INLINE_FUNCTION void record(int s, int pivot_node, int x_node) const {
-    const long long offset = static_cast<long long>(s) * n;
-    if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), offset + pivot_node);
-    if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), offset + x_node);
+    record_nodes(status, static_cast<long long>(s) * n, pivot_node, x_node);
   }
 
   KOKKOS_INLINE_FUNCTION void element(int e, int& c, int& i) const {

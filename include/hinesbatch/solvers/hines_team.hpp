@@ -42,6 +42,89 @@ struct DeviceTeamPlan {
   }
 };
 
+// A piece t = i_0 .. i_k = b hanging from node P (step 2 above), eliminated by one thread;
+// node(j) is where the piece's j-th node sits in the scratch arrays u, l, d, r. A forward
+// pass writes every non-bottom node as x_j = alpha_j - beta_j x_P - gamma_j x_{j+1}, a
+// backward pass turns that into x_j = alpha'_j - beta'_j x_P - gamma'_j x_b (kept in r, l,
+// u). The bottom's row then couples to P alone (L), and eliminating x_t from P's row
+// changes P's diagonal and rhs (dP, rP) and couples P to b (U). Shared by the team and
+// warp schedules (hines_warp.hpp). Returns the first node (scratch index) whose pivot is
+// not usable, -1 if none.
+template <class T, class NodeAt>
+KOKKOS_INLINE_FUNCTION int eliminate_piece(int k, bool has_parent, const NodeAt& node, T* u, T* l,
+                                           T* d, T* r, T& U, T& L, T& dP, T& rP) {
+  const int b = node(k);
+  if (k == 0) {  // a single node: its own row is the reduced row
+    U = u[b];
+    L = l[b];
+    dP = T(0);
+    rP = T(0);
+    return -1;
+  }
+  int bad = -1;
+  const int t = node(0);
+  const T u_top = u[t];
+  T alpha = T(0), beta = T(0), gamma = T(0);
+  for (int j = 0; j < k; ++j) {
+    const int i = node(j), next = node(j + 1);
+    const T li = l[i];  // the root's l is not part of the matrix: never read at j = 0
+    const T pivot = j == 0 ? d[i] : d[i] - li * gamma;
+    if (!is_usable_pivot(pivot) && bad < 0) bad = i;
+    const T inv = T(1) / pivot;
+    if (j == 0) {
+      alpha = r[i] * inv;
+      beta = has_parent ? li * inv : T(0);
+    } else {
+      alpha = (r[i] - li * alpha) * inv;
+      beta = -li * beta * inv;
+    }
+    gamma = u[next] * inv;
+    r[i] = alpha;
+    l[i] = beta;
+    u[i] = gamma;
+  }
+  // The bottom's row, now coupled to P only.
+  const T lb = l[b];
+  d[b] -= lb * gamma;
+  r[b] -= lb * alpha;
+  L = -lb * beta;
+  // Backward: x_j in terms of x_P and x_b.
+  for (int j = k - 2; j >= 0; --j) {
+    const int i = node(j);
+    const T g = u[i];
+    alpha = r[i] - g * alpha;
+    beta = l[i] - g * beta;
+    gamma = -g * gamma;
+    r[i] = alpha;
+    l[i] = beta;
+    u[i] = gamma;
+  }
+  // P's row loses u_top x_top: x_top = alpha - beta x_P - gamma x_b.
+  dP = u_top * beta;
+  rP = u_top * alpha;
+  U = -u_top * gamma;
+  return bad;
+}
+
+// x of a piece's interior nodes from x of the node it hangs from and of its bottom.
+template <class T, class NodeAt>
+KOKKOS_INLINE_FUNCTION void substitute_piece(int k, const NodeAt& node, T xp, T xb, const T* u,
+                                             const T* l, T* r) {
+  for (int j = 0; j < k; ++j) {
+    const int i = node(j);
+    r[i] = r[i] - l[i] * xp - u[i] * xb;
+  }
+}
+
+// The reduced tree's Hines step: a bottom (db, rb) pulls a child piece (U, L, dP, rP)
+// whose bottom has the eliminated diagonal d_child and rhs r_child.
+template <class T>
+KOKKOS_INLINE_FUNCTION void pull_piece(T U, T L, T dP, T rP, T d_child, T r_child, T& db, T& rb) {
+  const T f = U / d_child;
+  db -= dP + f * L;
+  rb -= rP + f * r_child;
+}
+
 // Solves one system with the team's threads; scratch holds plan.scratch_scalars() values.
 // d is only read (the eliminated diagonal stays in scratch); rhs <- x. Failures go to
 // record(pivot_node, solution_node) from the thread that met them (-1 for none); when an
@@ -109,59 +192,9 @@ KOKKOS_INLINE_FUNCTION void team_hines_solve(const Member& team, T* scratch, con
   // 2. Pieces.
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](const int q) {
     const int begin = plan.piece_begin(q), k = plan.piece_begin(q + 1) - begin - 1;
-    const int b = plan.piece_nodes(begin + k);
-    const bool has_parent = plan.parent_node(q) >= 0;
-    if (k == 0) {  // a single node: its own row is the reduced row
-      pU[q] = su[b];
-      pL[q] = sl[b];
-      pdP[q] = T(0);
-      prP[q] = T(0);
-      return;
-    }
-    int bad = -1;
-    const int t = plan.piece_nodes(begin);
-    const T u_top = su[t];
-    // Forward: (alpha, beta, gamma) of node j into (sr, sl, su).
-    T alpha = T(0), beta = T(0), gamma = T(0);
-    for (int j = 0; j < k; ++j) {
-      const int i = plan.piece_nodes(begin + j), next = plan.piece_nodes(begin + j + 1);
-      const T li = sl[i];  // the root's l is not part of the matrix: never read at j = 0
-      const T pivot = j == 0 ? sd[i] : sd[i] - li * gamma;
-      if (!is_usable_pivot(pivot) && bad < 0) bad = i;
-      const T inv = T(1) / pivot;
-      if (j == 0) {
-        alpha = sr[i] * inv;
-        beta = has_parent ? li * inv : T(0);
-      } else {
-        alpha = (sr[i] - li * alpha) * inv;
-        beta = -li * beta * inv;
-      }
-      gamma = su[next] * inv;
-      sr[i] = alpha;
-      sl[i] = beta;
-      su[i] = gamma;
-    }
-    // The bottom's row, now coupled to P only.
-    const T lb = sl[b];
-    sd[b] -= lb * gamma;
-    sr[b] -= lb * alpha;
-    pL[q] = -lb * beta;
-    pU[q] = su[b];  // placeholder, replaced below when the top is eliminated from P's row
-    // Backward: x_j in terms of x_P and x_b.
-    for (int j = k - 2; j >= 0; --j) {
-      const int i = plan.piece_nodes(begin + j);
-      const T g = su[i];
-      alpha = sr[i] - g * alpha;
-      beta = sl[i] - g * beta;
-      gamma = -g * gamma;
-      sr[i] = alpha;
-      sl[i] = beta;
-      su[i] = gamma;
-    }
-    // P's row loses u_top x_top: x_top = alpha - beta x_P - gamma x_b.
-    pdP[q] = u_top * beta;
-    prP[q] = u_top * alpha;
-    pU[q] = -u_top * gamma;
+    const int bad = eliminate_piece(
+        k, plan.parent_node(q) >= 0, [&](int j) { return plan.piece_nodes(begin + j); }, su, sl, sd,
+        sr, pU[q], pL[q], pdP[q], prP[q]);
     if (bad >= 0 && input_ok) record(bad, -1);
   });
   team.team_barrier();
@@ -176,9 +209,7 @@ KOKKOS_INLINE_FUNCTION void team_hines_solve(const Member& team, T* scratch, con
           for (int c = plan.child_begin(q); c < plan.child_begin(q + 1); ++c) {
             const int child = plan.children(c);
             const int bc = plan.piece_nodes(plan.piece_begin(child + 1) - 1);
-            const T f = pU[child] / sd[bc];
-            db -= pdP[child] + f * pL[child];
-            rb -= prP[child] + f * sr[bc];
+            pull_piece(pU[child], pL[child], pdP[child], prP[child], sd[bc], sr[bc], db, rb);
           }
           sd[b] = db;
           sr[b] = rb;
@@ -198,10 +229,8 @@ KOKKOS_INLINE_FUNCTION void team_hines_solve(const Member& team, T* scratch, con
           const T xp = p >= 0 ? sr[p] : T(0);
           const T xb = (sr[b] - (p >= 0 ? pL[q] * xp : T(0))) / sd[b];
           sr[b] = xb;
-          for (int j = 0; j < k; ++j) {
-            const int i = plan.piece_nodes(begin + j);
-            sr[i] = sr[i] - sl[i] * xp - su[i] * xb;
-          }
+          substitute_piece(
+              k, [&](int j) { return plan.piece_nodes(begin + j); }, xp, xb, su, sl, sr);
         });
     team.team_barrier();
   }

@@ -21,6 +21,8 @@
 #include <cstddef>
 
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/warp_tree_plan.hpp"
 
 namespace hinesbatch {
 namespace impl {
@@ -117,14 +119,14 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const Plan& plan, int lane, cons
   // Local and cross nodes, children first.
   for (int i = end - 1; i >= first; --i) {
     const int kind = plan.kind(i);
-    if (kind == 2) continue;  // kept: a piece's node
+    if (kind == WarpTreePlan::kKept) continue;  // a piece's node
     const int k = slot0 + i;
     const T dk = s.d[k];
     if (!is_usable_pivot(dk)) record(k);
     const T inv = T(1) / dk;
     const T f = s.u[k] * inv;
     s.d[k] = inv;
-    if (kind == 0) {
+    if (kind == WarpTreePlan::kLocal) {
       const int p = plan.parent_slot(i);
       s.d[p] -= f * s.l[k];
       s.r[p] -= f * s.r[k];
@@ -132,61 +134,13 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const Plan& plan, int lane, cons
       s.u[k] = f;  // pulled by the reduced solve
     }
   }
-  // Pieces: x_j = alpha_j - beta_j x_P - gamma_j x_b for every node above the bottom b.
+  // Pieces, as in the team schedule (hines_team.hpp's eliminate_piece).
   for (int q = plan.lane_piece_begin(lane); q < plan.lane_piece_begin(lane + 1); ++q) {
     const int begin = plan.piece_begin(q), k = plan.piece_begin(q + 1) - begin - 1;
-    const int b = plan.piece_slots(begin + k);
-    if (k == 0) {  // a single node: its own row is the reduced row
-      s.pU[q] = s.u[b];
-      s.pL[q] = s.l[b];
-      s.pdP[q] = T(0);
-      s.prP[q] = T(0);
-      continue;
-    }
-    const bool has_parent = plan.piece_parent(q) >= 0;
-    const int t = plan.piece_slots(begin);
-    const T u_top = s.u[t];
-    T alpha = T(0), beta = T(0), gamma = T(0);
-    int i = t;
-    for (int j = 0; j < k; ++j) {
-      const int next = plan.piece_slots(begin + j + 1);
-      const T li = s.l[i];  // the root's l is not part of the matrix: never read at j = 0
-      const T pivot = j == 0 ? s.d[i] : s.d[i] - li * gamma;
-      if (!is_usable_pivot(pivot)) record(i);
-      const T inv = T(1) / pivot;
-      if (j == 0) {
-        alpha = s.r[i] * inv;
-        beta = has_parent ? li * inv : T(0);
-      } else {
-        alpha = (s.r[i] - li * alpha) * inv;
-        beta = -li * beta * inv;
-      }
-      gamma = s.u[next] * inv;
-      s.r[i] = alpha;
-      s.l[i] = beta;
-      s.u[i] = gamma;
-      i = next;
-    }
-    // The bottom's row, now coupled to P only.
-    const T lb = s.l[b];
-    s.d[b] -= lb * gamma;
-    s.r[b] -= lb * alpha;
-    s.pL[q] = -lb * beta;
-    // Backward: x_j in terms of x_P and x_b.
-    for (int j = k - 2; j >= 0; --j) {
-      const int m = plan.piece_slots(begin + j);
-      const T g = s.u[m];
-      alpha = s.r[m] - g * alpha;
-      beta = s.l[m] - g * beta;
-      gamma = -g * gamma;
-      s.r[m] = alpha;
-      s.l[m] = beta;
-      s.u[m] = gamma;
-    }
-    // P's row loses u_top x_top: x_top = alpha - beta x_P - gamma x_b.
-    s.pdP[q] = u_top * beta;
-    s.prP[q] = u_top * alpha;
-    s.pU[q] = -u_top * gamma;
+    const int bad = eliminate_piece(
+        k, plan.piece_parent(q) >= 0, [&](int j) { return plan.piece_slots(begin + j); }, s.u, s.l,
+        s.d, s.r, s.pU[q], s.pL[q], s.pdP[q], s.prP[q]);
+    if (bad >= 0) record(bad);
   }
 }
 
@@ -200,9 +154,7 @@ KOKKOS_INLINE_FUNCTION void warp_reduced_solve(const Plan& plan, const WarpScrat
     T db = s.d[b], rb = s.r[b];
     for (int c = plan.port_child_begin(port); c < plan.port_child_begin(port + 1); ++c) {
       const int child = plan.child_piece(c), bc = plan.child_bottom(c);
-      const T f = s.pU[child] / s.d[bc];
-      db -= s.pdP[child] + f * s.pL[child];
-      rb -= s.prP[child] + f * s.r[bc];
+      pull_piece(s.pU[child], s.pL[child], s.pdP[child], s.prP[child], s.d[bc], s.r[bc], db, rb);
     }
     for (int c = plan.port_cross_begin(port); c < plan.port_cross_begin(port + 1); ++c) {
       const int k = plan.port_cross(c);
@@ -230,21 +182,17 @@ KOKKOS_INLINE_FUNCTION void warp_lane_substitute(const Plan& plan, int lane,
   for (int q = plan.lane_piece_begin(lane); q < plan.lane_piece_begin(lane + 1); ++q) {
     const int begin = plan.piece_begin(q), k = plan.piece_begin(q + 1) - begin - 1;
     if (k == 0) continue;
-    const int b = plan.piece_slots(begin + k);
     const int p = plan.piece_parent(q);
-    const T xp = p >= 0 ? s.r[p] : T(0);
-    const T xb = s.r[b];
-    for (int j = 0; j < k; ++j) {
-      const int i = plan.piece_slots(begin + j);
-      s.r[i] = s.r[i] - s.l[i] * xp - s.u[i] * xb;
-    }
+    substitute_piece(
+        k, [&](int j) { return plan.piece_slots(begin + j); }, p >= 0 ? s.r[p] : T(0),
+        s.r[plan.piece_slots(begin + k)], s.u, s.l, s.r);
   }
   const int first = lane * plan.nodes_per_lane;
   const int end =
       first + plan.nodes_per_lane < plan.num_nodes ? first + plan.nodes_per_lane : plan.num_nodes;
   const int slot0 = lane * plan.lane_stride - first;
   for (int i = first; i < end; ++i) {
-    if (plan.kind(i) == 2) continue;
+    if (plan.kind(i) == WarpTreePlan::kKept) continue;
     const int k = slot0 + i;
     s.r[k] = (s.r[k] - s.l[k] * s.r[plan.parent_slot(i)]) * s.d[k];
   }
