@@ -90,10 +90,11 @@ void BM_Solve(benchmark::State& state) {
   pristine.fill(exec, in.u, in.l, in.d, in.rhs);
   Kokkos::deep_copy(exec, batch.u(), pristine.u());
   Kokkos::deep_copy(exec, batch.l(), pristine.l());
-  // range(3): the team plan's longest piece; range(4): the warp plan's lanes per system
-  // (0: chosen from the tree).
+  // range(3): the team plan's longest piece; range(4): the warp plan's lanes per system;
+  // range(5): the on-chip schedule's kept nodes (0: chosen from the tree / the scratch).
   DeviceTree<typename Exec::memory_space> dtree(exec, tree, static_cast<int>(state.range(3)),
-                                                static_cast<int>(state.range(4)));
+                                                static_cast<int>(state.range(4)),
+                                                static_cast<int>(state.range(5)));
   for (auto _ : state) {
     Kokkos::deep_copy(exec, batch.d(), pristine.d());
     Kokkos::deep_copy(exec, batch.rhs(), pristine.rhs());
@@ -127,6 +128,8 @@ void BM_Solve(benchmark::State& state) {
       bytes / perf::copy_bandwidth_of<Exec>(), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["block_size"] = bs;
   if (kSchedule == HinesSchedule::WarpPerSystem) state.counters["lanes"] = dtree.warp_plan().lanes;
+  if (kSchedule == HinesSchedule::PerSystemOnChip)
+    state.counters["kept_nodes"] = on_chip_kept_nodes<T>(exec, dtree);
   state.SetLabel(cls.name);
 }
 
@@ -193,7 +196,7 @@ void register_paper_benchmarks() {
           std::string("/") + paper_classes()[c].name + "/" + std::to_string(neurons);
       auto add = [&](const std::string& name, void (*fn)(benchmark::State&), bool manual) {
         auto* b = RegisterBenchmark((name + suffix).c_str(), fn)
-                      ->Args({c, neurons, 128, 0, 0})
+                      ->Args({c, neurons, 128, 0, 0, 0})
                       ->Unit(benchmark::kMillisecond);
         if (manual) b->UseManualTime();
       };
@@ -209,6 +212,12 @@ void register_paper_benchmarks() {
       constexpr auto warp = HinesSchedule::WarpPerSystem;
       add("Mono/WarpFlat", BM_Solve<T, layouts::Flat, Default, warp>, true);
       add("Mono/WarpFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, warp>, true);
+      constexpr auto on_chip = HinesSchedule::PerSystemOnChip;
+      add("Mono/OnChipFlat", BM_Solve<T, layouts::Flat, Default, on_chip>, true);
+      add("Mono/OnChipFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, on_chip>,
+          true);
+      add("Mono/OnChipBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, on_chip>,
+          true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif
@@ -226,7 +235,7 @@ void register_paper_benchmarks() {
          {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
           std::pair{"BlockSize/BlockShared", BM_Solve<T, layouts::BlockShared, Default>}})
       RegisterBenchmark((std::string(name) + "/" + std::to_string(bs)).c_str(), fn)
-          ->Args({3, 256000, bs, 0, 0})
+          ->Args({3, 256000, bs, 0, 0, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
   }
@@ -248,9 +257,12 @@ void register_float_benchmarks() {
                       BM_Solve<float, layouts::FullInterleaved, Default, team>},
             std::pair{"Mono32/WarpFlat", BM_Solve<float, layouts::Flat, Default, warp>},
             std::pair{"Mono32/WarpFullInterleaved",
-                      BM_Solve<float, layouts::FullInterleaved, Default, warp>}})
+                      BM_Solve<float, layouts::FullInterleaved, Default, warp>},
+            std::pair{"Mono32/OnChipFullInterleaved",
+                      BM_Solve<float, layouts::FullInterleaved, Default,
+                               HinesSchedule::PerSystemOnChip>}})
         RegisterBenchmark((std::string(name) + suffix).c_str(), fn)
-            ->Args({c, neurons, 128, 0, 0})
+            ->Args({c, neurons, 128, 0, 0, 0})
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
     }
@@ -264,7 +276,7 @@ void register_piece_benchmarks() {
       benchmark::RegisterBenchmark(
           (std::string("MonoPieces/TeamFlat/") + paper_classes()[c].name + "/25600").c_str(),
           BM_Solve<double, layouts::Flat, Default, HinesSchedule::TeamPerSystem>)
-          ->Args({c, 25600, 128, len, 0})
+          ->Args({c, 25600, 128, len, 0, 0})
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
 }
@@ -280,13 +292,29 @@ void register_lane_benchmarks() {
              std::to_string(neurons))
                 .c_str(),
             BM_Solve<double, layouts::Flat, Default, HinesSchedule::WarpPerSystem>)
-            ->Args({c, neurons, 128, 0, lanes})
+            ->Args({c, neurons, 128, 0, lanes, 0})
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+}
+
+// The on-chip schedule's kept nodes (MonoKept/OnChipFullInterleaved/<class>/<N>/.../<K>):
+// bytes per node against warps per SM (fewer kept nodes: less scratch, more warps).
+void register_kept_benchmarks() {
+  for (int c = 0; c < 6; ++c)
+    for (int neurons : {25600, 256000})
+      for (int kept : {16, 32, 48, 64, 96})
+        benchmark::RegisterBenchmark(
+            (std::string("MonoKept/OnChipFullInterleaved/") + paper_classes()[c].name + "/" +
+             std::to_string(neurons))
+                .c_str(),
+            BM_Solve<double, layouts::FullInterleaved, Default, HinesSchedule::PerSystemOnChip>)
+            ->Args({c, neurons, 128, 0, 0, kept})
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
 }
 
 [[maybe_unused]] const bool registered =
     (register_paper_benchmarks<double>(), register_float_benchmarks(), register_piece_benchmarks(),
-     register_lane_benchmarks(), true);
+     register_lane_benchmarks(), register_kept_benchmarks(), true);
 
 }  // namespace

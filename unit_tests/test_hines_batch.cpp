@@ -50,7 +50,7 @@ class HinesBatchSolve : public ::testing::Test {
   // Solves num_systems random systems on tree; returns the solution read back.
   static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
                      HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0,
-                     int warp_lanes = 0) {
+                     int warp_lanes = 0, int on_chip_nodes = 0) {
     E exec;
     Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
     const auto& in = out.input;
@@ -62,7 +62,7 @@ class HinesBatchSolve : public ::testing::Test {
     Kokkos::deep_copy(batch.d(), nan);
     Kokkos::deep_copy(batch.rhs(), nan);
     batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length, warp_lanes);
+    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length, warp_lanes, on_chip_nodes);
     solve(exec, dtree, batch, schedule);
     batch.check(exec);
     out.x.assign(in.rhs.size(), nan);
@@ -102,12 +102,13 @@ class HinesBatchSolve : public ::testing::Test {
 
   static std::vector<HinesSchedule> schedules() {
     return {HinesSchedule::PerSystem, HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
-            HinesSchedule::Auto};
+            HinesSchedule::PerSystemOnChip, HinesSchedule::Auto};
   }
 
   // Every schedule (Auto included) on random systems of tree.
   static void check(const Tree& tree, int num_systems, const std::string& what,
-                    int wanted_block_size = 32, int piece_length = 0, int warp_lanes = 0) {
+                    int wanted_block_size = 32, int piece_length = 0, int warp_lanes = 0,
+                    int on_chip_nodes = 0) {
     const int bs = block_size_for(tree.size(), wanted_block_size);
     if (bs < 1) {
       // Not a skip: with tiles of one lane the solve must either be correct or be refused
@@ -126,7 +127,8 @@ class HinesBatchSolve : public ::testing::Test {
     }
     static std::uint64_t seed = 0x5eed;
     for (const auto schedule : schedules()) {
-      const auto o = run(tree, num_systems, ++seed, bs, schedule, piece_length, warp_lanes);
+      const auto o =
+          run(tree, num_systems, ++seed, bs, schedule, piece_length, warp_lanes, on_chip_nodes);
       expect_correct(tree, o,
                      what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs) +
                          " " + schedule_name(schedule));
@@ -183,6 +185,62 @@ TYPED_TEST(HinesBatchSolve, WarpLaneCounts) {
     this->check(random_tree(400, 5, 0.9), 7, "bushy400" + tag, 32, 0, lanes);
     for (const auto& c : paper_classes())
       this->check(paper_class_tree(c.id), 37, c.name + tag, 32, 0, lanes);
+  }
+}
+
+// The on-chip schedule keeping only the first K nodes in scratch (the rest swept in place
+// as P1 does): every K from the root alone to the whole tree, on chains (every kept node's
+// parent the one before), stars (every node's parent kept), trees not numbered depth
+// first, and the paper classes; K past the tree's size keeps it all.
+TYPED_TEST(HinesBatchSolve, OnChipNodeCounts) {
+  for (int kept : {1, 2, 3, 7, 31, 76, 1000}) {
+    const std::string tag = " kept=" + std::to_string(kept);
+    for (int n : {1, 2, 5, 33}) {
+      const Tree tree = random_tree(n, 3 + n);
+      const int bs = this->block_size_for(n);
+      if (bs < 1) continue;
+      const auto o =
+          this->run(tree, 37, 91 + n + kept, bs, HinesSchedule::PerSystemOnChip, 0, 0, kept);
+      this->expect_correct(tree, o, "random" + std::to_string(n) + tag);
+    }
+    const std::vector<std::pair<std::string, Tree>> trees = {
+        {"chain300", chain_tree(300)},
+        {"star50", star_tree(50)},
+        {"random400", random_tree(400, 11)},
+        {"bushy400", random_tree(400, 5, 0.9)},
+        {"smalllow", paper_class_tree(PaperClass::SmallLow)},
+        {"bighigh", paper_class_tree(PaperClass::BigHigh)}};
+    for (const auto& [name, tree] : trees) {
+      const int bs = this->block_size_for(tree.size());
+      if (bs < 1) continue;  // a Block-Shared tile too big for scratch (BlockSizes covers it)
+      const auto o = this->run(tree, 45, 17 + kept, bs, HinesSchedule::PerSystemOnChip, 0, 0, kept);
+      this->expect_correct(tree, o, name + tag);
+    }
+  }
+}
+
+// A zero pivot on a kept node and on a node swept in place are both named (a star's
+// leaves: each pivot is the leaf's own diagonal).
+TYPED_TEST(HinesBatchSolve, OnChipZeroPivotOnKeptAndSweptNodes) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const Tree tree = star_tree(50);
+  const int n = tree.size(), kept = 10;
+  for (const int leaf : {5, 40}) {
+    auto in = random_systems<T>(tree, 40, 8);
+    in.d[static_cast<std::size_t>(21) * n + leaf] = T(0);
+    typename TestFixture::Batch batch(40, n, this->block_size_for(n));
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    solve(exec, DeviceTree<typename E::memory_space>(exec, tree, 0, 0, kept), batch,
+          HinesSchedule::PerSystemOnChip);
+    try {
+      batch.check(exec);
+      FAIL() << "zero pivot at node " << leaf << " not reported";
+    } catch (const SolverError& e) {
+      EXPECT_EQ(e.system(), 21) << e.what();
+      EXPECT_EQ(e.node(), leaf) << e.what();
+    }
   }
 }
 

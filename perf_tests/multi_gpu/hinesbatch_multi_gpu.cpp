@@ -277,7 +277,7 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
     exec.fence();
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    solve(exec, dtree, batch);
+    solve(exec, dtree, batch, HinesSchedule::PerSystem);  // P1's kernel: the reproduction
     exec.fence();
     MPI_Barrier(MPI_COMM_WORLD);
     const double t = MPI_Wtime() - t0;

@@ -62,7 +62,9 @@ HinesSchedule hines_schedule(const std::string& s) {
   if (s == "per_system") return HinesSchedule::PerSystem;
   if (s == "team") return HinesSchedule::TeamPerSystem;
   if (s == "warp") return HinesSchedule::WarpPerSystem;
-  throw py::value_error("schedule must be 'auto', 'per_system', 'team' or 'warp', got '" + s + "'");
+  if (s == "on_chip") return HinesSchedule::PerSystemOnChip;
+  throw py::value_error(
+      "schedule must be 'auto', 'per_system', 'team', 'warp' or 'on_chip', got '" + s + "'");
 }
 ThomasSchedule thomas_schedule(const std::string& s) {
   if (s == "auto") return ThomasSchedule::Auto;

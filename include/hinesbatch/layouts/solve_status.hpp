@@ -30,6 +30,24 @@ SolveStatus<MemorySpace> make_solve_status() {
   return status;
 }
 
+namespace impl {
+// Device side of the record: the smallest failing (system offset + node or row) is kept, a
+// zero or non-finite pivot in status(0), a non-finite solution in status(1); a negative
+// node means none. Every solver records through these two.
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void record_nodes(const StatusView& status, long long system_offset,
+                                         long long pivot_node, long long x_node) {
+  if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + pivot_node);
+  if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + x_node);
+}
+// f: a SolveFailure (solvers/hines_system.hpp) or anything with bad_pivot and bad_solution.
+template <class StatusView, class Failure>
+KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const Failure& f,
+                                           long long system_offset) {
+  record_nodes(status, system_offset, f.bad_pivot, f.bad_solution);
+}
+}  // namespace impl
+
 // Reads the record and clears it for the next solves. Fences exec.
 template <class ExecutionSpace, class StatusView>
 SolveStatusRecord take_solve_status(const ExecutionSpace& exec, const StatusView& status) {

@@ -23,11 +23,12 @@ class DeviceTree {
   DeviceTree() = default;
   // team_piece_length: the longest piece of the team schedule's plan (0: chosen from the
   // tree's size; see TeamTreePlan::build). warp_lanes: lanes per system of the warp
-  // schedule (0: WarpTreePlan::choose_lanes).
+  // schedule (0: WarpTreePlan::choose_lanes). on_chip_nodes: at most this many nodes kept
+  // in scratch by the PerSystemOnChip schedule (0: as many as fit).
   template <class ExecutionSpace>
   DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0,
-             int warp_lanes = 0)
-      : size_(tree.size()) {
+             int warp_lanes = 0, int on_chip_nodes = 0)
+      : size_(tree.size()), on_chip_nodes_(on_chip_nodes) {
     Kokkos::View<int*, MemorySpace> p(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::parent"), tree.size());
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> src(
@@ -75,6 +76,7 @@ class DeviceTree {
   }
 
   int size() const { return size_; }
+  int on_chip_nodes() const { return on_chip_nodes_; }
   const parent_view& parents() const { return parent_; }
   const impl::DeviceTeamPlan<MemorySpace>& team_plan() const { return team_plan_; }
   const impl::DeviceWarpPlan<MemorySpace>& warp_plan() const { return warp_plan_; }
@@ -93,6 +95,7 @@ class DeviceTree {
   }
 
   int size_ = 0;
+  int on_chip_nodes_ = 0;
   parent_view parent_;
   impl::DeviceTeamPlan<MemorySpace> team_plan_;
   impl::DeviceWarpPlan<MemorySpace> warp_plan_;

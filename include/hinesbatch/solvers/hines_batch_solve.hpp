@@ -4,12 +4,15 @@
 // algorithm is hines_solve_system), or a team per system eliminating it on chip
 // (hines_team.hpp). This file only chooses the policy and hands them subviews.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <type_traits>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/hines_on_chip.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
@@ -20,7 +23,8 @@ enum class HinesSchedule {
   // The fastest measured schedule for the batch's layout and backend (docs/PERFORMANCE.md,
   // 2026-11-22/23, H100): on GPUs, for Flat batches (whose one-thread sweeps are
   // uncoalesced) WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem
-  // above, PerSystem for the interleaved layouts; on host backends SimdTiles for
+  // above, for the interleaved layouts PerSystemOnChip when the whole tree fits in
+  // scratch (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles for
   // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run P1's
   // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
   Auto,
@@ -37,6 +41,12 @@ enum class HinesSchedule {
   // eliminates its range of nodes in team scratch, one thread the few ports left; x
   // written once (40 B per node in double); u, l and d are only read.
   WarpPerSystem,
+  // P1's one thread per system with the eliminated values of as many nodes as fit kept in
+  // team scratch (hines_on_chip.hpp): 40 B per node for those, 80 for the rest; the lanes
+  // of a warp take consecutive systems, so interleaved storage is read coalesced. d holds
+  // its input on the kept nodes and the eliminated diagonal on the others. A batch of
+  // more than 2^31 elements per array runs PerSystem (the schedule's offsets are ints).
+  PerSystemOnChip,
 };
 
 inline const char* schedule_name(HinesSchedule s) {
@@ -51,25 +61,13 @@ inline const char* schedule_name(HinesSchedule s) {
       return "SimdTiles";
     case HinesSchedule::WarpPerSystem:
       return "WarpPerSystem";
+    case HinesSchedule::PerSystemOnChip:
+      return "PerSystemOnChip";
   }
   return "?";
 }
 
 namespace impl {
-
-// The batch's status keeps the smallest failing (system offset + node): a zero pivot in
-// status(0), a non-finite solution in status(1); -1: none.
-template <class StatusView>
-KOKKOS_INLINE_FUNCTION void record_nodes(const StatusView& status, long long system_offset,
-                                         long long pivot_node, long long x_node) {
-  if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + pivot_node);
-  if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + x_node);
-}
-template <class StatusView>
-KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const SolveFailure& f,
-                                           long long system_offset) {
-  record_nodes(status, system_offset, f.bad_pivot, f.bad_solution);
-}
 
 // Flat, Full-Interleaved, Block-Interleaved: one work item per system over the
 // layout's 1-D subviews.
@@ -308,15 +306,42 @@ constexpr bool is_host_backend() {
 // 305-695-node ones (docs/PERFORMANCE.md, 2026-11-23).
 constexpr int kWarpScheduleAutoMaxNodes = 128;
 
+// PerSystemOnChip: systems per team (GPUs: a warp of 32 consecutive systems; host
+// backends: one per thread), the nodes per system that fit in level-0 scratch (40 KB on
+// CUDA with Kokkos 3.4: 80 nodes in double, 160 in float), and how many a solve keeps:
+// that, at most the tree's size and tree.on_chip_nodes() when that is set.
+template <class ExecutionSpace>
+constexpr int on_chip_lanes() {
+  return impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+}
+template <class Scalar, class ExecutionSpace>
+int on_chip_capacity() {
+  const int lanes = on_chip_lanes<ExecutionSpace>();
+  const std::size_t max0 =
+      static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
+  return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
+}
+template <class Scalar, class ExecutionSpace, class MemorySpace>
+int on_chip_kept_nodes(const ExecutionSpace&, const DeviceTree<MemorySpace>& tree) {
+  int kept = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), tree.size());
+  if (tree.on_chip_nodes() > 0 && tree.on_chip_nodes() < kept) kept = tree.on_chip_nodes();
+  return kept < 1 ? 1 : kept;  // the root, always (a few bytes)
+}
+
 // The schedule Auto stands for on this backend, for this layout and tree size.
-template <class ExecutionSpace, class Layout>
+template <class ExecutionSpace, class Layout, class Scalar>
 HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
   if (impl::is_host_backend<ExecutionSpace>())
     return std::is_same<Layout, layouts::BlockInterleaved>::value ? HinesSchedule::SimdTiles
                                                                   : HinesSchedule::PerSystem;
-  if (!std::is_same<Layout, layouts::Flat>::value) return HinesSchedule::PerSystem;
+  // Interleaved storage: P1's sweeps with the whole tree kept on chip when it fits
+  // (measured 1.2-1.7x P1's kernel on the 76-node classes), P1's kernel otherwise (a
+  // tree swept partly through memory at a few warps per SM is slower than P1's).
+  if (!std::is_same<Layout, layouts::Flat>::value)
+    return num_nodes <= on_chip_capacity<Scalar, ExecutionSpace>() ? HinesSchedule::PerSystemOnChip
+                                                                   : HinesSchedule::PerSystem;
   return num_nodes <= kWarpScheduleAutoMaxNodes ? HinesSchedule::WarpPerSystem
                                                 : HinesSchedule::TeamPerSystem;
 }
@@ -339,7 +364,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   if (batch.num_systems() == 0) return;
 
   const HinesSchedule resolved =
-      resolve_schedule<ExecutionSpace, Layout>(schedule, batch.num_nodes());
+      resolve_schedule<ExecutionSpace, Layout, Scalar>(schedule, batch.num_nodes());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value) {
       solve_simd_tiles(exec, tree, batch);
@@ -388,6 +413,21 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
           Level1{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), plan, n,
                  batch.block_size(), batch.num_systems(), systems, element_div});
     }
+    return;
+  }
+  // The on-chip schedule addresses a system's nodes by int offsets from its first one.
+  if (resolved == HinesSchedule::PerSystemOnChip &&
+      batch.u().span() <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    using Functor = impl::SolvePerSystemOnChip<Batch, ParentView, ExecutionSpace>;
+    const int lanes = on_chip_lanes<ExecutionSpace>();
+    const int n = batch.num_nodes();
+    const int kept = on_chip_kept_nodes<Scalar>(exec, tree);
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (batch.num_systems() + lanes - 1) / lanes,
+                                              lanes);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(kept, lanes)));
+    Kokkos::parallel_for(std::string("hinesbatch::solve_on_chip_") + Layout::name, policy,
+                         Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
+                                 tree.parents(), n, batch.block_size(), batch.num_systems(), kept});
     return;
   }
   if (resolved == HinesSchedule::TeamPerSystem) {

@@ -27,10 +27,14 @@ KOKKOS_INLINE_FUNCTION bool is_finite_value(T x) {
 // per-system solvers hold several rows' addresses and values at once and need more
 // registers, hence fewer warps per SM, and a kernel that streams from memory needs every
 // warp it can get (ThomasBatch double on sm_90: 55 registers unrolled, 48 not).
+// HINESBATCH_DEVICE_UNROLL: a loop of constant trip count unrolled on the device, where its
+// values must live in registers (host compilers decide for themselves).
 #if defined(__CUDA_ARCH__)
 #define HINESBATCH_DEVICE_NO_UNROLL _Pragma("unroll 1")
+#define HINESBATCH_DEVICE_UNROLL _Pragma("unroll")
 #else
 #define HINESBATCH_DEVICE_NO_UNROLL
+#define HINESBATCH_DEVICE_UNROLL
 #endif
 
 namespace impl {
@@ -46,6 +50,28 @@ KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(T&) {}
 KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(double& x) { asm volatile("" : "+d"(x)); }
 KOKKOS_FORCEINLINE_FUNCTION void loads_complete_here(float& x) { asm volatile("" : "+f"(x)); }
 #endif
+
+// Asks the GPU's L2 cache for the line holding *p without waiting for it or holding a
+// register: the later load of it is then an L2 hit. No effect on the host.
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_to_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];" : : "l"(p));
+#else
+  (void)p;
+#endif
+}
+
+// The same pointer, opaque to the device compiler: indexing it with an int offset is then
+// one wide multiply-add, instead of the 64-bit index arithmetic the compiler rebuilds from
+// how the pointer was formed. (Its accesses become generic ones, which on global memory
+// cost the same.) No effect on the host.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T* opaque_pointer(T* p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("" : "+l"(p));
+#endif
+  return p;
+}
 
 }  // namespace impl
 

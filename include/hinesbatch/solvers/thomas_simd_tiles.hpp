@@ -43,7 +43,7 @@ struct ThomasSimdTiles {
         SolveFailure f;
         f.bad_pivot = bad_pivot;
         f.bad_solution = bad_solution;
-        thomas_record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
+        record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
       };
       thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0) + k0, &b(tile, 0, 0) + k0,
                         &c(tile, 0, 0) + k0, &d(tile, 0, 0) + k0, on_failure);

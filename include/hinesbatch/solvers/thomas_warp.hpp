@@ -131,17 +131,17 @@ KOKKOS_INLINE_FUNCTION void load_lane_rows(const V& v, const int first, const in
     if (first >= lo && first + R <= hi && contiguous_aligned(v, first)) {
       using Vec = typename Vector16<T>::type;
       const Vec* p = reinterpret_cast<const Vec*>(v.data() + first);
-#pragma unroll
+      HINESBATCH_DEVICE_UNROLL
       for (int q = 0; q < R / W; ++q) {
         const Vec t = p[q];
         const T* e = reinterpret_cast<const T*>(&t);
-#pragma unroll
+        HINESBATCH_DEVICE_UNROLL
         for (int w = 0; w < W; ++w) out[q * W + w] = e[w];
       }
       return;
     }
   }
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 0; j < R; ++j) {
     const int r = first + j;
     out[j] = r >= lo && r < hi ? T(v(r)) : fill;
@@ -157,18 +157,18 @@ KOKKOS_INLINE_FUNCTION void store_lane_rows(const V& v, const int first, const i
     if (first + R <= hi && contiguous_aligned(v, first)) {
       using Vec = typename Vector16<T>::type;
       Vec* p = reinterpret_cast<Vec*>(v.data() + first);
-#pragma unroll
+      HINESBATCH_DEVICE_UNROLL
       for (int q = 0; q < R / W; ++q) {
         Vec t;
         T* e = reinterpret_cast<T*>(&t);
-#pragma unroll
+        HINESBATCH_DEVICE_UNROLL
         for (int w = 0; w < W; ++w) e[w] = x[q * W + w];
         p[q] = t;
       }
       return;
     }
   }
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 0; j < R; ++j)
     if (first + j < hi) v(first + j) = x[j];
 }
@@ -185,7 +185,7 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const int first, const int rows,
   load_lane_rows<T, R>(b, first, 0, rows, T(1), bv);
   load_lane_rows<T, R>(c, first, 0, rows - 1, T(0), cv);
   load_lane_rows<T, R>(d, first, 0, rows, T(0), dv);
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 0; j < R; ++j) {
     // Where the sequential Thomas would meet them: a, b in row r's pivot, c in row r+1's.
     const int r = first + j;
@@ -207,7 +207,7 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const int first, const int rows,
   L.A[1] = av[1] * q;
   L.C[1] = cv[1] * q;
   L.D[1] = dv[1] * q;
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 2; j < R; ++j) {
     q = inverse_pivot(bv[j] - av[j] * L.C[j - 1], j);
     L.D[j] = q * (dv[j] - av[j] * L.D[j - 1]);
@@ -215,7 +215,7 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const int first, const int rows,
     L.C[j] = q * cv[j];
   }
   // Backward: row j in terms of x_0 and x_{R-1} (row R-2 already is).
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = R - 3; j >= 1; --j) {
     L.D[j] -= L.C[j] * L.D[j + 1];
     L.A[j] -= L.C[j] * L.A[j + 1];
@@ -253,11 +253,11 @@ KOKKOS_INLINE_FUNCTION void warp_lane_expand(const int first, const int rows,
   T x[R];
   const T x_first = L.D[0] - L.A[0] * x_prev_last - L.C[0] * x_last;
   x[0] = x_first;
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 1; j < R - 1; ++j) x[j] = L.D[j] - L.A[j] * x_first - L.C[j] * x_last;
   x[R - 1] = x_last;
   store_lane_rows<T, R>(d, first, rows, x);
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int j = 0; j < R; ++j)
     if (first + j < rows && !is_finite_value(x[j]) && bad_value_row < 0) bad_value_row = first + j;
 }
@@ -304,7 +304,7 @@ __device__ inline void warp_thomas_solve_lane(const int lane, const int rows, co
   TriRow<T> next_top = shfl_down_row<L>(top, 1);
   if (k == L - 1) next_top = identity_row<T>();
   TriRow<T> row = warp_lane_fold<T, R>(S, next_top);
-#pragma unroll
+  HINESBATCH_DEVICE_UNROLL
   for (int s = 1; s < L; s *= 2) {
     TriRow<T> lo = shfl_up_row<L>(row, s), hi = shfl_down_row<L>(row, s);
     if (k < s) lo = identity_row<T>();

@@ -130,13 +130,6 @@ int block_size_of(const View& v) {
     return 1;
 }
 
-template <class StatusView>
-KOKKOS_INLINE_FUNCTION void thomas_record_failure(const StatusView& status, const SolveFailure& f,
-                                                  long long system_offset) {
-  if (f.bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + f.bad_pivot);
-  if (f.bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + f.bad_solution);
-}
-
 // ThomasBatch and the padded ThomasVBatch variants: one work item per system over the
 // layout's 1-D subviews. kRows: the system's size comes from sizes(s) (No Computing
 // Padding) or is only validated there (Computing Padding, which always runs m rows).
@@ -186,7 +179,7 @@ struct ThomasPerSystem {
     const SolveFailure f = thomas_solve_system(
         rows, Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
         Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size));
-    if (record) thomas_record_failure(status, f, static_cast<long long>(s) * m);
+    if (record) record_failure(status, f, static_cast<long long>(s) * m);
   }
 };
 
@@ -379,7 +372,7 @@ struct ThomasWarpTransposed {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
       T va[R], vb[R], vc[R], vd[R];
       int at[R];
-#pragma unroll
+      HINESBATCH_DEVICE_UNROLL
       for (int q = 0; q < R; ++q) {
         const int e = w * kWarpLanes + lane + q * kThreads;
         const int j = e % kSystems, r = e / kSystems, s = s0 + j;
@@ -390,7 +383,7 @@ struct ThomasWarpTransposed {
         vc[q] = in ? systems.c(s, r) : T(0);
         vd[q] = in ? systems.d(s, r) : T(0);
       }
-#pragma unroll
+      HINESBATCH_DEVICE_UNROLL
       for (int q = 0; q < R; ++q)
         if (at[q] >= 0) {
           sa[at[q]] = va[q];
@@ -411,7 +404,7 @@ struct ThomasWarpTransposed {
     });
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
-#pragma unroll
+      HINESBATCH_DEVICE_UNROLL
       for (int q = 0; q < R; ++q) {
         const int e = w * kWarpLanes + lane + q * kThreads;
         const int j = e % kSystems, r = e / kSystems, s = s0 + j;
@@ -698,7 +691,7 @@ struct ThomasPacked {
     const SolveFailure f = thomas_solve_system(
         static_cast<int>(end - begin), ShiftedRows<AV>{a, begin}, ShiftedRows<BV>{b, begin},
         ShiftedRows<CV>{c, begin}, ShiftedRows<DV>{d, begin});
-    if (record) thomas_record_failure(status, f, begin);
+    if (record) record_failure(status, f, begin);
   }
 };
 
