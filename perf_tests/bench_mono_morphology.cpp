@@ -129,7 +129,7 @@ void BM_Solve(benchmark::State& state) {
   state.counters["block_size"] = bs;
   if (kSchedule == HinesSchedule::WarpPerSystem) state.counters["lanes"] = dtree.warp_plan().lanes;
   if (kSchedule == HinesSchedule::PerSystemOnChip)
-    state.counters["kept_nodes"] = on_chip_kept_nodes<T>(exec, dtree);
+    state.counters["kept_nodes"] = on_chip_kept_nodes<T, Exec>(dtree);
   state.SetLabel(cls.name);
 }
 

@@ -316,13 +316,17 @@ constexpr int on_chip_lanes() {
 }
 template <class Scalar, class ExecutionSpace>
 int on_chip_capacity() {
-  const int lanes = on_chip_lanes<ExecutionSpace>();
-  const std::size_t max0 =
-      static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
-  return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
+  // A constant of the backend: asked once (Auto asks on every solve).
+  static const int capacity = [] {
+    const int lanes = on_chip_lanes<ExecutionSpace>();
+    const std::size_t max0 =
+        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
+    return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
+  }();
+  return capacity;
 }
 template <class Scalar, class ExecutionSpace, class MemorySpace>
-int on_chip_kept_nodes(const ExecutionSpace&, const DeviceTree<MemorySpace>& tree) {
+int on_chip_kept_nodes(const DeviceTree<MemorySpace>& tree) {
   int kept = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), tree.size());
   if (tree.on_chip_nodes() > 0 && tree.on_chip_nodes() < kept) kept = tree.on_chip_nodes();
   return kept < 1 ? 1 : kept;  // the root, always (a few bytes)
@@ -421,7 +425,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     using Functor = impl::SolvePerSystemOnChip<Batch, ParentView, ExecutionSpace>;
     const int lanes = on_chip_lanes<ExecutionSpace>();
     const int n = batch.num_nodes();
-    const int kept = on_chip_kept_nodes<Scalar>(exec, tree);
+    const int kept = on_chip_kept_nodes<Scalar, ExecutionSpace>(tree);
     Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (batch.num_systems() + lanes - 1) / lanes,
                                               lanes);
     policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(kept, lanes)));
