@@ -270,11 +270,20 @@ void BM_Batch(benchmark::State& state, int m, int n,
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
     return;
   }
-  const bool team = impl::resolve_schedule<Exec, L, T>(schedule, m) != ThomasSchedule::PerSystem;
+  const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m);
+  // The on-chip schedule: its kept rows move 5 elements, the rest P2's 9.
+  const int kept =
+      resolved == ThomasSchedule::PerSystemOnChip ? impl::thomas_on_chip_rows<T, Exec>(m) : 0;
+  const bool team = resolved != ThomasSchedule::PerSystem && kept == 0;
+  const double elements = kept > 0 ? team_traffic_elements(kept) + 9.0 * (m - kept)
+                          : team   ? team_traffic_elements(m)
+                                   : thomas_traffic_elements(m);
   const double rows = double(n) * m;
-  report<T>(state, rows,
-            double(n) * (team ? team_traffic_elements(m) : thomas_traffic_elements(m)) * sizeof(T),
-            4.0 * sizeof(T) * double(a.span()), byte_model_label<T>(team ? "(5m-2)" : "(9m-6)"));
+  report<T>(state, rows, double(n) * elements * sizeof(T), 4.0 * sizeof(T) * double(a.span()),
+            byte_model_label<T>(kept > 0 ? "(5K-2+9(m-K))"
+                                : team   ? "(5m-2)"
+                                         : "(9m-6)"));
+  if (kept > 0) state.counters["kept_rows"] = kept;
   state.counters["block_size"] = bs;
   state.counters["max_rel_residual"] = residual;
 }
@@ -560,6 +569,15 @@ void register_thomas_benchmarks() {
             BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, warp);
           });
         }
+        if (m <= 512) {
+          constexpr auto on_chip = ThomasSchedule::PerSystemOnChip;
+          add_timing("ThomasBatch/OnChipFullInterleaved" + suffix, [m, n](State& s) {
+            BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, on_chip);
+          });
+          add_timing("ThomasBatch/OnChipBlockInterleaved" + suffix, [m, n](State& s) {
+            BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n, on_chip);
+          });
+        }
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
         add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
@@ -576,6 +594,21 @@ void register_thomas_benchmarks() {
                      [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::Serial>(s, m, n); });
 #endif
       }
+  // Sizes around what the on-chip schedule keeps (80 rows in double, 160 in float on CUDA),
+  // Full-Interleaved: P2's kernel, the transposed warp schedule and the on-chip one.
+  for (int m : {32, 80, 160})
+    for (int n : {25600, 256000}) {
+      const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
+      using FI = layouts::FullInterleaved;
+      add_timing("ThomasOnChipSizes/FullInterleaved" + suffix,
+                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n); });
+      add_timing("ThomasOnChipSizes/WarpFullInterleaved" + suffix, [m, n](State& s) {
+        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::WarpPerSystem);
+      });
+      add_timing("ThomasOnChipSizes/OnChipFullInterleaved" + suffix, [m, n](State& s) {
+        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::PerSystemOnChip);
+      });
+    }
   // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
   for (int n : {256, 2560, 25600, 256000}) {
     const std::string suffix = ty + std::to_string(n);

@@ -97,25 +97,31 @@ class ThomasFixture : public ::testing::Test {
 
   enum class Padding { None, Untouched, Computed };
 
-  // What a schedule leaves in c: c' (PerSystem) or its input (TeamPerSystem).
-  static bool leaves_c_prime(ThomasSchedule schedule, int m) {
-    return impl::resolve_schedule<E, L, T>(schedule, m) == ThomasSchedule::PerSystem;
+  // The first row from which a schedule leaves c' in c (m: none): row 0 for PerSystem, the
+  // rows past the kept ones for PerSystemOnChip (on_chip_rows > 0: at most that many
+  // kept), none for the team and warp schedules (c is only read).
+  static int c_prime_from(ThomasSchedule schedule, int m, int on_chip_rows = 0) {
+    const ThomasSchedule r = impl::resolve_schedule<E, L, T>(schedule, m);
+    if (r == ThomasSchedule::PerSystem) return 0;
+    if (r != ThomasSchedule::PerSystemOnChip) return m;
+    return impl::thomas_on_chip_rows<T, E>(m, on_chip_rows);
   }
   static std::string tag_of(ThomasSchedule schedule) {
     return std::string(" [") + schedule_name(schedule) + "]";
   }
   static std::vector<ThomasSchedule> schedules() {
     return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,
-            ThomasSchedule::Auto};
+            ThomasSchedule::PerSystemOnChip, ThomasSchedule::Auto};
   }
 
   // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c
-  // (c' against the reference if c_prime, else unchanged), a and b unchanged, c of the last
+  // (c' against the reference from row c_prime_from on, unchanged before), a and b
+  // unchanged, c of the last
   // row unchanged, padding rows / lanes as `padding` says (`pad`: their value before the
   // solve). x_out: x, packed.
   static void expect_solved(const TridiagonalSystems<T>& sys, const Storage& st, Padding padding,
                             T pad, const std::string& what, std::vector<T>* x_out = nullptr,
-                            bool c_prime = true) {
+                            int c_prime_from = 0) {
     const auto ha = to_host(st.a), hb = to_host(st.b), hc = to_host(st.c), hd = to_host(st.d);
     const int bs = st.bs;
     std::vector<T> local;
@@ -141,7 +147,7 @@ class ThomasFixture : public ::testing::Test {
             << what << ": a changed, s " << s << " i " << i;
         ASSERT_TRUE(same(L::at(hb, s, i, bs), b[i]))
             << what << ": b changed, s " << s << " i " << i;
-        if (i < m - 1 && c_prime) {
+        if (i < m - 1 && i >= c_prime_from) {
           const long double cp = L::at(hc, s, i, bs);
           ASSERT_LE(std::abs(double(cp - cr[i])), tolerance() * (1 + std::abs(double(cr[i]))))
               << what << ": c' system " << s << " row " << i;
@@ -154,9 +160,7 @@ class ThomasFixture : public ::testing::Test {
           << what << ": system " << s << " differs from the long-double Thomas";
       // c of the last real row: ignored (NaN input) unless Computing Padding zeroed it.
       const T c_last = L::at(hc, s, m - 1, bs);
-      if (padding == Padding::Computed && c_prime)
-        ASSERT_EQ(c_last, T(0)) << what << ": system " << s;
-      else if (padding == Padding::Computed)  // pad_vbatch's 0, left as it is
+      if (padding == Padding::Computed)  // pad_vbatch's 0, left as it is or its c' (0 / beta)
         ASSERT_EQ(c_last, T(0)) << what << ": system " << s;
       else
         ASSERT_TRUE(std::isnan(c_last)) << what << ": c(m-1) written, system " << s;
@@ -184,18 +188,23 @@ class ThomasFixture : public ::testing::Test {
   }
 
   // ThomasBatch on N random systems of m rows.
+  // on_chip_rows > 0: the on-chip schedule keeping that many rows (through the driver's
+  // internal entry point, so the swept rows are reached on every backend).
   static void check_fixed(int m, int num_systems, int bs, const std::string& tag,
-                          ThomasSchedule schedule = ThomasSchedule::Auto) {
+                          ThomasSchedule schedule = ThomasSchedule::Auto, int on_chip_rows = 0) {
     E exec;
     const std::string what = tag + " m=" + std::to_string(m) + " N=" + std::to_string(num_systems) +
-                             " BS=" + std::to_string(bs) + tag_of(schedule);
+                             " BS=" + std::to_string(bs) + tag_of(schedule) +
+                             (on_chip_rows > 0 ? " K=" + std::to_string(on_chip_rows) : "");
     const auto sys = random_tridiagonal<T>(num_systems, m, next_seed());
     const T sentinel = T(7);  // finite: a solved padding lane would change it
     const Storage st = to_device(sys, m, bs, sentinel);
     auto status = make_thomas_status(exec);
-    thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, L::tiled ? num_systems : -1);
+    impl::thomas_batch_impl(exec, st.a, st.b, st.c, st.d, status, true, L::tiled ? num_systems : -1,
+                            schedule, on_chip_rows);
     check_thomas_status(exec, status, m);
-    expect_solved(sys, st, Padding::None, sentinel, what, nullptr, leaves_c_prime(schedule, m));
+    expect_solved(sys, st, Padding::None, sentinel, what, nullptr,
+                  c_prime_from(schedule, m, on_chip_rows));
   }
 
   static std::vector<int> random_sizes(int num_systems, int max_size, std::uint64_t seed) {
@@ -225,12 +234,13 @@ class ThomasFixture : public ::testing::Test {
   // ThomasVBatch, both variants on the same padded input: checked against the reference
   // and against each other (identical answers).
   static void check_vbatch(int num_systems, int max_size, int bs,
-                           ThomasSchedule schedule = ThomasSchedule::Auto) {
+                           ThomasSchedule schedule = ThomasSchedule::Auto, int on_chip_rows = 0) {
     E exec;
     const std::string what = "vbatch N=" + std::to_string(num_systems) +
                              " max=" + std::to_string(max_size) + " BS=" + std::to_string(bs) +
-                             tag_of(schedule);
-    const bool c_prime = leaves_c_prime(schedule, max_size);
+                             tag_of(schedule) +
+                             (on_chip_rows > 0 ? " K=" + std::to_string(on_chip_rows) : "");
+    const int c_prime = c_prime_from(schedule, max_size, on_chip_rows);
     const auto sys =
         random_tridiagonal<T>(random_sizes(num_systems, max_size, next_seed()), next_seed());
     const auto sizes = sizes_view(sys);
@@ -238,13 +248,17 @@ class ThomasFixture : public ::testing::Test {
 
     const Storage cp = to_device(sys, max_size, bs, nan());
     pad_vbatch(exec, cp.a, cp.b, cp.c, cp.d, sizes);
-    thomas_vbatch_computing_padding(exec, cp.a, cp.b, cp.c, cp.d, sizes, status, schedule);
+    impl::thomas_vbatch_impl<impl::RowCount::ComputingPadding>("computing_padding", exec, cp.a,
+                                                               cp.b, cp.c, cp.d, sizes, status,
+                                                               true, schedule, on_chip_rows);
     check_thomas_status(exec, status, max_size);
     std::vector<T> x_cp, x_ncp;
     expect_solved(sys, cp, Padding::Computed, nan(), what + " CP", &x_cp, c_prime);
 
     const Storage ncp = to_device(sys, max_size, bs, nan());
-    thomas_vbatch_no_computing_padding(exec, ncp.a, ncp.b, ncp.c, ncp.d, sizes, status, schedule);
+    impl::thomas_vbatch_impl<impl::RowCount::NoComputingPadding>(
+        "no_computing_padding", exec, ncp.a, ncp.b, ncp.c, ncp.d, sizes, status, true, schedule,
+        on_chip_rows);
     check_thomas_status(exec, status, max_size);
     expect_solved(sys, ncp, Padding::Untouched, nan(), what + " NCP", &x_ncp, c_prime);
     ASSERT_EQ(x_cp.size(), x_ncp.size());
@@ -314,6 +328,47 @@ TYPED_TEST(ThomasBatchTest, WarpScheduleShapes) {
   // (the team schedule takes over).
   for (int m : {1023, 1024, 1025, 2048, 3000, 4097, 8191, 8192, 8193})
     for (int n : {1, 3}) this->check_fixed(m, n, 32, "warps-shapes", ThomasSchedule::WarpPerSystem);
+}
+
+// The on-chip schedule with every number of kept rows against sizes around it and around
+// its batches of 8: the kept and swept parts meet everywhere, on every backend.
+TYPED_TEST(ThomasBatchTest, OnChipRowCounts) {
+  const auto on_chip = ThomasSchedule::PerSystemOnChip;
+  for (int kept : {1, 2, 3, 7, 8, 9, 31, 80, 1000})
+    for (int m : {1,  2,  5,  8,  9,  16, 17, 24,  25,  26,  32,  33, 48,
+                  49, 50, 56, 57, 79, 80, 81, 104, 105, 128, 129, 200})
+      for (int n : {1, 33}) this->check_fixed(m, n, 32, "on-chip", on_chip, kept);
+  for (int kept : {1, 5, 9, 40})
+    for (int bs : {1, 32}) this->check_vbatch(70, 100, bs, on_chip, kept);
+  // Whatever fits on this backend, and past it (its own swept rows).
+  for (int m : {64, 80, 81, 160, 161, 300, 1024}) this->check_fixed(m, 70, 32, "on-chip", on_chip);
+}
+
+// Failures in the kept and the swept rows are named as P2's kernel names them.
+TYPED_TEST(ThomasBatchTest, OnChipFailuresInEveryPart) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const int m = 100, kept = 20, tiles = TestFixture::L::tiled ? 40 : -1;
+  const auto on_chip = ThomasSchedule::PerSystemOnChip;
+  auto status = make_thomas_status(exec);
+  for (int row : {0, 7, 8, 19, 20, 21, 45, 99}) {
+    auto sys = random_tridiagonal<T>(40, m, 40 + row);
+    sys.a[13 * m + row] = T(0);  // beta(row) = b - a c' is exactly 0
+    sys.b[13 * m + row] = T(0);
+    auto st = this->to_device(sys, m, 32, T(7));
+    impl::thomas_batch_impl(exec, st.a, st.b, st.c, st.d, status, true, tiles, on_chip, kept);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 13, row " + std::to_string(row) + ":", "pivot"});
+    sys = random_tridiagonal<T>(40, m, 90 + row);
+    sys.d[30 * m + row] = this->nan();
+    st = this->to_device(sys, m, 32, T(7));
+    impl::thomas_batch_impl(exec, st.a, st.b, st.c, st.d, status, true, tiles, on_chip, kept);
+    this->expect_solver_error(
+        [&] { check_thomas_status(exec, status, m); },
+        {"system 30, row " + std::to_string(row) + ":", "non-finite solution"});
+    check_thomas_status(exec, status, m);  // cleared
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, LargeSizes) {
@@ -494,10 +549,11 @@ TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {
   bad_sizes[5] = 0;
   auto bad = this->int_view(bad_sizes);
   this->expect_input_error([&] { check_vbatch_sizes(exec, bad, m_max); }, {"system 5", "size 0"});
-  for (int variant = 0; variant < 6; ++variant) {
+  for (int variant = 0; variant < 8; ++variant) {
     const auto schedule = variant < 2   ? ThomasSchedule::PerSystem
                           : variant < 4 ? ThomasSchedule::TeamPerSystem
-                                        : ThomasSchedule::WarpPerSystem;
+                          : variant < 6 ? ThomasSchedule::WarpPerSystem
+                                        : ThomasSchedule::PerSystemOnChip;
     auto st = this->to_device(sys2, m_max, 32, this->nan());
     if (variant % 2 == 0) {
       pad_vbatch(exec, st.a, st.b, st.c, st.d, bad);

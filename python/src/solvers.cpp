@@ -71,7 +71,9 @@ ThomasSchedule thomas_schedule(const std::string& s) {
   if (s == "per_system") return ThomasSchedule::PerSystem;
   if (s == "team") return ThomasSchedule::TeamPerSystem;
   if (s == "warp") return ThomasSchedule::WarpPerSystem;
-  throw py::value_error("schedule must be 'auto', 'per_system', 'team' or 'warp', got '" + s + "'");
+  if (s == "on_chip") return ThomasSchedule::PerSystemOnChip;
+  throw py::value_error(
+      "schedule must be 'auto', 'per_system', 'team', 'warp' or 'on_chip', got '" + s + "'");
 }
 
 // Checks the four arrays of an (N, n) / (n, N) batch; returns (N, n).

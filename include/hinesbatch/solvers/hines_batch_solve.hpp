@@ -14,6 +14,7 @@
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/solvers/hines_on_chip.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
 namespace hinesbatch {
@@ -306,25 +307,8 @@ constexpr bool is_host_backend() {
 // 305-695-node ones (docs/PERFORMANCE.md, 2026-11-23).
 constexpr int kWarpScheduleAutoMaxNodes = 128;
 
-// PerSystemOnChip: systems per team (GPUs: a warp of 32 consecutive systems; host
-// backends: one per thread), the nodes per system that fit in level-0 scratch (40 KB on
-// CUDA with Kokkos 3.4: 80 nodes in double, 160 in float), and how many a solve keeps:
-// that, at most the tree's size and tree.on_chip_nodes() when that is set.
-template <class ExecutionSpace>
-constexpr int on_chip_lanes() {
-  return impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
-}
-template <class Scalar, class ExecutionSpace>
-int on_chip_capacity() {
-  // A constant of the backend: asked once (Auto asks on every solve).
-  static const int capacity = [] {
-    const int lanes = on_chip_lanes<ExecutionSpace>();
-    const std::size_t max0 =
-        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
-    return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
-  }();
-  return capacity;
-}
+// PerSystemOnChip: how many nodes a solve keeps on chip: on_chip_capacity (on_chip.hpp),
+// at most the tree's size and tree.on_chip_nodes() when that is set.
 template <class Scalar, class ExecutionSpace, class MemorySpace>
 int on_chip_kept_nodes(const DeviceTree<MemorySpace>& tree) {
   int kept = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), tree.size());

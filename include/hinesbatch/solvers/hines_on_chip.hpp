@@ -23,8 +23,9 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
+#include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
-#include "hinesbatch/solvers/hines_warp.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
 namespace impl {

@@ -22,6 +22,7 @@
 
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/warp_tree_plan.hpp"
 
 namespace hinesbatch {
@@ -45,25 +46,6 @@ struct FastDivider {
     return exact ? static_cast<int>((static_cast<unsigned long long>(x) * m) >> 40) : x / d;
   }
 };
-
-// A level-0 team-scratch pointer that the CUDA compiler knows to be shared memory. Kokkos
-// hands scratch out as generic pointers, so every access would be a 64-bit generic load or
-// store with its address arithmetic; rebuilt from the dynamic shared-memory base (where
-// CUDA places level 0) plus an offset the compiler cannot fold away, the same address is
-// reached with 32-bit shared-memory instructions. Identity elsewhere.
-template <int Level, class T>
-KOKKOS_FORCEINLINE_FUNCTION T* on_chip(T* p) {
-#if defined(__CUDA_ARCH__)
-  if (Level == 0) {
-    extern __shared__ double hinesbatch_dynamic_shared[];
-    char* const base = reinterpret_cast<char*>(hinesbatch_dynamic_shared);
-    unsigned offset = static_cast<unsigned>(reinterpret_cast<char*>(p) - base);
-    asm volatile("" : "+r"(offset));
-    return reinterpret_cast<T*>(base + offset);
-  }
-#endif
-  return p;
-}
 
 // The plan on the device (views of a WarpTreePlan); read by every team, never written.
 template <class MemorySpace>

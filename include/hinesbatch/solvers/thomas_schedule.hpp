@@ -13,9 +13,11 @@ namespace hinesbatch {
 enum class ThomasSchedule {
   // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
   // on GPUs WarpPerSystem for Flat storage up to 8,192 rows (TeamPerSystem past that; the
-  // one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256) and for Full-Interleaved
-  // storage up to 128 rows (transposed through shared memory), PerSystem otherwise. c
-  // afterwards holds c' or its input values: callers must not rely on either.
+  // one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystemOnChip for
+  // Full- and Block-Interleaved storage whose systems fit on chip (on_chip_capacity: 80
+  // rows in double, 160 in float), WarpPerSystem for Full-Interleaved storage up to 128
+  // rows (transposed through shared memory), PerSystem otherwise; PerSystem on host
+  // backends. c afterwards holds c' or its input values: callers must not rely on either.
   Auto,
   // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
   // memory traffic per row in double.
@@ -31,6 +33,13 @@ enum class ThomasSchedule {
   // traffic and pivot rule as TeamPerSystem. Larger systems (kWarpMaxRows) take
   // TeamPerSystem.
   WarpPerSystem,
+  // P2's one thread per system, the 32 lanes of a warp on consecutive systems, with c' and
+  // d' of the first on_chip_capacity rows kept in team scratch (thomas_on_chip.hpp): 40 B
+  // per row in double for systems that fit; c of those rows is only read. Rows past them
+  // are swept through memory as PerSystem does (c <- c' there). Same pivot rule as
+  // PerSystem. Made for interleaved storage (on Flat storage its loads are uncoalesced);
+  // packed storage runs WarpPerSystem for it.
+  PerSystemOnChip,
 };
 
 inline const char* schedule_name(ThomasSchedule s) {
@@ -43,6 +52,8 @@ inline const char* schedule_name(ThomasSchedule s) {
       return "TeamPerSystem";
     case ThomasSchedule::WarpPerSystem:
       return "WarpPerSystem";
+    case ThomasSchedule::PerSystemOnChip:
+      return "PerSystemOnChip";
   }
   return "?";
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The kernels and launch logic behind thomas_batch.hpp (its public API): one thread per
-// system (ThomasPerSystem, ThomasPacked), a team per system (thomas_team.hpp) and a warp per
-// system (thomas_warp.hpp), the schedule choice and the host-side checks. Not for callers.
+// system (ThomasPerSystem, ThomasPacked; with its eliminated values on chip,
+// thomas_on_chip.hpp), a team per system (thomas_team.hpp) and a warp per system
+// (thomas_warp.hpp), the schedule choice and the host-side checks. Not for callers.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <climits>
@@ -14,6 +15,8 @@
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
+#include "hinesbatch/solvers/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
 #include "hinesbatch/solvers/thomas_system.hpp"
 #include "hinesbatch/solvers/thomas_team.hpp"
@@ -215,6 +218,54 @@ struct ThomasTeamPerSystem {
                       Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
                       Layout::system_view(d, s, block_size),
                       RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
+  }
+};
+
+// The on-chip schedule of ThomasPerSystem (thomas_on_chip.hpp): a team's lanes take
+// consecutive systems, c' and d' of each system's first `kept` rows in the team's scratch,
+// row-major ([row][lane]: a warp touches 32 consecutive words). Rows are addressed by int
+// offsets from a system's first row (the driver checks that they fit).
+template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView, RowCount kRows>
+struct ThomasPerSystemOnChip {
+  using T = typename DV::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size, num_systems;
+  bool record;
+  int kept;
+
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int kept_rows, int lanes) {
+    return 2 * sizeof(T) * static_cast<std::size_t>(kept_rows) * static_cast<std::size_t>(lanes);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int lanes = team.team_size(), lane = team.team_rank();
+    T* const base =
+        on_chip<0>(static_cast<T*>(team.team_scratch(0).get_shmem(scratch_bytes(kept, lanes), 0)));
+    const int s = team.league_rank() * lanes + lane;
+    if (s >= num_systems) return;  // no team synchronisation below
+    const int rows = padded_rows<kRows>(sizes, s, m);
+    if (rows == 0) {
+      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;
+    }
+    const int ns =
+        m > 1
+            ? static_cast<int>(&Layout::at(d, s, 1, block_size) - &Layout::at(d, s, 0, block_size))
+            : 0;
+    const SolveFailure f =
+        thomas_solve_on_chip(rows, kept, opaque_pointer(&Layout::at(a, s, 0, block_size)),
+                             opaque_pointer(&Layout::at(b, s, 0, block_size)),
+                             opaque_pointer(&Layout::at(c, s, 0, block_size)),
+                             opaque_pointer(&Layout::at(d, s, 0, block_size)), ns, base + lane,
+                             base + static_cast<std::size_t>(kept) * lanes + lane, lanes);
+    if (record) record_failure(status, f, static_cast<long long>(s) * m);
   }
 };
 
@@ -489,19 +540,37 @@ constexpr bool team_schedule_is_default() {
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 
+// The rows per system the on-chip schedule keeps in scratch: what fits, at most m, at most
+// scratch_rows when that is > 0 (tests), at least one.
+template <class Scalar, class ExecutionSpace>
+int thomas_on_chip_rows(int m, int scratch_rows = 0) {
+  int k = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), m);
+  if (scratch_rows > 0 && scratch_rows < k) k = scratch_rows;
+  return k < 1 ? 1 : k;
+}
+
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
 template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
   // On GPUs the warp schedule for Flat storage, and for Full-Interleaved storage up to
   // warp_transposed_auto_rows rows (there the transpose through shared memory beats P2's
   // one-thread kernel; at 256 rows and 256,000 systems it does not: docs/PERFORMANCE.md).
+  // Interleaved storage (Full- or Block-Interleaved) whose systems fit on chip: P2's sweeps
+  // with c' and d' kept in scratch.
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
-  if (schedule == ThomasSchedule::Auto)
-    schedule = team_schedule_is_default<ExecutionSpace>() &&
-                       (flat || (interleaved && m <= warp_transposed_auto_rows<Scalar>()))
-                   ? ThomasSchedule::WarpPerSystem
-                   : ThomasSchedule::PerSystem;
+  if (schedule == ThomasSchedule::Auto) {
+    if (!team_schedule_is_default<ExecutionSpace>())
+      schedule = ThomasSchedule::PerSystem;
+    else if (flat)
+      schedule = ThomasSchedule::WarpPerSystem;
+    else if (m <= on_chip_capacity<Scalar, ExecutionSpace>())
+      schedule = ThomasSchedule::PerSystemOnChip;
+    else if (interleaved && m <= warp_transposed_auto_rows<Scalar>())
+      schedule = ThomasSchedule::WarpPerSystem;
+    else
+      schedule = ThomasSchedule::PerSystem;
+  }
   if (schedule == ThomasSchedule::WarpPerSystem && m > kWarpMaxRows)
     schedule = ThomasSchedule::TeamPerSystem;
   return schedule;
@@ -631,6 +700,29 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
       Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, shape, level});
 }
 
+// The on-chip schedule; scratch_rows > 0 keeps fewer rows than fit (tests reach the swept
+// part with it on every backend). False (nothing launched) where a row's int offset from
+// its system's first could overflow: the caller runs P2's kernel.
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+bool launch_thomas_on_chip(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                           const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                           const StatusView& status, bool record, int num_systems, int m,
+                           int scratch_rows) {
+  if (d.span() > static_cast<std::size_t>(INT_MAX)) return false;
+  using Functor =
+      ThomasPerSystemOnChip<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  using T = typename Functor::T;
+  const int lanes = on_chip_lanes<ExecutionSpace>();
+  const int kept = thomas_on_chip_rows<T, ExecutionSpace>(m, scratch_rows);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (num_systems + lanes - 1) / lanes, lanes);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(kept, lanes)));
+  Kokkos::parallel_for(
+      label + "_on_chip", policy,
+      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), num_systems, record, kept});
+  return true;
+}
+
 // Identity padding rows for Computing Padding: rows size..m-1 become b = 1, a = c = d = 0,
 // and c(size - 1) = 0 decouples the last real row from them. Invalid sizes are skipped.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView>
@@ -725,7 +817,7 @@ using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memor
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
 void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
                        const DV& d, const StatusView& status, bool record, int num_systems,
-                       ThomasSchedule schedule) {
+                       ThomasSchedule schedule, int on_chip_rows = 0) {
   using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
   using Layout = typename Checks::layout;
   check_status_type<ExecutionSpace, StatusView>();
@@ -750,6 +842,10 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
                                                 record, static_cast<int>(n), m);
     return;
   }
+  if (resolved == ThomasSchedule::PerSystemOnChip &&
+      launch_thomas_on_chip<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                     record, static_cast<int>(n), m, on_chip_rows))
+    return;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
@@ -788,7 +884,7 @@ template <RowCount kRows, class ExecutionSpace, class AV, class BV, class CV, cl
           class SizesView, class StatusView>
 void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV& a, const BV& b,
                         const CV& c, const DV& d, const SizesView& sizes, const StatusView& status,
-                        bool record, ThomasSchedule schedule) {
+                        bool record, ThomasSchedule schedule, int on_chip_rows = 0) {
   using Checks = TridiagonalViews<ExecutionSpace, AV, BV, CV, DV>;
   using Layout = typename Checks::layout;
   check_status_type<ExecutionSpace, StatusView>();
@@ -812,6 +908,11 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
                                       sizes, status, record, n, row_extent(d));
     return;
   }
+  if (resolved == ThomasSchedule::PerSystemOnChip &&
+      launch_thomas_on_chip<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
+                                           d, sizes, status, record, n, row_extent(d),
+                                           on_chip_rows))
+    return;
   Kokkos::parallel_for(
       std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{

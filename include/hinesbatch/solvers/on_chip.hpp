@@ -1,0 +1,57 @@
+#pragma once
+// What the one-thread-per-system schedules with their eliminated values kept on chip
+// (HinesSchedule::PerSystemOnChip, ThomasSchedule::PerSystemOnChip) share: the systems
+// a team takes, how many nodes or rows of each fit in level-0 scratch, and a scratch
+// pointer the CUDA compiler knows to be shared memory.
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+
+namespace hinesbatch {
+
+// Systems per team: on GPUs a warp of 32 consecutive systems (on interleaved storage every
+// load and store of a warp is then one contiguous run); on host backends one per thread.
+template <class ExecutionSpace>
+constexpr int on_chip_lanes() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecutionSpace::memory_space>::accessible
+             ? 1
+             : 32;
+}
+
+// Nodes (Hines) or rows (Thomas) per system whose two eliminated values fit in level-0
+// scratch beside the team's other systems: 80 in double and 160 in float on CUDA with
+// Kokkos 3.4 (40 KB per team). A constant of the backend, asked once.
+template <class Scalar, class ExecutionSpace>
+int on_chip_capacity() {
+  static const int capacity = [] {
+    const int lanes = on_chip_lanes<ExecutionSpace>();
+    const std::size_t max0 =
+        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
+    return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
+  }();
+  return capacity;
+}
+
+namespace impl {
+
+// A level-0 team-scratch pointer that the CUDA compiler knows to be shared memory. Kokkos
+// hands scratch out as generic pointers, so every access would be a 64-bit generic load or
+// store with its address arithmetic; rebuilt from the dynamic shared-memory base (where
+// CUDA places level 0) plus an offset the compiler cannot fold away, the same address is
+// reached with 32-bit shared-memory instructions. Identity elsewhere.
+template <int Level, class T>
+KOKKOS_FORCEINLINE_FUNCTION T* on_chip(T* p) {
+#if defined(__CUDA_ARCH__)
+  if (Level == 0) {
+    extern __shared__ double hinesbatch_dynamic_shared[];
+    char* const base = reinterpret_cast<char*>(hinesbatch_dynamic_shared);
+    unsigned offset = static_cast<unsigned>(reinterpret_cast<char*>(p) - base);
+    asm volatile("" : "+r"(offset));
+    return reinterpret_cast<T*>(base + offset);
+  }
+#endif
+  return p;
+}
+
+}  // namespace impl
+}  // namespace hinesbatch
