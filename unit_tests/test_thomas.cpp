@@ -470,48 +470,52 @@ TYPED_TEST(ThomasBatchTest, NanNamesSystemAndRow) {
 }
 
 // The multi-warp shapes name failures like the others: a zero pivot, a NaN right-hand side
-// and an infinite coefficient in rows owned by different warps of the block, and a bad size.
+// and an infinite coefficient in rows owned by different warps of the block (on
+// Full-Interleaved GPU storage 300 rows are 8 warps on 4 systems), and a bad size.
 TYPED_TEST(ThomasBatchTest, WarpsFailuresNameSystemAndRow) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   E exec;
-  const int m = 1000;  // 4 warps of 32 lanes x 8 rows
   const auto warp = ThomasSchedule::WarpPerSystem;
   const int tiles = TestFixture::L::tiled ? 6 : -1;
   auto status = make_thomas_status(exec);
-  auto sys = random_tridiagonal<T>(6, m, 31);
-  sys.a[3 * m + 700] = T(0);
-  sys.b[3 * m + 700] = T(0);
-  auto st = this->to_device(sys, m, 4, T(7));
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 3, row 700", "pivot"});
-  sys = random_tridiagonal<T>(6, m, 32);
-  sys.d[1 * m + 300] = this->nan();
-  st = this->to_device(sys, m, 4, T(7));
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 1, row 300", "non-finite solution"});
-  sys = random_tridiagonal<T>(6, m, 33);
-  sys.b[4 * m + 999] = std::numeric_limits<T>::infinity();
-  st = this->to_device(sys, m, 4, T(7));
-  thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
-  this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
-                            {"system 4, row 999", "pivot"});
-  // A bad size among systems of up to 600 rows: not solved, reported, others solved.
-  const int m_max = 600;
-  auto sys2 = random_tridiagonal<T>(this->random_sizes(20, m_max, 34), 35);
-  auto bad_sizes = this->sizes_of(sys2);
-  bad_sizes[11] = m_max + 1;
-  auto bad = this->int_view(bad_sizes);
-  auto st2 = this->to_device(sys2, m_max, 4, this->nan());
-  thomas_vbatch_no_computing_padding(exec, st2.a, st2.b, st2.c, st2.d, bad, status, warp);
-  this->expect_input_error([&] { check_thomas_status(exec, status, m_max); },
-                           {"system 11", "invalid size"});
-  using L = typename TestFixture::L;
-  const auto hd = this->to_host(st2.d);
-  for (int i = 0; i < sys2.size(11); ++i)
-    ASSERT_EQ(L::at(hd, 11, i, st2.bs), sys2.d[sys2.offsets[11] + i]);
+  for (int m : {300, 1000}) {  // 1000: 4 warps of 32 lanes x 8 rows on Flat storage
+    const std::string pivot_row = std::to_string(m * 7 / 10), nan_row = std::to_string(m * 3 / 10);
+    auto sys = random_tridiagonal<T>(6, m, 31);
+    sys.a[3 * m + m * 7 / 10] = T(0);
+    sys.b[3 * m + m * 7 / 10] = T(0);
+    auto st = this->to_device(sys, m, 4, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 3, row " + pivot_row + ":", "pivot"});
+    sys = random_tridiagonal<T>(6, m, 32);
+    sys.d[1 * m + m * 3 / 10] = this->nan();
+    st = this->to_device(sys, m, 4, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 1, row " + nan_row + ":", "non-finite solution"});
+    sys = random_tridiagonal<T>(6, m, 33);
+    sys.b[4 * m + m - 1] = std::numeric_limits<T>::infinity();
+    st = this->to_device(sys, m, 4, T(7));
+    thomas_batch(exec, st.a, st.b, st.c, st.d, status, warp, tiles);
+    this->expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                              {"system 4, row " + std::to_string(m - 1) + ":", "pivot"});
+  }
+  // A bad size among systems of up to 400 or 600 rows: not solved, reported, others solved.
+  for (int m_max : {400, 600}) {
+    auto sys2 = random_tridiagonal<T>(this->random_sizes(20, m_max, 34), 35);
+    auto bad_sizes = this->sizes_of(sys2);
+    bad_sizes[11] = m_max + 1;
+    auto bad = this->int_view(bad_sizes);
+    auto st2 = this->to_device(sys2, m_max, 4, this->nan());
+    thomas_vbatch_no_computing_padding(exec, st2.a, st2.b, st2.c, st2.d, bad, status, warp);
+    this->expect_input_error([&] { check_thomas_status(exec, status, m_max); },
+                             {"system 11", "invalid size"});
+    using L = typename TestFixture::L;
+    const auto hd = this->to_host(st2.d);
+    for (int i = 0; i < sys2.size(11); ++i)
+      ASSERT_EQ(L::at(hd, 11, i, st2.bs), sys2.d[sys2.offsets[11] + i]);
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, VBatchFailuresAndBadSizes) {

@@ -27,11 +27,12 @@ enum class ThomasSchedule {
   // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
   TeamPerSystem,
   // A warp per system (thomas_warp.hpp): each lane's rows in registers, the reduced system
-  // solved over warp shuffles; no scratch, no barrier. Full-Interleaved input of up to 256
-  // rows is transposed through shared memory on GPUs first. Systems of 257 to 8,192 rows take
-  // 2 to 32 warps of one block, whose reduced system goes through shared memory. Same
-  // traffic and pivot rule as TeamPerSystem. Larger systems (kWarpMaxRows) take
-  // TeamPerSystem.
+  // solved over warp shuffles; no scratch, no barrier. Systems of 257 to 8,192 rows take 2
+  // to 32 warps of one block, whose reduced system goes through shared memory. On GPUs,
+  // Full-Interleaved input of up to 128 rows is transposed through shared memory first, and
+  // of 129 to 512 rows taken by 2 to 8 warps on 4 systems at once (a lane's rows of one
+  // system, the 4 systems side by side: coalesced loads). Same traffic and pivot rule as
+  // TeamPerSystem. Larger systems (kWarpMaxRows) take TeamPerSystem.
   WarpPerSystem,
   // P2's one thread per system, the 32 lanes of a warp on consecutive systems, with c' and
   // d' of the first on_chip_capacity rows kept in team scratch (thomas_on_chip.hpp): 40 B

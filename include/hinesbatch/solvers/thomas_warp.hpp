@@ -327,13 +327,18 @@ __device__ inline void warp_thomas_solve_lane(const int lane, const int rows, co
 
 #endif
 
-// The whole solve for lane `lane` of warp w of the P warps (one CUDA block) that own a
-// system: block lane k = 32 w + lane holds rows [kR, kR + R). `buf` is the block's shared
-// memory for warps_thomas_buffer_rows<T, P>() rows, through which the reduced system's rows
-// go. Up to 16 KB per half it is double-buffered, so that each PCR step needs one barrier
-// (a half is written again only two barriers after it was last read); 32 warps of double
-// would need 64 KB there (Kokkos 3.4 gives a team 48 KB), so they take one half and two
-// barriers per step. Every thread of the block calls it together.
+// The whole solve for lane `lane` of warp w of the P warps (one CUDA block) that own G
+// systems. G = 1 (Flat storage): block lane k = 32 w + lane holds rows [kR, kR + R) of the
+// block's system. G > 1 (Full-Interleaved storage): lane = G q + j holds chunk k = (32 / G) w
+// + q of system j, so the G lanes reading one row index read G consecutive systems: G
+// sizeof(T) contiguous bytes (whole 32-byte sectors for G = 4 in double). Chunk k of system j
+// goes through buf[k G + j]. `buf` is the block's shared memory for
+// warps_thomas_buffer_rows<T, P>() rows, through which the reduced systems' rows go (32 P
+// slots per half, whatever G). Up to 16 KB per half it is double-buffered, so that each PCR
+// step needs one barrier (a half is written again only two barriers after it was last
+// read); 32 warps of double would need 64 KB there (Kokkos 3.4 gives a team 48 KB), so they
+// take one half and two barriers per step. `bad_input` (G > 1): G ints of shared memory,
+// zeroed before the block's first barrier. Every thread of the block calls it together.
 template <class T, int P>
 KOKKOS_INLINE_FUNCTION constexpr bool warps_thomas_double_buffered() {
   return kWarpLanes * P * int(sizeof(TriRow<T>)) <= 16384;
@@ -344,40 +349,52 @@ KOKKOS_INLINE_FUNCTION constexpr int warps_thomas_buffer_rows() {
 }
 
 #if defined(__CUDA_ARCH__)
-template <class T, int R, int P, class AV, class BV, class CV, class DV, class Record>
+template <class T, int R, int P, int G, class AV, class BV, class CV, class DV, class Record>
 __device__ inline void warps_thomas_solve_lane(const int w, const int lane, TriRow<T>* buf,
-                                               const int rows, const AV& a, const BV& b,
-                                               const CV& c, const DV& d, const Record& record) {
-  constexpr int N = kWarpLanes * P;
+                                               int* bad_input_of, const int rows, const AV& a,
+                                               const BV& b, const CV& c, const DV& d,
+                                               const Record& record) {
+  static_assert(G >= 1 && kWarpLanes % G == 0, "G systems per block divide a warp");
+  constexpr int kChunksPerWarp = kWarpLanes / G;
+  constexpr int N = kChunksPerWarp * P;  // chunks (rows of the reduced system) per system
+  constexpr int kHalf = kWarpLanes * P;  // slots per buffer half: N G
   constexpr bool two_halves = warps_thomas_double_buffered<T, P>();
-  const int k = w * kWarpLanes + lane, first = k * R;
+  const int j = lane % G, k = w * kChunksPerWarp + lane / G, first = k * R;
+  auto slot = [j](const int chunk) { return chunk * G + j; };
   WarpLaneRows<T, R> S;
   warp_lane_eliminate<T, R>(first, rows, a, b, c, d, S);
-  buf[k] = TriRow<T>{S.A[0], T(1), S.C[0], S.D[0]};
+  buf[slot(k)] = TriRow<T>{S.A[0], T(1), S.C[0], S.D[0]};
   __syncthreads();
-  TriRow<T> row = warp_lane_fold<T, R>(S, k + 1 < N ? buf[k + 1] : identity_row<T>());
-  int half = two_halves ? 1 : 0;  // half 0 is read (buf[k + 1]) until the next barrier
+  TriRow<T> row = warp_lane_fold<T, R>(S, k + 1 < N ? buf[slot(k + 1)] : identity_row<T>());
+  int half = two_halves ? 1 : 0;  // half 0 is read (buf[slot(k + 1)]) until the next barrier
   for (int s = 1; s < N; s *= 2) {
     if (!two_halves) __syncthreads();  // the previous step's reads are done
-    TriRow<T>* h = buf + half * N;
-    h[k] = row;
+    TriRow<T>* h = buf + half * kHalf;
+    h[slot(k)] = row;
     __syncthreads();
-    const TriRow<T> lo = k >= s ? h[k - s] : identity_row<T>();
-    const TriRow<T> hi = k + s < N ? h[k + s] : identity_row<T>();
+    const TriRow<T> lo = k >= s ? h[slot(k - s)] : identity_row<T>();
+    const TriRow<T> hi = k + s < N ? h[slot(k + s)] : identity_row<T>();
     row = pcr_eliminate(row, lo, hi);
     if (two_halves) half ^= 1;
   }
   const T x_last = row.d / row.b;
-  // x_last of the previous lane: a shuffle inside the warp, shared memory across warps (the
-  // half written two steps ago, whose reads ended before the last barrier).
-  T x_prev_last = __shfl_up_sync(0xffffffffu, x_last, 1);
+  // x_last of the system's previous chunk: a shuffle inside the warp, shared memory across
+  // warps (the half written two steps ago, whose reads ended before the last barrier).
+  T x_prev_last = __shfl_up_sync(0xffffffffu, x_last, G);
   if (!two_halves) __syncthreads();
-  T* last_of_warp = reinterpret_cast<T*>(buf + half * N);
-  if (lane == kWarpLanes - 1) last_of_warp[w] = x_last;
+  T* last_of_warp = reinterpret_cast<T*>(buf + half * kHalf);
+  if (lane >= kWarpLanes - G) last_of_warp[w * G + j] = x_last;
   // A non-finite input is named where it is, not where elimination spread it.
   const bool my_bad_input = S.bad_input_pivot >= 0 || S.bad_input_value >= 0;
-  const bool bad_input = __syncthreads_or(my_bad_input) != 0;
-  if (lane == 0) x_prev_last = w > 0 ? last_of_warp[w - 1] : T(0);
+  bool bad_input;
+  if (G == 1) {
+    bad_input = __syncthreads_or(my_bad_input) != 0;
+  } else {
+    if (my_bad_input) atomicOr(bad_input_of + j, 1);
+    __syncthreads();
+    bad_input = bad_input_of[j] != 0;
+  }
+  if (lane < G) x_prev_last = w > 0 ? last_of_warp[(w - 1) * G + j] : T(0);
   int bad_value = -1;
   warp_lane_expand<T, R>(first, rows, S, x_last, x_prev_last, d, bad_value);
   if (my_bad_input) record(S.bad_input_pivot, S.bad_input_value);

@@ -347,12 +347,61 @@ struct ThomasWarpsPerSystem {
       systems.with_system(
           s, rows,
           [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-            warps_thomas_solve_lane<T, R, P>(w, lane, buf.data(), rows, a, b, c, d, record);
+            warps_thomas_solve_lane<T, R, P, 1>(w, lane, buf.data(), nullptr, rows, a, b, c, d,
+                                                record);
           });
     });
 #else
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { emulate_warp_systems<R, kLanes>(systems, s, 1, s + 1); });
+#endif
+  }
+};
+
+// The multi-warp shapes on Full-Interleaved storage on GPUs: league rank = G consecutive
+// systems, team = P warps of kWarpLanes vector lanes; lane G q + j of warp w holds chunk
+// (32 / G) w + q of system j (warps_thomas_solve_lane), so a warp's load of one row index
+// reads G systems' consecutive values: every load is whole 32-byte sectors (G = 4 in double),
+// nothing is staged, and the reduced systems go through shared memory as for one Flat
+// system. GPUs only (host backends run the warp schedule's lanes from storage).
+constexpr int kInterleavedWarpSystems = 4;
+template <class ExecutionSpace, class Systems, int R, int P>
+struct ThomasWarpsInterleaved {
+  using T = typename Systems::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<TriRow<T>*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int G = kInterleavedWarpSystems;
+  static constexpr int kLanesPerSystem = kWarpLanes / G * P;
+  // The reduced systems' buffer, then one row's worth of space for the G bad-input flags.
+  static constexpr int kScratchRows = warps_thomas_buffer_rows<T, P>() + 1;
+  static_assert(sizeof(TriRow<T>) >= G * sizeof(int), "the flags fit in one row");
+  Systems systems;
+  int num_systems;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s0 = team.league_rank() * G;
+#if defined(__CUDA_ARCH__)
+    scratch_view buf(team.team_scratch(0), kScratchRows);
+    int* const bad_input_of = reinterpret_cast<int*>(buf.data() + kScratchRows - 1);
+    const int w = team.team_rank();
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      const int s = s0 + lane % G;
+      if (w == 0 && lane < G) bad_input_of[lane] = 0;  // before the solve's first barrier
+      // Systems past the batch solve nothing (rows = 0) with the last one's Views, but take
+      // part in every barrier; a bad size is recorded once per system.
+      const int rows = s < num_systems ? systems.rows_of(s, w == 0 && lane < G) : 0;
+      systems.with_system(
+          s < num_systems ? s : num_systems - 1, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            warps_thomas_solve_lane<T, R, P, G>(w, lane, buf.data(), bad_input_of, rows, a, b, c, d,
+                                                record);
+          });
+    });
+#else
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      emulate_warp_systems<R, kLanesPerSystem>(systems, s0, G, num_systems);
+    });
 #endif
   }
 };
@@ -660,6 +709,35 @@ void launch_thomas_warp_transposed_shape(const std::string& label, const Executi
   Kokkos::parallel_for(label + "_warp_transposed", policy, Functor{systems, num_systems});
 }
 
+// ThomasWarpsInterleaved: P = 1, 2, 4, 8 warps of 8 rows per lane, 4 systems per block.
+// Up to 128 rows the transposed one-warp shapes are faster (H100, fp64, 256,000 systems:
+// 39.1 against 37.0 G rows/s at 128 rows; docs/PERFORMANCE.md, 2026-11-23 night).
+constexpr int kWarpTransposedMaxRows = 128;
+constexpr int kInterleavedWarpsMaxRows =
+    kWarpLanes / kInterleavedWarpSystems * 8 * kWarpRowsPerLane;
+template <class ExecutionSpace, class Systems>
+void launch_thomas_warps_interleaved(const std::string& label, const ExecutionSpace& exec,
+                                     const Systems& systems, int num_systems, int m) {
+  auto launch = [&](auto warps) {
+    constexpr int P = decltype(warps)::value;
+    using Functor = ThomasWarpsInterleaved<ExecutionSpace, Systems, kWarpRowsPerLane, P>;
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (num_systems + Functor::G - 1) / Functor::G, P,
+                                              kWarpLanes);
+    policy.set_scratch_size(
+        0, Kokkos::PerTeam(Functor::scratch_view::shmem_size(Functor::kScratchRows)));
+    Kokkos::parallel_for(label + "_warps_interleaved", policy, Functor{systems, num_systems});
+  };
+  const int per_warp = kWarpLanes / kInterleavedWarpSystems * kWarpRowsPerLane;  // 64 rows
+  if (m <= per_warp)
+    launch(std::integral_constant<int, 1>{});
+  else if (m <= 2 * per_warp)
+    launch(std::integral_constant<int, 2>{});
+  else if (m <= 4 * per_warp)
+    launch(std::integral_constant<int, 4>{});
+  else
+    launch(std::integral_constant<int, 8>{});
+}
+
 // The warp schedule on padded storage (ThomasBatch, ThomasVBatch).
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
           class DV, class SizesView, class StatusView>
@@ -668,15 +746,24 @@ void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& e
                                const StatusView& status, bool record, int num_systems, int m) {
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   const Systems systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record};
-  // Full-Interleaved on GPUs: one-warp shapes transposed through shared memory; the
-  // multi-warp shapes read the rows directly (uncoalesced; not transposed).
-  if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value)
-    if (team_schedule_is_default<ExecutionSpace>() &&
-        with_one_warp_shape(WarpThomasShape::for_rows(m), [&](auto R, auto L) {
-          launch_thomas_warp_transposed_shape<decltype(R)::value, decltype(L)::value>(
-              label, exec, systems, num_systems);
-        }))
-      return;
+  // Full-Interleaved on GPUs: up to 128 rows the one-warp shapes transposed through shared
+  // memory, up to kInterleavedWarpsMaxRows P warps on 4 systems reading rows coalesced
+  // (ThomasWarpsInterleaved); larger systems read the rows of one system directly
+  // (uncoalesced).
+  if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value) {
+    if (team_schedule_is_default<ExecutionSpace>()) {
+      if (m > kWarpTransposedMaxRows && m <= kInterleavedWarpsMaxRows) {
+        launch_thomas_warps_interleaved(label, exec, systems, num_systems, m);
+        return;
+      }
+      if (m <= kWarpTransposedMaxRows &&
+          with_one_warp_shape(WarpThomasShape::for_rows(m), [&](auto R, auto L) {
+            launch_thomas_warp_transposed_shape<decltype(R)::value, decltype(L)::value>(
+                label, exec, systems, num_systems);
+          }))
+        return;
+    }
+  }
   launch_thomas_warp(label, exec, systems, num_systems, m);
 }
 
