@@ -601,11 +601,11 @@ int thomas_on_chip_rows(int m, int scratch_rows = 0) {
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
 template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
-  // On GPUs the warp schedule for Flat storage, and for Full-Interleaved storage up to
-  // warp_transposed_auto_rows rows (there the transpose through shared memory beats P2's
-  // one-thread kernel; at 256 rows and 256,000 systems it does not: docs/PERFORMANCE.md).
-  // Interleaved storage (Full- or Block-Interleaved) whose systems fit on chip: P2's sweeps
-  // with c' and d' kept in scratch.
+  // On GPUs: the warp schedule for Flat storage; for interleaved storage (Full- or
+  // Block-Interleaved) whose systems fit on chip, P2's sweeps with c' and d' kept in scratch;
+  // for larger Full-Interleaved systems up to warp_transposed_auto_rows rows the warp
+  // schedule (transposed, faster than P2's kernel there; past it, at 256,000 systems, it is
+  // not: docs/PERFORMANCE.md); P2's kernel otherwise.
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto) {
@@ -709,9 +709,10 @@ void launch_thomas_warp_transposed_shape(const std::string& label, const Executi
   Kokkos::parallel_for(label + "_warp_transposed", policy, Functor{systems, num_systems});
 }
 
-// ThomasWarpsInterleaved: P = 1, 2, 4, 8 warps of 8 rows per lane, 4 systems per block.
-// Up to 128 rows the transposed one-warp shapes are faster (H100, fp64, 256,000 systems:
-// 39.1 against 37.0 G rows/s at 128 rows; docs/PERFORMANCE.md, 2026-11-23 night).
+// ThomasWarpsInterleaved: P = 4 or 8 warps of 8 rows per lane (64 rows per warp), 4 systems
+// per block, for 129 to 512 rows. Up to 128 rows the transposed one-warp shapes are faster
+// (H100, fp64, 256,000 systems: 39.1 against 37.0 G rows/s at 128 rows with P = 2;
+// docs/PERFORMANCE.md, 2026-11-23 night).
 constexpr int kWarpTransposedMaxRows = 128;
 constexpr int kInterleavedWarpsMaxRows =
     kWarpLanes / kInterleavedWarpSystems * 8 * kWarpRowsPerLane;
@@ -728,11 +729,7 @@ void launch_thomas_warps_interleaved(const std::string& label, const ExecutionSp
     Kokkos::parallel_for(label + "_warps_interleaved", policy, Functor{systems, num_systems});
   };
   const int per_warp = kWarpLanes / kInterleavedWarpSystems * kWarpRowsPerLane;  // 64 rows
-  if (m <= per_warp)
-    launch(std::integral_constant<int, 1>{});
-  else if (m <= 2 * per_warp)
-    launch(std::integral_constant<int, 2>{});
-  else if (m <= 4 * per_warp)
+  if (m <= 4 * per_warp)
     launch(std::integral_constant<int, 4>{});
   else
     launch(std::integral_constant<int, 8>{});
