@@ -272,8 +272,7 @@ void BM_Batch(benchmark::State& state, int m, int n,
   }
   const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m);
   // The on-chip schedule: its kept rows move 5 elements, the rest P2's 9.
-  const int kept =
-      resolved == ThomasSchedule::PerSystemOnChip ? impl::thomas_on_chip_rows<T, Exec>(m) : 0;
+  const int kept = resolved == ThomasSchedule::PerSystemOnChip ? on_chip_kept<T, Exec>(m) : 0;
   const bool team = resolved != ThomasSchedule::PerSystem && kept == 0;
   const double elements = kept > 0 ? team_traffic_elements(kept) + 9.0 * (m - kept)
                           : team   ? team_traffic_elements(m)

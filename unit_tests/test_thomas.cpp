@@ -104,7 +104,7 @@ class ThomasFixture : public ::testing::Test {
     const ThomasSchedule r = impl::resolve_schedule<E, L, T>(schedule, m);
     if (r == ThomasSchedule::PerSystem) return 0;
     if (r != ThomasSchedule::PerSystemOnChip) return m;
-    return impl::thomas_on_chip_rows<T, E>(m, on_chip_rows);
+    return on_chip_kept<T, E>(m, on_chip_rows);
   }
   static std::string tag_of(ThomasSchedule schedule) {
     return std::string(" [") + schedule_name(schedule) + "]";

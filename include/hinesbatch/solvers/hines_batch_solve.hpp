@@ -311,9 +311,7 @@ constexpr int kWarpScheduleAutoMaxNodes = 128;
 // at most the tree's size and tree.on_chip_nodes() when that is set.
 template <class Scalar, class ExecutionSpace, class MemorySpace>
 int on_chip_kept_nodes(const DeviceTree<MemorySpace>& tree) {
-  int kept = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), tree.size());
-  if (tree.on_chip_nodes() > 0 && tree.on_chip_nodes() < kept) kept = tree.on_chip_nodes();
-  return kept < 1 ? 1 : kept;  // the root, always (a few bytes)
+  return on_chip_kept<Scalar, ExecutionSpace>(tree.size(), tree.on_chip_nodes());
 }
 
 // The schedule Auto stands for on this backend, for this layout and tree size.

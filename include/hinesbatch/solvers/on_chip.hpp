@@ -4,6 +4,7 @@
 // a team takes, how many nodes or rows of each fit in level-0 scratch, and a scratch
 // pointer the CUDA compiler knows to be shared memory.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstddef>
 
 namespace hinesbatch {
@@ -30,6 +31,16 @@ int on_chip_capacity() {
     return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
   }();
   return capacity;
+}
+
+// Nodes (Hines) or rows (Thomas) per system that a solve keeps on chip: what fits, at most
+// the system's n, at most `requested` when that is > 0 (tests and benchmarks force it), at
+// least one (a few bytes: the root, the first row).
+template <class Scalar, class ExecutionSpace>
+int on_chip_kept(int n, int requested = 0) {
+  int kept = std::min(n, on_chip_capacity<Scalar, ExecutionSpace>());
+  if (requested > 0 && requested < kept) kept = requested;
+  return kept < 1 ? 1 : kept;
 }
 
 namespace impl {

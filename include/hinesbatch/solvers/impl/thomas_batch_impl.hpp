@@ -589,15 +589,6 @@ constexpr bool team_schedule_is_default() {
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 
-// The rows per system the on-chip schedule keeps in scratch: what fits, at most m, at most
-// scratch_rows when that is > 0 (tests), at least one.
-template <class Scalar, class ExecutionSpace>
-int thomas_on_chip_rows(int m, int scratch_rows = 0) {
-  int k = std::min(on_chip_capacity<Scalar, ExecutionSpace>(), m);
-  if (scratch_rows > 0 && scratch_rows < k) k = scratch_rows;
-  return k < 1 ? 1 : k;
-}
-
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
 template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
@@ -798,7 +789,7 @@ bool launch_thomas_on_chip(const std::string& label, const ExecutionSpace& exec,
       ThomasPerSystemOnChip<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   using T = typename Functor::T;
   const int lanes = on_chip_lanes<ExecutionSpace>();
-  const int kept = thomas_on_chip_rows<T, ExecutionSpace>(m, scratch_rows);
+  const int kept = on_chip_kept<T, ExecutionSpace>(m, scratch_rows);
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (num_systems + lanes - 1) / lanes, lanes);
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(kept, lanes)));
   Kokkos::parallel_for(
