@@ -14,6 +14,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/cell_lane_plan.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/sections.hpp"
@@ -704,12 +705,19 @@ TEST(SimulationBackends, SameRasterAndTracesOnEveryBackend) {
   }
 }
 
-// The lanes schedule (cell_tiles.hpp) against the cells schedule and the dense network:
-// four templates round-robin, three trees (two templates share one, with different
-// mechanisms: lanes of one tile with and without hh), two of the same node count, and
-// cell counts per tree that are not multiples of W (partial tiles). Same raster, same
-// voltages at every node of one cell per template and of the last cells (partial tiles).
-TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
+// Four templates round-robin, three trees (two templates share one, with different
+// mechanisms: cells of one tree with and without hh), two of the same node count, hh on
+// every node of one template, three synapses on one node, IClamps, and `cells` cells in
+// rings of 6 kicked at 1 ms. Recorded: every node of one cell per template and of the last
+// two cells.
+struct MixedTrees {
+  std::vector<CellTemplate> templates;
+  NetworkSpec net;
+  SimulationParameters p;
+  std::vector<std::int64_t> gids;
+  std::vector<RecordSpec> rec;
+};
+MixedTrees mixed_trees(int cells) {
   auto with_nseg = [](int nseg) {
     SectionOptions o;
     o.nseg_per_section = nseg;
@@ -729,18 +737,14 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   const std::vector<ExpSynSpec> syn(3, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
   const IClampSpec stim{{0, 0.5}, 1, 3, 0.4};
   const DetectorSpec det{true, {0, 0.5}, 10};
-  std::vector<CellTemplate> templates{
-      make_cell_template(straight, 100, 1, {pas, hh_soma}, {stim}, syn, det),
-      make_cell_template(forked, 100, 1, {pas, hh_soma}, {}, syn, det),
-      make_cell_template(straight, 100, 1, {hh_all}, {}, syn, det),
-      make_cell_template(with_nseg(9), 100, 1, {pas, hh_soma}, {stim}, syn, det)};
-  ASSERT_EQ(templates[0].compartments.size(), templates[1].compartments.size());
-  ASSERT_NE(templates[0].compartments.size(), templates[3].compartments.size());
-  using Host = Kokkos::DefaultHostExecutionSpace;
-  const int W = cell_tile_lanes<Host>();
-  NetworkSpec net;
+  MixedTrees m;
+  m.templates = {make_cell_template(straight, 100, 1, {pas, hh_soma}, {stim}, syn, det),
+                 make_cell_template(forked, 100, 1, {pas, hh_soma}, {}, syn, det),
+                 make_cell_template(straight, 100, 1, {hh_all}, {}, syn, det),
+                 make_cell_template(with_nseg(9), 100, 1, {pas, hh_soma}, {stim}, syn, det)};
+  NetworkSpec& net = m.net;
   net.type = NetworkSpec::Ring;
-  net.cells = 6 * (W + 1);  // per tree 1.5 (W + 1), 1.5 (W + 1), 3 (W + 1): partial tiles
+  net.cells = cells;
   net.ring_size = 6;
   net.templates = 4;
   net.extra_synapses = 2;
@@ -749,15 +753,31 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   net.delay_max = 2.0;
   net.kick_weight = 0.2;
   net.seed = 5;
-  SimulationParameters p;
-  p.tstop = 30;
-  std::vector<std::int64_t> gids(net.cells);
-  for (int g = 0; g < net.cells; ++g) gids[g] = g;
-  std::vector<RecordSpec> rec;
+  m.p.tstop = 30;
+  m.gids.resize(net.cells);
+  for (int g = 0; g < net.cells; ++g) m.gids[g] = g;
   for (std::int64_t g : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3},
                          net.cells - 2, net.cells - 1})
-    for (const RecordSpec& r : every_node(templates[net.template_of(g)]))
-      rec.push_back({g, r.where});
+    for (const RecordSpec& r : every_node(m.templates[net.template_of(g)]))
+      m.rec.push_back({g, r.where});
+  return m;
+}
+
+// The lanes schedule (cell_tiles.hpp) against the cells schedule and the dense network on
+// mixed_trees, with cell counts per tree that are not multiples of W (partial tiles). Same
+// raster, same voltages at every recorded node.
+TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const int W = cell_tile_lanes<Host>();
+  // per tree 1.5 (W + 1), 1.5 (W + 1), 3 (W + 1): partial tiles
+  const MixedTrees m = mixed_trees(6 * (W + 1));
+  const auto& templates = m.templates;
+  const NetworkSpec& net = m.net;
+  const SimulationParameters& p = m.p;
+  const auto& gids = m.gids;
+  const auto& rec = m.rec;
+  ASSERT_EQ(templates[0].compartments.size(), templates[1].compartments.size());
+  ASSERT_NE(templates[0].compartments.size(), templates[3].compartments.size());
   const DenseNetworkResult ref = dense_network_reference(templates, net, p, rec);
   ASSERT_GE(ref.raster.size(), static_cast<std::size_t>(net.cells) / 2);
   auto run_on = [&](auto exec) {
@@ -825,6 +845,237 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[1], errors[0]);
   EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
+}
+
+// The on-chip schedule (cell_epoch_on_chip.hpp) forced on every backend, against the
+// cells schedule of the same backend and the dense network, on mixed_trees: events arrive
+// inside epochs of 20 steps (delays 1-2 ms) and of 7. Same raster; voltages at every
+// recorded node agree to rounding (the sums meet in another order).
+TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
+  const MixedTrees m = mixed_trees(30);
+  const DenseNetworkResult ref = dense_network_reference(m.templates, m.net, m.p, m.rec);
+  ASSERT_GE(ref.raster.size(), 15u) << "the kick must travel round the rings";
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    std::vector<std::vector<Spike>> rasters;
+    std::vector<std::vector<std::vector<double>>> traces;
+    for (const int epoch_steps : {0, 7})
+      for (OnChipSteps mode : {OnChipSteps::Off, OnChipSteps::On}) {
+        LocalExchange ex;
+        RunOptions o;
+        o.host_schedule = HostSchedule::Cells;
+        o.on_chip = mode;
+        o.epoch_steps = epoch_steps;
+        NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
+        EXPECT_STREQ(sim.metrics().schedule.c_str(), mode == OnChipSteps::On ? "on_chip" : "cells");
+        EXPECT_EQ(sim.metrics().cell_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1);
+        EXPECT_EQ(sim.epoch_steps(), epoch_steps ? epoch_steps : 20);
+        sim.run();
+        rasters.push_back(sim.spikes());
+        traces.push_back(sim.traces());
+      }
+    double worst = 0, worst_ref = 0;
+    for (std::size_t b = 0; b < rasters.size(); ++b) {
+      EXPECT_EQ(rasters[b], ref.raster) << "run " << b;
+      ASSERT_EQ(traces[b].size(), ref.traces.size());
+      for (std::size_t k = 0; k < ref.traces.size(); ++k)
+        for (std::size_t j = 0; j < m.rec.size(); ++j) {
+          ASSERT_TRUE(std::isfinite(traces[b][k][j])) << "run " << b << " row " << k;
+          worst = std::max(worst, std::fabs(traces[b][k][j] - traces[b & ~std::size_t{1}][k][j]));
+          worst_ref = std::max(worst_ref, std::fabs(traces[b][k][j] - ref.traces[k][j]));
+        }
+    }
+    EXPECT_LE(worst, 1e-9) << "max |v_on_chip - v_cells| in mV";
+    std::ostringstream worst_text;
+    worst_text << worst;
+    ::testing::Test::RecordProperty(std::string("max_abs_v_on_chip_minus_cells_mV_") + Exec::name(),
+                                    worst_text.str());
+    EXPECT_LT(worst_ref, 1e-6) << "max |v - v_ref| in mV";
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// A non-physical cell under the on-chip schedule stops the run naming its gid, as the
+// cells schedule does; a cell too large for team scratch is refused when on_chip is "on"
+// (auto falls back to the cells schedule).
+TEST(SimulationSchedules, OnChipNamesFailuresAndRefusesCellsThatDoNotFit) {
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    Ring r = ring(9, 0, 1.0, 2.0);
+    r.templates.push_back(r.templates[0]);
+    r.templates[1].iclamps = {IClampSpec{{1, 0.5}, 0.5, 5, 1e10}};
+    r.net.templates = 2;
+    std::vector<std::int64_t> gids(r.net.cells);
+    for (int g = 0; g < r.net.cells; ++g) gids[g] = g;
+    std::vector<std::string> errors;
+    for (OnChipSteps mode : {OnChipSteps::Off, OnChipSteps::On}) {
+      LocalExchange ex;
+      RunOptions o;
+      o.host_schedule = HostSchedule::Cells;
+      o.on_chip = mode;
+      NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o);
+      try {
+        sim.run();
+        ADD_FAILURE() << on_chip_steps_name(mode) << ": ran";
+      } catch (const SolverError& e) {
+        errors.push_back(e.what());
+      }
+    }
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_NE(errors[1].find("at gid 1, node "), std::string::npos) << errors[1];
+    EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
+
+    SectionOptions so;
+    so.nseg_per_section = 4001;
+    const CellTemplate big = make_cell_template(synthetic_sections("ball-and-stick", so), 100, 1,
+                                                {}, {}, {}, DetectorSpec{});
+    NetworkSpec one;
+    LocalExchange ex;
+    RunOptions o;
+    o.on_chip = OnChipSteps::On;
+    try {
+      NetworkSimulation<Exec> sim(exec, {big}, one, {0}, r.p, ex, o);
+      FAIL() << "accepted a cell of " << big.compartments.size() << " nodes";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("on_chip: a cell of "), std::string::npos) << e.what();
+    }
+    o.on_chip = OnChipSteps::Auto;
+    o.host_schedule = HostSchedule::Cells;
+    NetworkSimulation<Exec> sim(exec, {big}, one, {0}, r.p, ex, o);
+    EXPECT_STREQ(sim.metrics().schedule.c_str(), "cells");
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// The on-chip solve's lane plan (cell_lane_plan.hpp) against its definition, and the
+// elimination it schedules, emulated level by level and lane by lane as the kernel runs it
+// (registers for kept sums included), against the sequential Hines algorithm: random
+// trees (parents uniform below each node), chains, stars, P3's cell, 1 to 32 lanes.
+TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
+  using P = CellLanePlan;
+  std::vector<std::pair<std::string, std::vector<int>>> trees;
+  auto parents_of = [](const NeuronCompartments& c) {
+    std::vector<int> p(c.size());
+    for (int i = 0; i < c.size(); ++i) p[i] = c.tree.parent(i);
+    return p;
+  };
+  trees.push_back({"p3", parents_of(neuron_compartments(synthetic_sections("p3"), 100))});
+  for (int n : {1, 2, 7, 100, 600}) {
+    std::vector<int> random(n, -1), chain(n, -1), star(n, -1);
+    for (int i = 1; i < n; ++i) {
+      random[i] = static_cast<int>(uniform01(21, n, i) * i);
+      chain[i] = i - 1;
+      star[i] = 0;
+    }
+    trees.push_back({"random " + std::to_string(n), random});
+    trees.push_back({"chain " + std::to_string(n), chain});
+    trees.push_back({"star " + std::to_string(n), star});
+  }
+  for (const auto& tree : trees)
+    for (int lanes : {1, 2, 5, 32}) {
+      const std::string& name = tree.first;
+      const std::vector<int>& parent = tree.second;  // (lambdas below may not capture bindings)
+      SCOPED_TRACE(name + ", " + std::to_string(lanes) + " lanes");
+      const int n = static_cast<int>(parent.size());
+      const P plan = P::build(parent, lanes);
+      ASSERT_EQ(static_cast<int>(plan.begin.size()), plan.levels * lanes + 1);
+      // Every node eliminated once; a node's parent eliminated by the same lane at the
+      // same level (kNode) or pulled at a higher level by the lane owning it (kPieceRoot).
+      std::vector<int> level_of(n, -1), lane_of(n, -1), pulled_at(n, -1), pulled_by(n, -1);
+      std::vector<char> piece_root(n, 0);
+      for (int v = 0; v < plan.levels; ++v)
+        for (int k = 0; k < lanes; ++k)
+          for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (q > plan.begin[v * lanes + k])
+              EXPECT_GT(P::node_of(plan.entries[q - 1]), i) << "lists run in decreasing order";
+            if (P::kind_of(e) == P::kPull) {
+              EXPECT_EQ(pulled_at[i], -1) << "node " << i << " pulled twice";
+              pulled_at[i] = v;
+              pulled_by[i] = k;
+              continue;
+            }
+            ASSERT_EQ(level_of[i], -1) << "node " << i << " twice";
+            level_of[i] = v;
+            lane_of[i] = k;
+            piece_root[i] = P::kind_of(e) == P::kPieceRoot;
+          }
+      for (int i = 0; i < n; ++i) {
+        ASSERT_NE(level_of[i], -1) << "node " << i << " missing";
+        if (i == 0) {
+          EXPECT_TRUE(piece_root[0]);
+          continue;
+        }
+        const int p = parent[i];
+        if (piece_root[i]) {
+          EXPECT_GT(level_of[p], level_of[i]) << "piece root " << i;
+          EXPECT_EQ(pulled_at[i], level_of[p]) << "piece root " << i;
+          EXPECT_EQ(pulled_by[i], lane_of[p]) << "piece root " << i;
+        } else {
+          EXPECT_EQ(level_of[p], level_of[i]) << "node " << i;
+          EXPECT_EQ(lane_of[p], lane_of[i]) << "node " << i;
+          EXPECT_EQ(pulled_at[i], -1) << "node " << i;
+        }
+      }
+      if (lanes == 1) EXPECT_EQ(plan.levels, 1);
+      if (name == "p3" && lanes == 32) EXPECT_LT(plan.critical_path(), n / 6);
+      // The kernel's order against the sequential solve of a random diagonally dominant
+      // system.
+      std::vector<double> a(n), d(n), r(n);
+      for (int i = 0; i < n; ++i) {
+        a[i] = -(0.5 + uniform01(22, n, i));
+        d[i] = 3 + uniform01(23, n, i);
+        r[i] = uniform01(24, n, i) - 0.5;
+      }
+      for (int i = 1; i < n; ++i) d[parent[i]] += -a[i];
+      std::vector<double> dr = d, rr = r;
+      for (int i = n - 1; i > 0; --i) {
+        const double f = a[i] / dr[i];
+        dr[parent[i]] -= f * a[i];
+        rr[parent[i]] -= f * rr[i];
+      }
+      rr[0] /= dr[0];
+      for (int i = 1; i < n; ++i) rr[i] = (rr[i] - a[i] * rr[parent[i]]) / dr[i];
+      for (int v = 0; v < plan.levels; ++v)
+        for (int k = 0; k < lanes; ++k) {
+          bool cached = false;
+          double dc = 0, rc = 0;
+          for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (P::kind_of(e) != P::kPull) {
+              const double di = cached ? dc : d[i];
+              const double ri = cached ? rc : r[i];
+              d[i] = 1 / di;
+              r[i] = ri;
+              cached = false;
+              if (P::kind_of(e) == P::kPieceRoot) continue;
+            }
+            const int p = parent[i];
+            const double f = a[i] * d[i];
+            const double dp = (cached ? dc : d[p]) - f * a[i];
+            const double rp = (cached ? rc : r[p]) - f * r[i];
+            cached = (e & P::kKeep) != 0;
+            if (cached) {
+              dc = dp;
+              rc = rp;
+            } else {
+              d[p] = dp;
+              r[p] = rp;
+            }
+          }
+          EXPECT_FALSE(cached) << "a list's last entry keeps nothing";
+        }
+      std::vector<double> xs(n);
+      for (int v = plan.levels - 1; v >= 0; --v)
+        for (int k = 0; k < lanes; ++k)
+          for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (P::kind_of(e) != P::kPull) xs[i] = (r[i] - (i ? a[i] * xs[parent[i]] : 0)) * d[i];
+          }
+      for (int i = 0; i < n; ++i) ASSERT_NEAR(xs[i], rr[i], 1e-12) << "node " << i;
+    }
 }
 
 // Cells too large for a tile's d and rhs in team scratch (the host's level-1 limit is a

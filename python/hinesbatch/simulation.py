@@ -181,17 +181,21 @@ class Network:
         self.records.append((int(gid), int(section), float(x)))
 
     def run(self, tstop, progress=False, backend="device", overlap=True, epoch_steps=0,
-            partition="contiguous", comm=None, host_schedule="lanes"):
+            partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto"):
         """Simulates from 0 to tstop (ms). progress: True (a line on stderr every second)
         or seconds between lines. backend: 'device' (Kokkos' default space) or 'host'.
         host_schedule: 'lanes' (tiles of cells, vectorised) or 'cells' (one cell per work
         item) on a host backend; same results.
+        on_chip: 'auto' (on GPUs, a warp per cell runs each epoch with the cell in shared
+        memory when the largest cell fits), 'on' (on every backend; an error if a cell
+        does not fit) or 'off'; same raster, voltages equal to rounding.
         comm: see _comm (mpi4py). Returns a SimulationResult."""
         raw = _hinesbatch._run_model(
             dict(self.params, tstop=float(tstop)), [t._built for t in self.templates],
             self.num_cells, self.template_of, self.connections, self.events, self.iclamps,
             self.records, dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
-                               partition=partition, host_schedule=str(host_schedule)),
+                               partition=partition, host_schedule=str(host_schedule),
+                               on_chip=str(on_chip)),
             backend, _comm(comm), max(_progress(progress), 0.0))
         return SimulationResult(raw)
 

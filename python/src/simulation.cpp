@@ -326,6 +326,8 @@ void bind_simulation(py::module_& m) {
         if (run_options.contains("host_schedule"))
           c.run.host_schedule =
               parse_host_schedule(run_options["host_schedule"].cast<std::string>());
+        if (run_options.contains("on_chip"))
+          c.run.on_chip = parse_on_chip_steps(run_options["on_chip"].cast<std::string>());
         return run(std::move(c), backend, comm, progress_every_s);
       },
       py::arg("params"), py::arg("templates"), py::arg("cells"), py::arg("template_of"),

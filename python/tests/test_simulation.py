@@ -90,6 +90,11 @@ def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
         assert again.raster_lines() == result.raster_lines()
     with pytest.raises(Exception, match="lanes or cells"):
         net.run(small_network.TSTOP, backend="host", host_schedule="tiles")
+    for on_chip in ("on", "off"):  # the on-chip schedule forced on the host (issue #10)
+        again = net.run(small_network.TSTOP, backend="host", on_chip=on_chip)
+        assert again.raster_lines() == result.raster_lines()
+    with pytest.raises(Exception, match="auto, on or off"):
+        net.run(small_network.TSTOP, backend="host", on_chip="yes")
 
 
 def test_bad_models_are_errors():

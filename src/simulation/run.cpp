@@ -23,6 +23,13 @@ HostSchedule parse_host_schedule(const std::string& name) {
   throw InputError("host schedule must be lanes or cells", {}, 0, name);
 }
 
+OnChipSteps parse_on_chip_steps(const std::string& name) {
+  if (name == "auto") return OnChipSteps::Auto;
+  if (name == "on") return OnChipSteps::On;
+  if (name == "off") return OnChipSteps::Off;
+  throw InputError("on_chip must be auto, on or off", {}, 0, name);
+}
+
 // What does not depend on the backend: the gids of this rank and the exchange (a dry run
 // replaces the caller's with an emulation of dry_run_ranks ranks).
 struct Simulation::Impl {

@@ -79,7 +79,7 @@ class MpiExchange final : public SpikeExchange {
 struct Cli {
   std::string config;
   std::vector<std::string> sets;
-  std::string spikes, traces, metrics, model, backend = "device", host_schedule;
+  std::string spikes, traces, metrics, model, backend = "device", host_schedule, on_chip;
   bool no_overlap = false, quiet = false;
   int dry_run = -1;
 };
@@ -87,7 +87,7 @@ struct Cli {
 const char* const kUsage =
     "usage: hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes F] [--traces F]\n"
     "         [--metrics F] [--export-model F] [--backend device|host] [--no-overlap]\n"
-    "         [--host-schedule lanes|cells]\n"
+    "         [--host-schedule lanes|cells] [--on-chip auto|on|off]\n"
     "         [--dry-run-ranks P] [--quiet] [--kokkos-... options; --kokkos-help lists them]\n";
 
 [[noreturn]] void usage(const std::string& why) {
@@ -126,6 +126,8 @@ Cli parse(int argc, char** argv) {
       c.no_overlap = true;
     else if (a == "--host-schedule")
       c.host_schedule = value();
+    else if (a == "--on-chip")
+      c.on_chip = value();
     else if (a == "--dry-run-ranks") {
       const std::string v = value();
       long long p = 0;
@@ -147,6 +149,8 @@ Cli parse(int argc, char** argv) {
   if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
   if (!c.host_schedule.empty() && c.host_schedule != "lanes" && c.host_schedule != "cells")
     usage("--host-schedule must be lanes or cells, got '" + cli::echoed(c.host_schedule) + "'");
+  if (!c.on_chip.empty() && c.on_chip != "auto" && c.on_chip != "on" && c.on_chip != "off")
+    usage("--on-chip must be auto, on or off, got '" + cli::echoed(c.on_chip) + "'");
   return c;
 }
 
@@ -288,6 +292,7 @@ int main(int argc, char** argv) {
       if (cli.no_overlap) cfg.run.overlap = false;
       if (!cli.host_schedule.empty())
         cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
+      if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);
       if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
       if (!cli.model.empty()) cfg.outputs.model = cli.model;
       // Before the run: no output may overwrite an input, sizes must fit in memory.

@@ -13,6 +13,8 @@
 // so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous).
 // On a host the default is the lanes schedule instead (cell_tiles.hpp: a work item steps
 // a tile of W cells of one tree, vectorised over them); HostSchedule::Cells keeps this one.
+// On a GPU the default is the on-chip schedule (cell_epoch_on_chip.hpp: a warp per cell
+// runs a whole epoch with the cell in shared memory) when the largest cell fits.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -25,6 +27,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/cell_tiles.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
@@ -213,14 +216,17 @@ class CellGroup {
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
 
-  // schedule: HostSchedule::Lanes takes effect on host execution spaces only.
+  // schedule: HostSchedule::Lanes takes effect on host execution spaces only; on_chip:
+  // OnChipSteps (run_options.hpp), which wins over schedule where it applies.
   CellGroup(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
             const NetworkSpec& net, const std::vector<std::int64_t>& gids,
             const SimulationParameters& p, int spike_capacity_steps,
-            HostSchedule schedule = HostSchedule::Cells)
+            HostSchedule schedule = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off)
       : params_(p) {
-    lanes_ = is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes;
     const int nc = static_cast<int>(gids.size());
+    on_chip_ = choose_on_chip(templates, net, gids, on_chip);
+    lanes_ =
+        !on_chip_ && is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes;
     gid_of_slot_.assign(gids.begin(), gids.end());
     // Lanes: cells of one tree (identical parent arrays) next to each other, so that
     // consecutive slots fill tiles.
@@ -340,6 +346,7 @@ class CellGroup {
       det_thr.push_back(t.detector.threshold);
     }
     syn_begin_of_slot_ = syn_begin;
+    if (on_chip_) build_on_chip_lists(exec, syn_node, templates, net);
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.parent, hparent);
     Kokkos::deep_copy(exec, c.minus_g_axial, ha);
@@ -410,13 +417,19 @@ class CellGroup {
   // (the tiles hold that state); the per-slot and per-synapse ones are the same.
   const views& data() const { return state_; }
 
-  // "lanes" or "cells": the schedule step() runs; cell_lanes() its W (1 for cells).
-  const char* schedule_name() const { return lanes_ ? "lanes" : "cells"; }
+  // "on_chip", "lanes" or "cells": the schedule run_steps() runs; cell_lanes() the lanes
+  // that step one cell (on_chip: a team's size; lanes: the cells W of a tile; cells: 1).
+  const char* schedule_name() const { return on_chip_ ? "on_chip" : lanes_ ? "lanes" : "cells"; }
   int cell_lanes() const {
+    if (on_chip_) return on_chip_lanes<ExecutionSpace>();
     if constexpr (is_host_execution_space<ExecutionSpace>())
       return lanes_ ? cell_tile_lanes<ExecutionSpace>() : 1;
     return 1;
   }
+  // Team scratch per cell of the on-chip schedule, and the longest modelled chain of its
+  // solve in nodes (CellLanePlan::critical_path); 0 under the other schedules.
+  std::size_t on_chip_scratch_bytes() const { return on_chip_ ? on_chip_scratch_ : 0; }
+  int on_chip_critical_path() const { return on_chip_ ? on_chip_critical_path_ : 0; }
   int num_tiles() const { return tiles_.tiles; }
   // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
   bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
@@ -456,6 +469,73 @@ class CellGroup {
         impl::StepCells<ExecutionSpace>{state_, dt, (static_cast<double>(step) + 0.5) * dt,
                                         params_.ena, params_.ek, q10_, static_cast<int>(step + 1),
                                         max_nodes_});
+  }
+  // The recordings: trace column r is v at node[r] of slot[r]. Set once, before run_steps.
+  void set_records(const ExecutionSpace& exec, const std::vector<int>& slot,
+                   const std::vector<int>& node) {
+    rec_slot_ = impl::to_device(exec, slot, "hb::rec_slot");
+    rec_node_ = impl::to_device(exec, node, "hb::rec_node");
+    if (!on_chip_) return;
+    // Per slot, in column order.
+    std::vector<int> begin(num_cells() + 1, 0), nodes(slot.size()), columns(slot.size());
+    for (int s : slot) ++begin[s + 1];
+    for (int s = 0; s < num_cells(); ++s) begin[s + 1] += begin[s];
+    std::vector<int> at(begin.begin(), begin.end() - 1);
+    for (std::size_t r = 0; r < slot.size(); ++r) {
+      nodes[at[slot[r]]] = node[r];
+      columns[at[slot[r]]++] = static_cast<int>(r);
+    }
+    lists_.record_begin = impl::to_device(exec, begin, "hb::rec_begin");
+    lists_.record_node = impl::to_device(exec, nodes, "hb::rec_node_of_slot");
+    lists_.record_column = impl::to_device(exec, columns, "hb::rec_column");
+  }
+  // Steps [first, first + count): before step first + j, its events [step_begin[j],
+  // step_begin[j + 1]) of (syn, w) (sorted by synapse; step_begin_device: the same offsets
+  // on the device) reach their synapses; after it, row j + 1 of trace gets the recordings.
+  // Asynchronous.
+  void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
+                 const Kokkos::View<const int*, memory_space>& syn,
+                 const Kokkos::View<const double*, memory_space>& w,
+                 const std::vector<int>& step_begin,
+                 const Kokkos::View<const int*, memory_space>& step_begin_device,
+                 const Kokkos::View<double**, Kokkos::LayoutRight, memory_space>& trace) {
+    if (!on_chip_) {
+      for (int j = 0; j < count; ++j) {
+        apply_synaptic_events(exec, syn, w, step_begin[j], step_begin[j + 1]);
+        step(exec, first + j);
+        if (rec_slot_.extent(0) > 0) record_voltages(exec, rec_slot_, rec_node_, trace, j + 1);
+      }
+      return;
+    }
+    const int nc = num_cells();
+    Kokkos::View<const int*, memory_space> cell_events;
+    if (step_begin[count] > 0) {
+      const std::size_t entries = static_cast<std::size_t>(count) * (nc + 1);
+      if (cell_events_.extent(0) < entries)
+        cell_events_ = Kokkos::View<int*, memory_space>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::cell_events")),
+            entries);
+      Kokkos::parallel_for("hinesbatch::sim_locate_cell_events",
+                           Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(entries)),
+                           impl::LocateCellEvents<memory_space>{
+                               syn, step_begin_device, state_.syn_begin, cell_events_, nc});
+      cell_events = cell_events_;
+    }
+    const double dt = params_.dt;
+    const std::size_t bytes = on_chip_scratch_;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_epoch_on_chip",
+        Kokkos::TeamPolicy<ExecutionSpace>(exec, nc, on_chip_lanes<ExecutionSpace>())
+            .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        impl::StepCellEpochOnChip<ExecutionSpace, views>{
+            state_, lists_, syn, w, cell_events, trace, dt, params_.ena, params_.ek, q10_, first,
+            count, nc, max_nodes_, on_chip_nodes_, on_chip_hh_});
+  }
+  // Record row `row` of trace from the recordings of set_records. Asynchronous.
+  void record(const ExecutionSpace& exec,
+              const Kokkos::View<double**, Kokkos::LayoutRight, memory_space>& trace,
+              int row) const {
+    if (rec_slot_.extent(0) > 0) record_voltages(exec, rec_slot_, rec_node_, trace, row);
   }
   // Adds the events [begin, end) of (synapse, weight), due at this step, to the synapses'
   // conductances. Asynchronous.
@@ -529,6 +609,104 @@ class CellGroup {
   }
 
  private:
+  // Whether the on-chip schedule runs (OnChipSteps in run_options.hpp): its scratch is sized
+  // for the largest cell and the most hh nodes of any cell of the group.
+  bool choose_on_chip(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
+                      const std::vector<std::int64_t>& gids, OnChipSteps mode) {
+    if (mode == OnChipSteps::Off ||
+        (mode == OnChipSteps::Auto && is_host_execution_space<ExecutionSpace>()))
+      return false;
+    std::vector<int> hh_of_template(templates.size(), -1);
+    on_chip_nodes_ = 1;
+    on_chip_hh_ = 0;
+    for (std::int64_t g : gids) {
+      const int k = net.template_of(g);
+      const CellTemplate& t = templates[k];
+      if (hh_of_template[k] < 0) {
+        std::vector<char> hh(t.compartments.size(), 0);
+        for (const DensityMechanism& m : t.density)
+          if (m.kind == DensityMechanism::HH)
+            for (int sec : t.sections_of(m))
+              for (int i = 0; i < t.compartments.section_nseg[sec]; ++i)
+                hh[t.compartments.first_centre[sec] + i] = 1;
+        hh_of_template[k] = static_cast<int>(std::count(hh.begin(), hh.end(), 1));
+      }
+      on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
+      on_chip_hh_ = std::max(on_chip_hh_, hh_of_template[k]);
+    }
+    on_chip_scratch_ = impl::OnChipCellScratch::bytes(on_chip_nodes_, on_chip_hh_);
+    const std::size_t max0 = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace>(1, on_chip_lanes<ExecutionSpace>()).scratch_size_max(0));
+    if (on_chip_scratch_ <= max0) return true;
+    if (mode == OnChipSteps::On)
+      throw InputError("on_chip: a cell of " + std::to_string(on_chip_nodes_) + " nodes (" +
+                           std::to_string(on_chip_hh_) + " with hh) needs " +
+                           std::to_string(on_chip_scratch_) +
+                           " B of team scratch, the backend has " + std::to_string(max0) +
+                           " B (use on_chip auto or off)",
+                       {}, 0, std::to_string(on_chip_nodes_));
+    return false;
+  }
+
+  // The on-chip schedule's lists: per slot, its synapses grouped by node (nodes in
+  // increasing order, each node's synapses in increasing index), and its tree's
+  // CellLanePlan for the team's lanes (one per distinct tree).
+  void build_on_chip_lists(const ExecutionSpace& exec, const std::vector<int>& syn_node,
+                           const std::vector<CellTemplate>& templates, const NetworkSpec& net) {
+    const int lanes = on_chip_lanes<ExecutionSpace>();
+    std::map<std::vector<int>, int> plan_of_tree;
+    std::vector<int> plan_of_slot(num_cells()), levels, begin_at, begin, entries;
+    for (int s = 0; s < num_cells(); ++s) {
+      const NeuronCompartments& comp = templates[net.template_of(gid_of_slot_[s])].compartments;
+      std::vector<int> parent(comp.size());
+      for (int i = 0; i < comp.size(); ++i) parent[i] = comp.tree.parent(i);
+      const auto found = plan_of_tree.find(parent);
+      if (found != plan_of_tree.end()) {
+        plan_of_slot[s] = found->second;
+        continue;
+      }
+      const CellLanePlan plan = CellLanePlan::build(parent, lanes);
+      plan_of_slot[s] = static_cast<int>(plan_of_tree.size());
+      plan_of_tree.emplace(std::move(parent), plan_of_slot[s]);
+      levels.push_back(plan.levels);
+      begin_at.push_back(static_cast<int>(begin.size()));
+      for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
+      entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
+      on_chip_critical_path_ = std::max(on_chip_critical_path_, plan.critical_path());
+    }
+    lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
+    lists_.plan_levels = impl::to_device(exec, levels, "hb::plan_levels");
+    lists_.plan_begin_at = impl::to_device(exec, begin_at, "hb::plan_begin_at");
+    lists_.plan_begin = impl::to_device(exec, begin, "hb::plan_begin");
+    lists_.plan_entries = impl::to_device(exec, entries, "hb::plan_entries");
+    std::vector<int> group_begin{0}, group_node, group_first{0}, group_syn;
+    for (int s = 0; s < num_cells(); ++s) {
+      std::vector<int> order(syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s]);
+      std::iota(order.begin(), order.end(), syn_begin_of_slot_[s]);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return syn_node[a] < syn_node[b]; });
+      for (std::size_t q = 0; q < order.size(); ++q) {
+        if (q > 0 && syn_node[order[q]] != syn_node[order[q - 1]]) {
+          group_first.push_back(static_cast<int>(group_syn.size()));
+          group_node.push_back(syn_node[order[q - 1]]);
+        }
+        group_syn.push_back(order[q]);
+      }
+      if (!order.empty()) {
+        group_first.push_back(static_cast<int>(group_syn.size()));
+        group_node.push_back(syn_node[order.back()]);
+      }
+      group_begin.push_back(static_cast<int>(group_node.size()));
+    }
+    lists_.group_begin = impl::to_device(exec, group_begin, "hb::syn_group_begin");
+    lists_.group_node = impl::to_device(exec, group_node, "hb::syn_group_node");
+    lists_.group_first = impl::to_device(exec, group_first, "hb::syn_group_first");
+    lists_.group_syn = impl::to_device(exec, group_syn, "hb::syn_group_syn");
+    const std::vector<int> no_records(num_cells() + 1, 0);
+    lists_.record_begin = impl::to_device(exec, no_records, "hb::rec_begin");
+    lists_.record_node = lists_.record_column = typename views::vec_i("hb::rec_none", 0);
+  }
+
   impl::TileVoltages<memory_space> tile_voltages() const {
     return {tiles_.v, tiles_.slot_origin, cell_lanes()};
   }
@@ -612,7 +790,14 @@ class CellGroup {
 
   SimulationParameters params_;
   bool lanes_ = false;
-  CellTileViews<ExecutionSpace> tiles_;  // the lanes schedule's storage
+  bool on_chip_ = false;  // the on-chip schedule's state:
+  int on_chip_nodes_ = 1, on_chip_hh_ = 0;
+  int on_chip_critical_path_ = 0;  // the longest CellLanePlan::critical_path of the group
+  std::size_t on_chip_scratch_ = 0;
+  OnChipCellLists<memory_space> lists_;
+  Kokkos::View<int*, memory_space> cell_events_;          // LocateCellEvents' output, reused
+  Kokkos::View<int*, memory_space> rec_slot_, rec_node_;  // set_records
+  CellTileViews<ExecutionSpace> tiles_;                   // the lanes schedule's storage
   std::size_t tile_scratch_bytes_ = 0;
   std::vector<std::int64_t> gid_of_slot_;
   std::unordered_map<std::int64_t, int> slot_of_gid_;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
@@ -40,8 +41,6 @@
 #include "hinesbatch/solvers/tile_system.hpp"
 
 namespace hinesbatch {
-
-enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 
 // W of the lanes schedule: 16 cells, or two vectors where a vector holds more than 8
 // doubles. More lanes than one vector: the sweep's divisions are long-latency and their

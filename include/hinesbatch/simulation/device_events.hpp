@@ -346,6 +346,8 @@ class DeviceEventQueue {
   // The events taken by the last take(), on the device.
   Kokkos::View<const int*, mem> synapse() const { return syn_; }
   Kokkos::View<const double*, mem> weight() const { return w_; }
+  // take()'s step offsets on the device; valid when the last take() found events.
+  Kokkos::View<const int*, mem> step_begin() const { return step_begin_; }
   std::int64_t pending() const { return pool_n_; }
 
  private:

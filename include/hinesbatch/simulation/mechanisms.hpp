@@ -51,6 +51,9 @@ struct DetectorSpec {
   double threshold = 10;  // mV (NetCon's default)
 };
 
+// Which density mechanisms a node carries (a byte per node in every step schedule).
+enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
+
 // Everything about one kind of cell that does not depend on the network.
 struct CellTemplate {
   SectionedMorphology morphology;

@@ -18,14 +18,26 @@ namespace hinesbatch {
 // The most steps one run may take (2^31: 15 hours of simulated time at dt 0.025 ms).
 constexpr double kMaxSimulationSteps = 2147483648.0;
 
-// How a host backend (OpenMP, Serial) steps its cells; a GPU always runs one cell per
-// thread. Lanes: one work item advances a tile of W = 16 cells of the same tree, the lane
-// loop vectorised (cell_tiles.hpp: cell_tile_lanes). Cells: one work item per
-// cell, (cell, node) storage (the reference). Both give the same raster and traces.
+// How a host backend (OpenMP, Serial) steps its cells (unless on_chip is on). Lanes: one work item
+// advances a tile of W = 16 cells of the same tree, the lane loop vectorised (cell_tiles.hpp:
+// cell_tile_lanes). Cells: one work item per cell, (cell, node) storage (the reference). Both give
+// the same raster and traces.
 enum class HostSchedule { Lanes, Cells };
 HostSchedule parse_host_schedule(const std::string& name);  // "lanes" or "cells"
 inline const char* host_schedule_name(HostSchedule s) {
   return s == HostSchedule::Lanes ? "lanes" : "cells";
+}
+
+// The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell (a warp on a GPU) runs
+// every step of an epoch with the cell's state in team scratch. Auto: on GPUs when the
+// group's largest cell fits in level-0 scratch (about 600 nodes in Kokkos 3.4's 40 KB),
+// one thread per cell per step otherwise; never on hosts. On: on every backend, InputError
+// when the largest cell does not fit. Off: never. Same raster as the other schedules;
+// voltages agree to rounding (the sums meet in another order).
+enum class OnChipSteps { Auto, On, Off };
+OnChipSteps parse_on_chip_steps(const std::string& name);  // "auto", "on" or "off"
+inline const char* on_chip_steps_name(OnChipSteps s) {
+  return s == OnChipSteps::Auto ? "auto" : s == OnChipSteps::On ? "on" : "off";
 }
 
 struct RunOptions {
@@ -33,6 +45,7 @@ struct RunOptions {
   int epoch_steps = 0;          // 0: the largest the delays allow
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
   HostSchedule host_schedule = HostSchedule::Lanes;
+  OnChipSteps on_chip = OnChipSteps::Auto;
 };
 
 struct RecordSpec {
@@ -42,8 +55,8 @@ struct RecordSpec {
 
 struct RunMetrics {
   std::string exchange;
-  std::string schedule;  // "cells" or "lanes" (the step's schedule on this backend)
-  int cell_lanes = 1;    // W of the lanes schedule (1 for cells)
+  std::string schedule;  // "on_chip", "lanes" or "cells" (the step's schedule on this backend)
+  int cell_lanes = 1;    // lanes per cell (on_chip: the team), cells per tile (lanes), 1 (cells)
   int ranks = 1;
   bool overlap = true;
   int epoch_steps = 0;

@@ -81,7 +81,8 @@ class NetworkSimulation {
     }
     epoch_steps_ = d;
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
-                                                         epoch_steps_, options.host_schedule);
+                                                         epoch_steps_, options.host_schedule,
+                                                         options.on_chip);
     const auto t_connections = clock::now();
     // Incoming connections and external events of the local cells: drawn per target in
     // parallel on the host, then sorted into CSR by source on the device.
@@ -143,8 +144,7 @@ class NetworkSimulation {
       rs.push_back(s);
       rn.push_back(templates[net.template_of(r.gid)].compartments.node_at(r.where));
     }
-    rec_slot_ = impl::to_device(exec, rs, "hb::rec_slot");
-    rec_node_ = impl::to_device(exec, rn, "hb::rec_node");
+    group_->set_records(exec, rs, rn);
     trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
         "hb::trace", epoch_steps_ + 1, rs.size());
     trace_host_ = Kokkos::create_mirror_view(trace_buf_);
@@ -174,12 +174,8 @@ class NetworkSimulation {
       events_.take(exec_, first, count, ev_begin_);
       metrics_.events_s += since(t);
       t = clock::now();
-      for (int j = 0; j < count; ++j) {
-        group_->apply_synaptic_events(exec_, events_.synapse(), events_.weight(), ev_begin_[j],
-                                      ev_begin_[j + 1]);
-        group_->step(exec_, first + j);
-        record(j + 1);
-      }
+      group_->run_steps(exec_, first, count, events_.synapse(), events_.weight(), ev_begin_,
+                        events_.step_begin(), trace_buf_);
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
       group_->check_voltages(exec_, (first + count) * params_.dt);
       metrics_.compute_s += since(t);
@@ -262,7 +258,7 @@ class NetworkSimulation {
 
   void record(int row) {
     if (local_records_.empty()) return;
-    group_->record_voltages(exec_, rec_slot_, rec_node_, trace_buf_, row);
+    group_->record(exec_, trace_buf_, row);
   }
   void copy_trace_rows(int begin, int end) {
     if (local_records_.empty()) return;
@@ -286,7 +282,6 @@ class NetworkSimulation {
   DeviceEventQueue<ExecutionSpace> events_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;
-  Kokkos::View<int*, memory_space> rec_slot_, rec_node_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
   typename Kokkos::View<double**, Kokkos::LayoutRight, memory_space>::HostMirror trace_host_;
   std::vector<std::vector<double>> traces_;

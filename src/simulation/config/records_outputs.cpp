@@ -24,7 +24,7 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const json run = root.value("run", json::object());
   ctx.only(run, "run",
            {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
-            "host_schedule"});
+            "host_schedule", "on_chip"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
@@ -38,6 +38,11 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
     c.run.host_schedule = parse_host_schedule(ctx.str(run, "run.", "host_schedule", "lanes"));
   } catch (const InputError&) {
     ctx.fail("run.host_schedule", "must be lanes or cells", run.at("host_schedule"));
+  }
+  try {
+    c.run.on_chip = parse_on_chip_steps(ctx.str(run, "run.", "on_chip", "auto"));
+  } catch (const InputError&) {
+    ctx.fail("run.on_chip", "must be auto, on or off", run.at("on_chip"));
   }
 }
 

@@ -1,0 +1,380 @@
+#pragma once
+// The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
+// cell runs every step of an epoch with the cell's state in team scratch. No spike can
+// reach a cell from another one inside an epoch (the epoch is at most the minimum delay),
+// so the cell is read from memory once per epoch and written back once, and a step costs
+// no memory traffic but the synapses' conductances and the spikes. Per step:
+//   events    this step's events added to the cell's synapses (lanes over events)
+//   assemble  d and rhs of every node from its mechanisms and its own axial current (lanes
+//             over nodes), then the synapses (lanes over the nodes that carry synapses,
+//             each node's synapses in order) and the IClamps (one lane)
+//   solve     the Hines system over the lanes of a CellLanePlan (cell_lane_plan.hpp): level
+//             by level each lane eliminates its pieces (whole subtrees, or chains between
+//             branch points), then x level by level the other way. The currents a node's
+//             children send into it are subtracted as the elimination reaches it, and sums
+//             the next entry of a lane reads stay in registers, so the dependent chain per
+//             node is one reciprocal and a few multiply-adds
+//   update    v += dv, hh gates, ExpSyn decay (lanes); the detector and the recordings.
+// The cells schedule (StepCells in cell_group.hpp) runs the same mechanism functions; the
+// sums come out in another order (children's currents meet the elimination), so the two
+// agree to rounding, not bit for bit (tested).
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+
+#include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/cell_lane_plan.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
+
+namespace hinesbatch {
+
+// Per-slot lists the on-chip schedule walks with its lanes (CellGroup builds them).
+template <class MemorySpace>
+struct OnChipCellLists {
+  using vec_i = Kokkos::View<int*, MemorySpace>;
+  // Synapses grouped by node: slot s has groups [group_begin(s), group_begin(s + 1));
+  // group g is node group_node(g) with synapses group_syn[group_first(g) .. group_first(g + 1))
+  // in increasing index (the order the cells schedule adds them in).
+  vec_i group_begin, group_node, group_first, group_syn;
+  // Recordings: slot s has [record_begin(s), record_begin(s + 1)): node record_node(r) goes
+  // to column record_column(r) of the trace.
+  vec_i record_begin, record_node, record_column;
+  // The solve's plans (a CellLanePlan per tree, for the team's lanes L): slot s uses plan
+  // q = plan_of_slot(s), of plan_levels(q) levels; level v, lane k has the entries
+  // plan_entries[plan_begin(b + v L + k) .. plan_begin(b + v L + k + 1)), b = plan_begin_at(q).
+  vec_i plan_of_slot, plan_levels, plan_begin_at, plan_begin, plan_entries;
+};
+
+namespace impl {
+
+// One cell's state in team scratch: 7 doubles, two ints and a byte per node, 7 doubles per
+// node with hh.
+struct OnChipCellScratch {
+  double *v, *d, *rhs, *d0, *minus_g_axial, *pas_g, *pas_e;
+  double *gna, *gk, *gl, *el, *m, *h, *n;  // per hh slot
+  int *parent, *hh_slot;                   // hh_slot: -1 where the node has no hh
+  unsigned char* mechs;
+
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int nodes, int hh_nodes) {
+    const std::size_t nd = static_cast<std::size_t>(nodes), nh = static_cast<std::size_t>(hh_nodes);
+    const std::size_t b = 7 * (nd + nh) * sizeof(double) + 2 * nd * sizeof(int) + nd;
+    return (b + 7) / 8 * 8;
+  }
+  // Plain assignments: taking the members' addresses would put the struct in local memory.
+  KOKKOS_INLINE_FUNCTION OnChipCellScratch(double* base, int nodes, int hh_nodes)
+      : v(base),
+        d(v + nodes),
+        rhs(d + nodes),
+        d0(rhs + nodes),
+        minus_g_axial(d0 + nodes),
+        pas_g(minus_g_axial + nodes),
+        pas_e(pas_g + nodes),
+        gna(pas_e + nodes),
+        gk(gna + hh_nodes),
+        gl(gk + hh_nodes),
+        el(gl + hh_nodes),
+        m(el + hh_nodes),
+        h(m + hh_nodes),
+        n(h + hh_nodes),
+        parent(reinterpret_cast<int*>(n + hh_nodes)),
+        hh_slot(parent + nodes),
+        mechs(reinterpret_cast<unsigned char*>(hh_slot + nodes)) {}
+};
+
+// first(j * (cells + 1) + s) = the first event of step j (of the epoch) whose synapse
+// belongs to slot s or a later one: a binary search in the step's events, which are sorted
+// by synapse, for slot s's first synapse (slot `cells`: the step's end).
+template <class MemorySpace>
+struct LocateCellEvents {
+  Kokkos::View<const int*, MemorySpace> syn, step_begin, syn_begin;
+  Kokkos::View<int*, MemorySpace> first;
+  int cells;
+  KOKKOS_INLINE_FUNCTION void operator()(const int idx) const {
+    const int j = idx / (cells + 1), s = idx % (cells + 1);
+    const int target = syn_begin(s);
+    int lo = step_begin(j), hi = step_begin(j + 1);
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      if (syn(mid) < target)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    first(idx) = lo;
+  }
+};
+
+template <class ExecutionSpace, class Views>
+struct StepCellEpochOnChip {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  Views c;
+  OnChipCellLists<memory_space> lists;
+  Kokkos::View<const int*, memory_space> ev_syn;
+  Kokkos::View<const double*, memory_space> ev_w;
+  Kokkos::View<const int*, memory_space> cell_events;  // LocateCellEvents; empty: no events
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace;  // row j + 1 after step j
+  double dt, ena, ek, q10;
+  std::int64_t first_step;
+  int steps, cells, max_nodes, node_capacity, hh_capacity;
+
+  // A cell's ranges in the per-slot lists, read once per epoch.
+  struct Ranges {
+    int stim_begin, stim_end, syn_begin, syn_end, group_begin, group_end, record_begin, record_end,
+        detector, levels, plan_begin;  // plan_begin: this lane's first offset
+  };
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
+    const int s = t.league_rank();
+    const int n = c.size(s);
+    const int plan = lists.plan_of_slot(s);
+    const Ranges r{c.stim_begin(s),
+                   c.stim_begin(s + 1),
+                   c.syn_begin(s),
+                   c.syn_begin(s + 1),
+                   lists.group_begin(s),
+                   lists.group_begin(s + 1),
+                   lists.record_begin(s),
+                   lists.record_begin(s + 1),
+                   c.det_node(s),
+                   lists.plan_levels(plan),
+                   lists.plan_begin_at(plan) + t.team_rank()};
+    const OnChipCellScratch x(on_chip<0>(static_cast<double*>(t.team_scratch(0).get_shmem(
+                                  OnChipCellScratch::bytes(node_capacity, hh_capacity)))),
+                              node_capacity, hh_capacity);
+    load(t, s, n, x);
+    t.team_barrier();
+    for (int j = 0; j < steps; ++j) {
+      const std::int64_t step = first_step + j;
+      apply_events(t, s, j);
+      t.team_barrier();
+      assemble_nodes(t, n, x);
+      t.team_barrier();
+      assemble_synapses(t, r, x);
+      t.team_barrier();
+      if (r.stim_begin < r.stim_end) {  // the same for the whole team
+        if (t.team_rank() == 0) {
+          const double t_mid = (static_cast<double>(step) + 0.5) * dt;
+          for (int k = r.stim_begin; k < r.stim_end; ++k)
+            mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
+                                       x.rhs[c.stim_node(k)]);
+        }
+        t.team_barrier();
+      }
+      solve(t, s, r, x);
+      t.team_barrier();
+      update(t, r, n, x);
+      t.team_barrier();
+      if (t.team_rank() == 0 && r.detector >= 0)
+        mechanisms::detect_threshold_crossing(c, s, x.v[r.detector], static_cast<int>(step + 1));
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(t, r.record_begin, r.record_end),
+          [&](const int q) { trace(j + 1, lists.record_column(q)) = x.v[lists.record_node(q)]; });
+    }
+    t.team_barrier();
+    store(t, s, n, x);
+  }
+
+  // The cell from memory; hh slots numbered in node order.
+  KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
+                                   const OnChipCellScratch& x) const {
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(t, n),
+                          [&](const int i, int& hh_before, const bool final) {
+                            const unsigned char mk = c.mechs(s, i);
+                            const bool has_hh = (mk & kHHBit) != 0;
+                            if (final) {
+                              x.v[i] = c.v(s, i);
+                              x.d0[i] = c.d0(s, i);
+                              x.minus_g_axial[i] = c.minus_g_axial(s, i);
+                              x.pas_g[i] = c.pas_g(s, i);
+                              x.pas_e[i] = c.pas_e(s, i);
+                              x.parent[i] = c.parent(s, i);
+                              x.mechs[i] = mk;
+                              x.hh_slot[i] = has_hh ? hh_before : -1;
+                              if (has_hh) {
+                                const int h = hh_before;
+                                x.gna[h] = c.hh_gna(s, i);
+                                x.gk[h] = c.hh_gk(s, i);
+                                x.gl[h] = c.hh_gl(s, i);
+                                x.el[h] = c.hh_el(s, i);
+                                x.m[h] = c.hh_m(s, i);
+                                x.h[h] = c.hh_h(s, i);
+                                x.n[h] = c.hh_n(s, i);
+                              }
+                            }
+                            hh_before += has_hh ? 1 : 0;
+                          });
+  }
+
+  // The state back to memory: v and the hh gates (synapses and detectors live there).
+  KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n,
+                                    const OnChipCellScratch& x) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
+      c.v(s, i) = x.v[i];
+      const int h = x.hh_slot[i];
+      if (h >= 0) {
+        c.hh_m(s, i) = x.m[h];
+        c.hh_h(s, i) = x.h[h];
+        c.hh_n(s, i) = x.n[h];
+      }
+    });
+  }
+
+  // ExpSyn's NET_RECEIVE for step j's events of this cell, as ApplySynapticEvents adds them:
+  // the first event of each run of equal synapses adds the run in order.
+  KOKKOS_INLINE_FUNCTION void apply_events(const member& t, const int s, const int j) const {
+    if (cell_events.extent(0) == 0) return;
+    const int begin = cell_events(j * (cells + 1) + s), end = cell_events(j * (cells + 1) + s + 1);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const int i) {
+      const int syn = ev_syn(i);
+      if (i > begin && syn == ev_syn(i - 1)) return;
+      double g = c.syn_g(syn);
+      for (int k = i; k < end && ev_syn(k) == syn; ++k) g += ev_w(k);
+      c.syn_g(syn) = g;
+    });
+  }
+
+  // d and rhs of every node: its mechanisms at v, then its own axial current (the
+  // children's currents into it are subtracted by the solve).
+  KOKKOS_INLINE_FUNCTION void assemble_nodes(const member& t, const int n,
+                                             const OnChipCellScratch& x) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
+      const double vi = x.v[i];
+      double di = x.d0[i], ri = 0;
+      const unsigned char mk = x.mechs[i];
+      if (mk & kPasBit) mechanisms::pas_current(x.pas_g[i], x.pas_e[i], vi, di, ri);
+      const int h = x.hh_slot[i];
+      if (h >= 0)
+        mechanisms::hh_current(x.gna[h], x.gk[h], x.gl[h], x.el[h], x.m[h], x.h[h], x.n[h], vi, ena,
+                               ek, di, ri);
+      if (i > 0) ri += -x.minus_g_axial[i] * (x.v[x.parent[i]] - vi);
+      x.d[i] = di;
+      x.rhs[i] = ri;
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
+                                                const OnChipCellScratch& x) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
+      const int node = lists.group_node(g);
+      const double vn = x.v[node];
+      double dn = x.d[node], rn = x.rhs[node];
+      for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
+        const int k = lists.group_syn(q);
+        mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), vn, dn, rn);
+      }
+      x.d[node] = dn;
+      x.rhs[node] = rn;
+    });
+  }
+
+  // The Hines elimination (parent < node; off-diagonal -g_axial, symmetric) for dv, left in
+  // rhs, over the cell's CellLanePlan. Node i's own current to its parent p leaves p's rhs
+  // when i's step is added; all of i's children come before i, so rhs(i) is whole when it
+  // is used. d keeps 1/d for the substitution. Each lane records the zero pivots and
+  // non-finite results it meets (the status keeps the smallest node, as for the cells
+  // schedule).
+  KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
+                                    const OnChipCellScratch& x) const {
+    double* const d = x.d;
+    double* const rhs = x.rhs;
+    const double* const v = x.v;
+    const double* const off = x.minus_g_axial;
+    const int* const parent = x.parent;
+    const auto& entries = lists.plan_entries;
+    const int lanes = t.team_size();
+    int bad_pivot = -1, bad_solution = -1;
+    for (int level = 0; level < r.levels; ++level) {
+      const int b = lists.plan_begin(r.plan_begin + level * lanes);
+      const int e = lists.plan_begin(r.plan_begin + level * lanes + 1);
+      bool cached = false;  // the sums this entry reads are in (dc, rc)
+      double dc = 0, rc = 0;
+      HINESBATCH_DEVICE_NO_UNROLL
+      for (int q = b; q < e; ++q) {
+        const int entry = entries(q);
+        const int node = CellLanePlan::node_of(entry), kind = CellLanePlan::kind_of(entry);
+        int p;
+        double inv, ri;
+        if (kind != CellLanePlan::kPull) {  // eliminate node
+          const double di = cached ? dc : d[node];
+          ri = cached ? rc : rhs[node];
+          if (!is_usable_pivot(di) && bad_pivot < 0) bad_pivot = node;
+          inv = 1.0 / di;
+          d[node] = inv;
+          rhs[node] = ri;
+          cached = false;
+          if (kind == CellLanePlan::kPieceRoot) continue;
+          p = parent[node];
+        } else {  // the step of an eliminated piece root
+          inv = d[node];
+          ri = rhs[node];
+          p = parent[node];
+        }
+        // node's step into p: the sums come from registers when the previous entry kept them
+        const double a = off[node];
+        const double current = -a * (v[p] - v[node]);
+        const double f = a * inv;
+        const double dp = (cached ? dc : d[p]) - f * a;
+        const double rp = (cached ? rc : rhs[p]) - current - f * ri;
+        cached = (entry & CellLanePlan::kKeep) != 0;
+        if (cached) {
+          dc = dp;
+          rc = rp;
+        } else {
+          d[p] = dp;
+          rhs[p] = rp;
+        }
+      }
+      t.team_barrier();
+    }
+    for (int level = r.levels - 1; level >= 0; --level) {
+      const int b = lists.plan_begin(r.plan_begin + level * lanes);
+      const int e = lists.plan_begin(r.plan_begin + level * lanes + 1);
+      int previous = -1;
+      double xprev = 0;
+      HINESBATCH_DEVICE_NO_UNROLL
+      for (int q = e - 1; q >= b; --q) {
+        const int entry = entries(q);
+        if (CellLanePlan::kind_of(entry) == CellLanePlan::kPull) continue;
+        const int i = CellLanePlan::node_of(entry);
+        double xi;
+        if (i == 0) {
+          xi = rhs[0] * d[0];
+        } else {
+          const int p = parent[i];
+          xi = (rhs[i] - off[i] * (p == previous ? xprev : rhs[p])) * d[i];
+        }
+        rhs[i] = xi;
+        previous = i;
+        xprev = xi;
+        if (!is_finite_value(xi) && bad_solution < 0) bad_solution = i;
+      }
+      if (level > 0) t.team_barrier();
+    }
+    if (bad_pivot >= 0 || bad_solution >= 0)
+      record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(const member& t, const Ranges& r, const int n,
+                                     const OnChipCellScratch& x) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
+      const double vi = x.v[i] + x.rhs[i];
+      x.v[i] = vi;
+      const int h = x.hh_slot[i];
+      if (h >= 0) mechanisms::hh_advance_states(vi, dt, q10, x.m[h], x.h[h], x.n[h]);
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {
+      mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
+    });
+  }
+};
+
+}  // namespace impl
+}  // namespace hinesbatch

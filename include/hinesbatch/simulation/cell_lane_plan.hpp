@@ -1,0 +1,49 @@
+#pragma once
+// How the lanes of the on-chip step schedule (cell_epoch_on_chip.hpp) share one cell's
+// Hines solve, planned once per tree on the host.
+//
+// The tree is cut into *pieces*. A node whose subtree has at most T nodes is *small*; the
+// others are *big*. A small node whose parent is big starts a piece holding its whole
+// subtree. A big node continues its parent's piece when it is the parent's only big child
+// (so the big nodes form chains between branch points, like sections) and starts a piece
+// otherwise; the root starts the first one. A piece's *level* is 0 when no piece hangs
+// from it, else one more than the highest level hanging from it. Level by level, lowest
+// first, each lane eliminates the pieces it was given (largest first, to the least loaded
+// lane) with the plain Hines step, children first; a piece's root leaves its step into
+// its parent to the lane owning the parent, which *pulls* it at the next levels. Then x,
+// level by level, highest first. The lanes of a level never touch the same node, so a
+// barrier between levels is the only synchronisation. T is the candidate that minimises
+// the modelled critical path (the longest list of each level, plus a barrier each).
+// Unbranched cables stay one piece: correct, but no faster than one lane.
+#include <Kokkos_Macros.hpp>
+#include <vector>
+
+namespace hinesbatch {
+
+struct CellLanePlan {
+  // An entry is node * 8 + (keep ? 4 : 0) + kind.
+  enum EntryKind : int {
+    kNode = 0,       // eliminate the node and add its step into its parent (same piece)
+    kPieceRoot = 1,  // eliminate the node; its step is pulled later (or it is the root)
+    kPull = 2,       // add the step of the node (an eliminated piece root) into its parent
+  };
+  // keep: the parent's sums the entry updates are those the next entry of the list reads
+  // (they stay in registers instead of going through shared memory).
+  static constexpr int kKeep = 4;
+  KOKKOS_INLINE_FUNCTION static int node_of(int entry) { return entry >> 3; }
+  KOKKOS_INLINE_FUNCTION static int kind_of(int entry) { return entry & 3; }
+
+  int lanes = 1, levels = 0;
+  // Level v, lane k: entries[begin[v * lanes + k] .. begin[v * lanes + k + 1]), in
+  // decreasing node order.
+  std::vector<int> begin, entries;
+
+  // parent[i] < i for i > 0, parent[0] = -1; lanes >= 1.
+  static CellLanePlan build(const std::vector<int>& parent, int lanes);
+  // The modelled critical path of one sweep, in node steps: per level, the longest list
+  // plus kBarrierSteps.
+  int critical_path() const;
+  static constexpr int kBarrierSteps = 4;
+};
+
+}  // namespace hinesbatch
