@@ -17,7 +17,7 @@
 #include "hinesbatch/simulation/cell_lane_plan.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"

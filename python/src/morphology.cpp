@@ -1,11 +1,11 @@
 // Morphologies: SWC files read by the library's reader, and their sections as NEURON's
-// Import3d builds them (simulation/sections.hpp).
+// Import3d builds them (morphology/sections.hpp).
 #include <pybind11/stl.h>
 
 #include <sstream>
 
 #include "hinesbatch/morphology/swc.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "runtime.hpp"
 
 namespace hinesbatch {

@@ -9,7 +9,7 @@
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "runtime.hpp"
 
 namespace hinesbatch {

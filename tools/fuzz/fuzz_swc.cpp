@@ -8,7 +8,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/morphology/swc.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace hinesbatch;

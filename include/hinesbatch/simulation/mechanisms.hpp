@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/neuron_compartments.hpp"
+#include "hinesbatch/morphology/neuron_compartments.hpp"
 
 namespace hinesbatch {
 

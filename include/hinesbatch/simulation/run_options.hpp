@@ -10,7 +10,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
-#include "hinesbatch/simulation/neuron_compartments.hpp"
+#include "hinesbatch/morphology/neuron_compartments.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {

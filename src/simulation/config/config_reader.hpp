@@ -12,7 +12,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 
 namespace hinesbatch::config_impl {
 

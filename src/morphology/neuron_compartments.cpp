@@ -1,4 +1,4 @@
-#include "hinesbatch/simulation/neuron_compartments.hpp"
+#include "hinesbatch/morphology/neuron_compartments.hpp"
 
 #include <algorithm>
 #include <cmath>

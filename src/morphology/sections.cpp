@@ -1,4 +1,4 @@
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 
 #include <algorithm>
 #include <cmath>

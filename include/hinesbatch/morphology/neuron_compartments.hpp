@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hinesbatch/morphology/tree.hpp"
-#include "hinesbatch/simulation/sections.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 
 namespace hinesbatch {
 
