@@ -227,17 +227,13 @@ struct StepCellEpochOnChip {
     });
   }
 
-  // ExpSyn's NET_RECEIVE for step j's events of this cell, as ApplySynapticEvents adds them:
-  // the first event of each run of equal synapses adds the run in order.
+  // ExpSyn's NET_RECEIVE for step j's events of this cell (a run of equal synapses never
+  // crosses cells, so the cell's range is a step's range for expsyn_receive).
   KOKKOS_INLINE_FUNCTION void apply_events(const member& t, const int s, const int j) const {
     if (cell_events.extent(0) == 0) return;
     const int begin = cell_events(j * (cells + 1) + s), end = cell_events(j * (cells + 1) + s + 1);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const int i) {
-      const int syn = ev_syn(i);
-      if (i > begin && syn == ev_syn(i - 1)) return;
-      double g = c.syn_g(syn);
-      for (int k = i; k < end && ev_syn(k) == syn; ++k) g += ev_w(k);
-      c.syn_g(syn) = g;
+      mechanisms::expsyn_receive(ev_syn, ev_w, c.syn_g, i, begin, end);
     });
   }
 

@@ -174,10 +174,7 @@ struct ApplySynapticEvents {
   Kokkos::View<double*, MemorySpace> syn_g;
   int begin, end;
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    if (i > begin && synapse(i) == synapse(i - 1)) return;
-    double g = syn_g(synapse(i));
-    for (int j = i; j < end && synapse(j) == synapse(i); ++j) g += weight(j);
-    syn_g(synapse(i)) = g;
+    mechanisms::expsyn_receive(synapse, weight, syn_g, i, begin, end);
   }
 };
 
