@@ -13,11 +13,11 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/cell_lane_plan.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
-#include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
@@ -819,16 +819,27 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }
 
+// A ring whose odd gids (template 1) get an IClamp of 1e10 nA: non-physical cells that
+// stop a run with a named error.
+Ring ring_with_non_physical_cells(int cells) {
+  Ring r = ring(cells, 0, 1.0, 2.0);
+  r.templates.push_back(r.templates[0]);
+  r.templates[1].iclamps = {IClampSpec{{1, 0.5}, 0.5, 5, 1e10}};
+  r.net.templates = 2;
+  return r;
+}
+std::vector<std::int64_t> all_gids(std::int64_t cells) {
+  std::vector<std::int64_t> gids(cells);
+  for (std::int64_t g = 0; g < cells; ++g) gids[g] = g;
+  return gids;
+}
+
 // A non-physical cell in the middle of a tile (an IClamp of 1e10 nA on every other cell)
 // stops both schedules with the same error: same gid, node and time.
 TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   using Exec = Kokkos::DefaultHostExecutionSpace;
-  Ring r = ring(2 * cell_tile_lanes<Exec>() + 3, 0, 1.0, 2.0);
-  r.templates.push_back(r.templates[0]);
-  r.templates[1].iclamps = {IClampSpec{{1, 0.5}, 0.5, 5, 1e10}};
-  r.net.templates = 2;
-  std::vector<std::int64_t> gids(r.net.cells);
-  for (int g = 0; g < r.net.cells; ++g) gids[g] = g;
+  const Ring r = ring_with_non_physical_cells(2 * cell_tile_lanes<Exec>() + 3);
+  const std::vector<std::int64_t> gids = all_gids(r.net.cells);
   std::vector<std::string> errors;
   for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
     LocalExchange ex;
@@ -903,12 +914,8 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndRefusesCellsThatDoNotFit) {
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
     SCOPED_TRACE(Exec::name());
-    Ring r = ring(9, 0, 1.0, 2.0);
-    r.templates.push_back(r.templates[0]);
-    r.templates[1].iclamps = {IClampSpec{{1, 0.5}, 0.5, 5, 1e10}};
-    r.net.templates = 2;
-    std::vector<std::int64_t> gids(r.net.cells);
-    for (int g = 0; g < r.net.cells; ++g) gids[g] = g;
+    const Ring r = ring_with_non_physical_cells(9);
+    const std::vector<std::int64_t> gids = all_gids(r.net.cells);
     std::vector<std::string> errors;
     for (OnChipSteps mode : {OnChipSteps::Off, OnChipSteps::On}) {
       LocalExchange ex;

@@ -204,6 +204,36 @@ struct RecordVoltages {
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const { trace(row, r) = v(slot(r), node(r)); }
 };
 
+// The distinct trees (identical parent arrays) of a group's templates: tree_of_template[k]
+// indexes parents. The lanes schedule groups cells of one tree into tiles; the on-chip
+// schedule plans each tree's solve once.
+struct TemplateTrees {
+  std::vector<int> tree_of_template;
+  std::vector<std::vector<int>> parents;
+};
+inline TemplateTrees distinct_trees(const std::vector<CellTemplate>& templates) {
+  TemplateTrees out;
+  std::map<std::vector<int>, int> index;
+  for (const CellTemplate& t : templates) {
+    const NeuronCompartments& comp = t.compartments;
+    std::vector<int> parents(comp.size());
+    for (int i = 0; i < comp.size(); ++i) parents[i] = comp.tree.parent(i);
+    const auto found = index.emplace(parents, static_cast<int>(out.parents.size()));
+    if (found.second) out.parents.push_back(std::move(parents));
+    out.tree_of_template.push_back(found.first->second);
+  }
+  return out;
+}
+
+// f(node) for every node that density mechanism m of template t covers.
+template <class F>
+void for_each_node_of(const CellTemplate& t, const DensityMechanism& m, F&& f) {
+  for (int sec : t.sections_of(m)) {
+    const int first = t.compartments.first_centre[sec];
+    for (int i = first; i < first + t.compartments.section_nseg[sec]; ++i) f(i);
+  }
+}
+
 }  // namespace impl
 
 // One rank's cells. Slots are the cells sorted by node count (descending, ties by gid).
@@ -225,24 +255,15 @@ class CellGroup {
     lanes_ =
         !on_chip_ && is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes;
     gid_of_slot_.assign(gids.begin(), gids.end());
-    // Lanes: cells of one tree (identical parent arrays) next to each other, so that
-    // consecutive slots fill tiles.
-    std::vector<int> tree_of_template(templates.size(), 0);
-    if (lanes_) {
-      std::map<std::vector<int>, int> trees;
-      for (std::size_t k = 0; k < templates.size(); ++k) {
-        const NeuronCompartments& comp = templates[k].compartments;
-        std::vector<int> parents(comp.size());
-        for (int i = 0; i < comp.size(); ++i) parents[i] = comp.tree.parent(i);
-        tree_of_template[k] = trees.emplace(parents, static_cast<int>(trees.size())).first->second;
-      }
-    }
+    const impl::TemplateTrees trees =
+        lanes_ || on_chip_ ? impl::distinct_trees(templates) : impl::TemplateTrees{};
+    // Lanes: cells of one tree next to each other, so that consecutive slots fill tiles.
     std::stable_sort(gid_of_slot_.begin(), gid_of_slot_.end(), [&](std::int64_t a, std::int64_t b) {
       const int na = templates[net.template_of(a)].compartments.size();
       const int nb = templates[net.template_of(b)].compartments.size();
       if (na != nb) return na > nb;
-      const int ta = tree_of_template[net.template_of(a)];
-      const int tb = tree_of_template[net.template_of(b)];
+      const int ta = lanes_ ? trees.tree_of_template[net.template_of(a)] : 0;
+      const int tb = lanes_ ? trees.tree_of_template[net.template_of(b)] : 0;
       return ta != tb ? ta < tb : a < b;
     });
     max_nodes_ = 1;
@@ -307,23 +328,20 @@ class CellGroup {
       }
       for (int i = 0; i < n; ++i) hd0(s, i) = d0[i];
       for (const DensityMechanism& m : t.density)
-        for (int sec : t.sections_of(m)) {
-          const int first = comp.first_centre[sec];
-          for (int i = first; i < first + comp.section_nseg[sec]; ++i) {
-            const double area = comp.area_um2[i] * 1e-2;  // S/cm2 -> uS
-            if (m.kind == DensityMechanism::Pas) {
-              hmechs(s, i) |= kPasBit;
-              hpg(s, i) = m.pas.g * area;
-              hpe(s, i) = m.pas.e;
-            } else {
-              hmechs(s, i) |= kHHBit;
-              hgna(s, i) = m.hh.gnabar * area;
-              hgk(s, i) = m.hh.gkbar * area;
-              hgl(s, i) = m.hh.gl * area;
-              hel(s, i) = m.hh.el;
-            }
+        impl::for_each_node_of(t, m, [&](const int i) {
+          const double area = comp.area_um2[i] * 1e-2;  // S/cm2 -> uS
+          if (m.kind == DensityMechanism::Pas) {
+            hmechs(s, i) |= kPasBit;
+            hpg(s, i) = m.pas.g * area;
+            hpe(s, i) = m.pas.e;
+          } else {
+            hmechs(s, i) |= kHHBit;
+            hgna(s, i) = m.hh.gnabar * area;
+            hgk(s, i) = m.hh.gkbar * area;
+            hgl(s, i) = m.hh.gl * area;
+            hel(s, i) = m.hh.el;
           }
-        }
+        });
       for (const ExpSynSpec& syn : t.synapses) {
         syn_node.push_back(comp.node_at(syn.where));
         syn_decay.push_back(std::exp(-p.dt / syn.tau));
@@ -343,7 +361,7 @@ class CellGroup {
       det_thr.push_back(t.detector.threshold);
     }
     syn_begin_of_slot_ = syn_begin;
-    if (on_chip_) build_on_chip_lists(exec, syn_node, templates, net);
+    if (on_chip_) build_on_chip_lists(exec, syn_node, trees, net);
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.parent, hparent);
     Kokkos::deep_copy(exec, c.minus_g_axial, ha);
@@ -385,7 +403,7 @@ class CellGroup {
         std::vector<int> tree_of_slot(nc), template_of_slot(nc);
         for (int s = 0; s < nc; ++s) {
           template_of_slot[s] = net.template_of(gid_of_slot_[s]);
-          tree_of_slot[s] = tree_of_template[template_of_slot[s]];
+          tree_of_slot[s] = trees.tree_of_template[template_of_slot[s]];
         }
         build_tiles(exec, tree_of_slot, template_of_slot);
       }
@@ -423,10 +441,6 @@ class CellGroup {
       return lanes_ ? cell_tile_lanes<ExecutionSpace>() : 1;
     return 1;
   }
-  // Team scratch per cell of the on-chip schedule, and the longest modelled chain of its
-  // solve in nodes (CellLanePlan::critical_path); 0 under the other schedules.
-  std::size_t on_chip_scratch_bytes() const { return on_chip_ ? on_chip_scratch_ : 0; }
-  int on_chip_critical_path() const { return on_chip_ ? on_chip_critical_path_ : 0; }
   int num_tiles() const { return tiles_.tiles; }
   // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
   bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
@@ -500,7 +514,7 @@ class CellGroup {
       for (int j = 0; j < count; ++j) {
         apply_synaptic_events(exec, syn, w, step_begin[j], step_begin[j + 1]);
         step(exec, first + j);
-        if (rec_slot_.extent(0) > 0) record_voltages(exec, rec_slot_, rec_node_, trace, j + 1);
+        record(exec, trace, j + 1);
       }
       return;
     }
@@ -623,9 +637,7 @@ class CellGroup {
         std::vector<char> hh(t.compartments.size(), 0);
         for (const DensityMechanism& m : t.density)
           if (m.kind == DensityMechanism::HH)
-            for (int sec : t.sections_of(m))
-              for (int i = 0; i < t.compartments.section_nseg[sec]; ++i)
-                hh[t.compartments.first_centre[sec] + i] = 1;
+            impl::for_each_node_of(t, m, [&](int i) { hh[i] = 1; });
         hh_of_template[k] = static_cast<int>(std::count(hh.begin(), hh.end(), 1));
       }
       on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
@@ -649,27 +661,21 @@ class CellGroup {
   // increasing order, each node's synapses in increasing index), and its tree's
   // CellLanePlan for the team's lanes (one per distinct tree).
   void build_on_chip_lists(const ExecutionSpace& exec, const std::vector<int>& syn_node,
-                           const std::vector<CellTemplate>& templates, const NetworkSpec& net) {
+                           const impl::TemplateTrees& trees, const NetworkSpec& net) {
     const int lanes = on_chip_lanes<ExecutionSpace>();
-    std::map<std::vector<int>, int> plan_of_tree;
+    std::vector<int> plan_of_tree(trees.parents.size(), -1);
     std::vector<int> plan_of_slot(num_cells()), levels, begin_at, begin, entries;
     for (int s = 0; s < num_cells(); ++s) {
-      const NeuronCompartments& comp = templates[net.template_of(gid_of_slot_[s])].compartments;
-      std::vector<int> parent(comp.size());
-      for (int i = 0; i < comp.size(); ++i) parent[i] = comp.tree.parent(i);
-      const auto found = plan_of_tree.find(parent);
-      if (found != plan_of_tree.end()) {
-        plan_of_slot[s] = found->second;
-        continue;
+      const int tree = trees.tree_of_template[net.template_of(gid_of_slot_[s])];
+      if (plan_of_tree[tree] < 0) {  // the tree's first cell: plan it
+        const CellLanePlan plan = CellLanePlan::build(trees.parents[tree], lanes);
+        plan_of_tree[tree] = static_cast<int>(levels.size());
+        levels.push_back(plan.levels);
+        begin_at.push_back(static_cast<int>(begin.size()));
+        for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
+        entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
       }
-      const CellLanePlan plan = CellLanePlan::build(parent, lanes);
-      plan_of_slot[s] = static_cast<int>(plan_of_tree.size());
-      plan_of_tree.emplace(std::move(parent), plan_of_slot[s]);
-      levels.push_back(plan.levels);
-      begin_at.push_back(static_cast<int>(begin.size()));
-      for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
-      entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
-      on_chip_critical_path_ = std::max(on_chip_critical_path_, plan.critical_path());
+      plan_of_slot[s] = plan_of_tree[tree];
     }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plan_levels = impl::to_device(exec, levels, "hb::plan_levels");
@@ -789,7 +795,6 @@ class CellGroup {
   bool lanes_ = false;
   bool on_chip_ = false;  // the on-chip schedule's state:
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;
-  int on_chip_critical_path_ = 0;  // the longest CellLanePlan::critical_path of the group
   std::size_t on_chip_scratch_ = 0;
   OnChipCellLists<memory_space> lists_;
   Kokkos::View<int*, memory_space> cell_events_;          // LocateCellEvents' output, reused
