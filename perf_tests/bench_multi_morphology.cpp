@@ -6,9 +6,10 @@
 //    256,000 cells.
 // Paths: Mono (Full-Interleaved, one tree), Naive (interleaved, per-cell parents),
 // NaiveSorted (the same after sorting cells by size), LevelLaunches (P2: one launch per
-// level and sweep), TeamLevels (one launch, a team per group of cells), PackedTeam (cells
-// packed without padding, a team per cell eliminating it on chip: hines_team.hpp),
-// MonoTeam (the mono-morphology team schedule on one shared tree: PackedTeam's reference).
+// level and sweep), TeamLevels (one launch, a team per group of cells), PackedTeam and
+// PackedLanes (cells packed without padding, a team per cell eliminating it on chip:
+// PackedSchedule::TeamPieces, hines_team.hpp, and PackedSchedule::CellLanes,
+// hines_lanes.hpp), MonoTeam (the mono-morphology team schedule on one shared tree).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -35,7 +36,16 @@ using Default = Kokkos::DefaultExecutionSpace;
 using Mem = Default::memory_space;
 using Clock = std::chrono::steady_clock;
 
-enum class Path { Mono, Naive, NaiveSorted, LevelLaunches, TeamLevels, PackedTeam, MonoTeam };
+enum class Path {
+  Mono,
+  Naive,
+  NaiveSorted,
+  LevelLaunches,
+  TeamLevels,
+  PackedTeam,
+  PackedLanes,
+  MonoTeam
+};
 const char* path_name(Path p) {
   switch (p) {
     case Path::Mono:
@@ -48,6 +58,8 @@ const char* path_name(Path p) {
       return "LevelLaunches";
     case Path::PackedTeam:
       return "PackedTeam";
+    case Path::PackedLanes:
+      return "PackedLanes";
     case Path::MonoTeam:
       return "MonoTeam";
     default:
@@ -124,14 +136,16 @@ View pristine_copy(const View& v) {
 void run_path(benchmark::State& state, const Input& in, Path path) {
   Default exec;
   const auto& s = in.sys;
-  if (path == Path::PackedTeam) {
+  if (path == Path::PackedTeam || path == Path::PackedLanes) {
+    const auto schedule =
+        path == Path::PackedTeam ? PackedSchedule::TeamPieces : PackedSchedule::CellLanes;
     const auto t0 = Clock::now();
-    PackedMultiBatch<double, Mem> batch(exec, in.cells);
+    PackedMultiBatch<double, Mem> batch(exec, in.cells, schedule);
     const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
     const auto r0 = pristine_copy(batch.rhs());
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), batch.d(), r0,
-                     [&] { solve(exec, batch); });
+                     [&] { solve(exec, batch, schedule); });
     batch.check(exec);
     // Proof of work: the residual of the first, middle and last cell.
     std::vector<double> x;
@@ -210,8 +224,8 @@ void add(const std::string& name, const std::string& key, MakeCells make, Path p
 }
 
 bool register_all() {
-  const Path multi[] = {Path::Naive, Path::NaiveSorted, Path::LevelLaunches, Path::TeamLevels,
-                        Path::PackedTeam};
+  const Path multi[] = {Path::Naive,      Path::NaiveSorted, Path::LevelLaunches,
+                        Path::TeamLevels, Path::PackedTeam,  Path::PackedLanes};
   // Fig. 6: 25,600 cells of 512 nodes; Mono shares one random tree, the others differ.
   for (int ratio : {10, 50}) {
     const std::string base = "Multi/Fig6/branch" + std::to_string(ratio) + "/25600";
@@ -236,7 +250,7 @@ bool register_all() {
       const std::string base =
           "Multi/Fig14/levels" + std::to_string(levels) + "/" + std::to_string(n);
       for (Path p : {Path::Mono, Path::Naive, Path::LevelLaunches, Path::TeamLevels,
-                     Path::PackedTeam, Path::MonoTeam})
+                     Path::PackedTeam, Path::PackedLanes, Path::MonoTeam})
         add(
             base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); }, p);
     }

@@ -1,6 +1,9 @@
 // Multi-morphology batches (every cell its own tree): the naive interleaved path
 // (unsorted and sorted), P2's one-launch-per-level path, the one-kernel team path and the
-// packed team-per-cell path (on-chip elimination),
+// packed team-per-cell paths (on-chip elimination: TeamPieces; CellLanes with the
+// backend's scratch, and with 2 KB of level-0 scratch, so that cells of one batch take
+// every way of keeping them: all on chip, d and rhs on chip, level-1 scratch with and
+// without the plan on chip),
 // against the sequential Hines algorithm per cell on fresh random systems, on every
 // backend, with the read-back buffer poisoned.
 #include <gtest/gtest.h>
@@ -19,7 +22,15 @@ namespace {
 using namespace hinesbatch;
 using namespace hinesbatch::test;
 
-enum class Path { Naive, NaiveSorted, LevelLaunches, TeamLevels, PackedTeam };
+enum class Path {
+  Naive,
+  NaiveSorted,
+  LevelLaunches,
+  TeamLevels,
+  PackedTeam,
+  PackedLanes,
+  PackedLanesSmallScratch
+};
 
 template <class S, class E, Path P>
 struct MultiConfig {
@@ -34,7 +45,10 @@ using PathsFor =
                MultiConfig<double, E, Path::LevelLaunches>,
                MultiConfig<double, E, Path::TeamLevels>, MultiConfig<float, E, Path::LevelLaunches>,
                MultiConfig<float, E, Path::TeamLevels>, MultiConfig<double, E, Path::PackedTeam>,
-               MultiConfig<float, E, Path::PackedTeam>>;
+               MultiConfig<float, E, Path::PackedTeam>, MultiConfig<double, E, Path::PackedLanes>,
+               MultiConfig<float, E, Path::PackedLanes>,
+               MultiConfig<double, E, Path::PackedLanesSmallScratch>,
+               MultiConfig<float, E, Path::PackedLanesSmallScratch>>;
 template <class Execs>
 struct AllPaths;
 template <class... E>
@@ -73,10 +87,13 @@ class MultiMorphology : public ::testing::Test {
       solve(exec, batch);
       batch.check(exec);
       batch.solution_to_host(exec, x);
-    } else if (C::path == Path::PackedTeam) {
-      PackedMultiBatch<T, Mem> batch(exec, cells, 3);  // short pieces: many levels
+    } else if (C::path == Path::PackedTeam || C::path == Path::PackedLanes ||
+               C::path == Path::PackedLanesSmallScratch) {
+      const PackedSchedule schedule =
+          C::path == Path::PackedTeam ? PackedSchedule::TeamPieces : PackedSchedule::CellLanes;
+      PackedMultiBatch<T, Mem> batch(exec, cells, schedule, 3);  // short pieces: many levels
       batch.fill(exec, in.u, in.l, in.d, in.rhs);
-      solve(exec, batch);
+      solve(exec, batch, schedule, C::path == Path::PackedLanesSmallScratch ? 2048 : 0);
       batch.check(exec);
       batch.solution_to_host(exec, x);
     } else {
@@ -188,6 +205,69 @@ TYPED_TEST(MultiMorphology, ZeroPivotNamesCellAndNode) {
     EXPECT_NE(msg.find("node " + std::to_string(leaf)), std::string::npos) << msg;
     EXPECT_EQ(e.system(), 2);
     EXPECT_EQ(e.node(), leaf);
+  }
+}
+
+// The CellLanes schedule's launches cover the cells sorted by size once, in order; each
+// launch's level-0 scratch holds its largest cell and its largest plan; a cell is kept
+// whole on chip while it fits (u, l, d, rhs and its plan), else with d and rhs on chip,
+// else in level 1 with its plan on chip while that fits; level-0 launches hold one size
+// bucket.
+TEST(PackedLanes, LaunchesCoverTheCellsAndEachWayOfKeepingThem) {
+  const std::vector<int> sizes{1, 1, 3, 40, 50, 51, 70, 80, 100, 200, 500, 5000};
+  const std::vector<int> entries{1, 1, 4, 45, 50, 60, 70, 90, 100, 230, 520, 5100};
+  const std::size_t bytes = 8, level0 = 2048;
+  const auto launches = impl::lane_launches(sizes, entries, bytes, level0);
+  int next = 0;
+  bool whole = false, split = false, level1_plan = false, level1 = false;
+  for (const auto& l : launches) {
+    SCOPED_TRACE("launch from cell " + std::to_string(l.first));
+    EXPECT_EQ(l.first, next);
+    ASSERT_GT(l.count, 0);
+    next += l.count;
+    int most = 0, most_entries = 0;
+    for (int k = l.first; k < l.first + l.count; ++k) {
+      most = std::max(most, sizes[k]);
+      most_entries = std::max(most_entries, entries[k]);
+    }
+    EXPECT_EQ(l.capacity, most);
+    EXPECT_EQ(l.entry_capacity, most_entries);
+    EXPECT_LE(l.level0_bytes(bytes), level0);
+    const std::size_t plan =
+        impl::LaneLaunch::rounded(4 * static_cast<std::size_t>(sizes[l.first] + entries[l.first]));
+    if (l.level == 0) {
+      EXPECT_TRUE(l.plan_on_chip);
+      EXPECT_LE(most, 2 * sizes[l.first]) << "one power-of-two bucket per launch";
+      whole |= l.coefficients_on_chip;
+      split |= !l.coefficients_on_chip;
+    } else {
+      EXPECT_GT(impl::LaneLaunch::rounded(2 * bytes * sizes[l.first]) + plan, level0);
+      EXPECT_FALSE(l.coefficients_on_chip);
+      level1_plan |= l.plan_on_chip;
+      level1 |= !l.plan_on_chip;
+    }
+  }
+  EXPECT_EQ(next, static_cast<int>(sizes.size()));
+  EXPECT_TRUE(whole && split && level1_plan && level1);
+}
+
+// A packed batch holds the plans of the schedule it was built for: another one is refused
+// with its name, not run on plans it does not have.
+TEST(PackedLanes, ASolveOfAnotherScheduleIsRefused) {
+  Kokkos::DefaultHostExecutionSpace exec;
+  using Mem = Kokkos::DefaultHostExecutionSpace::memory_space;
+  const std::vector<Tree> cells{chain_tree(5), star_tree(4)};
+  PackedMultiBatch<double, Mem> lanes(exec, cells);
+  EXPECT_EQ(lanes.planned_for(), PackedSchedule::CellLanes);
+  PackedMultiBatch<double, Mem> pieces(exec, cells, PackedSchedule::TeamPieces);
+  for (auto* batch : {&lanes, &pieces}) {
+    const auto other = batch == &lanes ? PackedSchedule::TeamPieces : PackedSchedule::CellLanes;
+    try {
+      solve(exec, *batch, other);
+      FAIL() << "solved with " << name(other);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(name(other)), std::string::npos) << e.what();
+    }
   }
 }
 

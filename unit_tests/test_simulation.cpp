@@ -15,10 +15,10 @@
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
-#include "hinesbatch/simulation/cell_lane_plan.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/solvers/cell_lane_plan.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 

@@ -232,7 +232,7 @@ py::object thomas(py::handle a_, py::handle b_, py::handle c_, py::handle d_, py
 }
 
 // --- multi-morphology batch ----------------------------------------------------------------
-// Cells packed back to back (PackedMultiBatch, the team schedule, one plan per distinct
+// Cells packed back to back (PackedMultiBatch, its Auto schedule, one plan per distinct
 // tree). The batch's Views are its own (planned once, solved many times): arrays are
 // copied in and the solution copied out.
 class MultiBatch : public Resource {

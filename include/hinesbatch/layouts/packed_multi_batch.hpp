@@ -1,25 +1,44 @@
 #pragma once
-// A multi-morphology batch for the team schedule: every cell its own tree, stored packed
+// A multi-morphology batch for the team schedules: every cell its own tree, stored packed
 // (cell by cell, each cell's nodes contiguous, no padding), solved by a team per cell on
-// chip (solvers/hines_team.hpp) so that mixed batches move what a mono-morphology batch
-// moves: 40 B per node in double.
+// chip so that mixed batches move what a mono-morphology batch moves: 40 B per node in
+// double. Two schedules (multi_morphology_solve.hpp): CellLanes (solvers/hines_lanes.hpp,
+// over a CellLanePlan) and TeamPieces (solvers/hines_team.hpp, over a TeamTreePlan).
 //
-// Cells that share a tree (the same parent array) share one TeamTreePlan: a network built
-// from a few reconstructions plans each of them once, so planning 256,000 cells costs about
-// as much as hashing their parent arrays.
+// Cells that share a tree (the same parent array) share its plans: a network built from a
+// few reconstructions plans each of them once, so planning 256,000 cells costs about as
+// much as comparing their parent arrays.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
+#include "hinesbatch/solvers/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/hines_lanes.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/team_tree_plan.hpp"
 
 namespace hinesbatch {
+
+// How a packed batch is solved (solvers/multi_morphology_solve.hpp); a batch makes the plans
+// of one schedule, chosen when it is built. Auto is CellLanes: on the H100 it is faster than
+// TeamPieces on real cells (docs/PERFORMANCE.md, 2026-11-23, packed cells by lanes).
+enum class PackedSchedule { Auto, CellLanes, TeamPieces };
+
+inline const char* name(PackedSchedule s) {
+  return s == PackedSchedule::TeamPieces ? "TeamPieces"
+                                         : (s == PackedSchedule::CellLanes ? "CellLanes" : "Auto");
+}
+inline PackedSchedule resolved(PackedSchedule s) {
+  return s == PackedSchedule::Auto ? PackedSchedule::CellLanes : s;
+}
 
 namespace impl {
 
@@ -89,15 +108,21 @@ class PackedMultiBatch {
   using status_view = SolveStatus<MemorySpace>;
   using plan_table = impl::PlanTable<MemorySpace>;
 
-  // piece_length: the longest piece of the plans (0: chosen per tree).
+  // schedule: the schedule whose plans are made (one plan per distinct tree); CellLanes
+  // plans are made for the lanes of a team of ExecutionSpace (on_chip_lanes).
+  // piece_length: the longest piece of the TeamPieces plans (0: chosen per tree).
   template <class ExecutionSpace>
   PackedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells,
-                   int piece_length = 0) {
+                   PackedSchedule schedule = PackedSchedule::Auto, int piece_length = 0)
+      : lanes_(on_chip_lanes<ExecutionSpace>()), planned_for_(resolved(schedule)) {
+    const bool team_pieces = planned_for_ == PackedSchedule::TeamPieces;
     const int n = static_cast<int>(cells.size());
     cell_offset_.assign(n + 1, 0);
     std::vector<int> cell_plan(n);
     std::map<std::vector<int>, int> plan_of_tree;
     std::vector<TeamTreePlan> plans;
+    LanePlanList lane_plans;
+    std::vector<int> tree_parents, parent_at, plan_entries;
     for (int c = 0; c < n; ++c) {
       if (cells[c].size() < 1)
         throw InputError("PackedMultiBatch: cell " + std::to_string(c) + " has no nodes", {}, 0,
@@ -107,18 +132,44 @@ class PackedMultiBatch {
       if (found != plan_of_tree.end()) {
         cell_plan[c] = found->second;
       } else {
-        cell_plan[c] = static_cast<int>(plans.size());
+        cell_plan[c] = num_plans_;
         plan_of_tree.emplace(cells[c].parents(), cell_plan[c]);
-        plans.push_back(TeamTreePlan::build(cells[c], piece_length));
+        ++num_plans_;
+        if (team_pieces) {
+          plans.push_back(TeamTreePlan::build(cells[c], piece_length));
+        } else {
+          const CellLanePlan lane_plan = CellLanePlan::build(cells[c].parents(), lanes_);
+          lane_plans.add(lane_plan);
+          plan_entries.push_back(static_cast<int>(lane_plan.entries.size()));
+          parent_at.push_back(static_cast<int>(tree_parents.size()));
+          tree_parents.insert(tree_parents.end(), cells[c].parents().begin(),
+                              cells[c].parents().end());
+        }
       }
     }
-    num_plans_ = static_cast<int>(plans.size());
+    lane_plans_ = lane_plans.to_device<MemorySpace>(exec);
+    tree_parents_ = impl::to_device<MemorySpace>(exec, tree_parents, "hinesbatch::tree_parents");
+    parent_at_ = impl::to_device<MemorySpace>(exec, parent_at, "hinesbatch::tree_parent_at");
+    // Cells by size, smallest first: the CellLanes schedule launches cells of like size
+    // together, each launch with the team scratch its largest cell needs.
+    std::vector<int> by_size(n);
+    std::iota(by_size.begin(), by_size.end(), 0);
+    std::stable_sort(by_size.begin(), by_size.end(), [&](int a, int b) {
+      return cell_offset_[a + 1] - cell_offset_[a] < cell_offset_[b + 1] - cell_offset_[b];
+    });
+    sorted_sizes_.resize(n);
+    sorted_entries_.resize(n);
+    for (int k = 0; k < n; ++k) {
+      sorted_sizes_[k] = static_cast<int>(cell_offset_[by_size[k] + 1] - cell_offset_[by_size[k]]);
+      sorted_entries_[k] = team_pieces ? 0 : plan_entries[cell_plan[by_size[k]]];
+    }
+    cells_by_size_ = impl::to_device<MemorySpace>(exec, by_size, "hinesbatch::cells_by_size");
     // Concatenate the plans.
     std::vector<int> pb, pn, pp, cb, ch, lb;
     Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> table(
-        "hinesbatch::plan_table", std::max(1, num_plans_), int(plan_table::kFields));
+        "hinesbatch::plan_table", std::max<std::size_t>(1, plans.size()), int(plan_table::kFields));
     auto ht = Kokkos::create_mirror_view(table);
-    for (int p = 0; p < num_plans_; ++p) {
+    for (std::size_t p = 0; p < plans.size(); ++p) {
       const TeamTreePlan& plan = plans[p];
       ht(p, plan_table::kPieceBegin) = static_cast<int>(pb.size());
       ht(p, plan_table::kPieceNodes) = static_cast<int>(pn.size());
@@ -141,13 +192,13 @@ class PackedMultiBatch {
     }
     Kokkos::deep_copy(exec, table, ht);
     plans_.table = table;
-    plans_.pb = ints(exec, "hinesbatch::plans_piece_begin", pb);
-    plans_.pn = ints(exec, "hinesbatch::plans_piece_nodes", pn);
-    plans_.pp = ints(exec, "hinesbatch::plans_parent_node", pp);
-    plans_.cb = ints(exec, "hinesbatch::plans_child_begin", cb);
-    plans_.ch = ints(exec, "hinesbatch::plans_children", ch);
-    plans_.lb = ints(exec, "hinesbatch::plans_level_begin", lb);
-    cell_plan_ = ints(exec, "hinesbatch::cell_plan", cell_plan);
+    plans_.pb = impl::to_device<MemorySpace>(exec, pb, "hinesbatch::plans_piece_begin");
+    plans_.pn = impl::to_device<MemorySpace>(exec, pn, "hinesbatch::plans_piece_nodes");
+    plans_.pp = impl::to_device<MemorySpace>(exec, pp, "hinesbatch::plans_parent_node");
+    plans_.cb = impl::to_device<MemorySpace>(exec, cb, "hinesbatch::plans_child_begin");
+    plans_.ch = impl::to_device<MemorySpace>(exec, ch, "hinesbatch::plans_children");
+    plans_.lb = impl::to_device<MemorySpace>(exec, lb, "hinesbatch::plans_level_begin");
+    cell_plan_ = impl::to_device<MemorySpace>(exec, cell_plan, "hinesbatch::cell_plan");
     Kokkos::View<std::int64_t*, MemorySpace> offsets(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::cell_offset"), n + 1);
     auto ho = Kokkos::create_mirror_view(offsets);
@@ -167,6 +218,8 @@ class PackedMultiBatch {
   }
 
   int num_cells() const { return static_cast<int>(cell_offset_.size()) - 1; }
+  // The schedule whose plans the batch holds (Auto resolved).
+  PackedSchedule planned_for() const { return planned_for_; }
   int num_plans() const { return num_plans_; }
   std::int64_t num_nodes() const { return cell_offset_.back(); }
   const view_type& u() const { return u_; }
@@ -179,8 +232,18 @@ class PackedMultiBatch {
   const Kokkos::View<const std::int64_t*, MemorySpace>& cell_offsets() const {
     return cell_offsets_;
   }
-  // Team scratch of the largest plan, in scalars.
+  // Team scratch of the largest plan, in scalars (TeamPieces).
   std::size_t max_scratch_scalars() const { return max_scratch_scalars_; }
+  // CellLanes: the plans (cell_plan's numbering), made for teams of lanes() lanes; the
+  // trees' parent arrays (plan q's at parent_at(q)); the cells ordered by size, and their
+  // sizes and their plans' entry counts in that order (host).
+  int lanes() const { return lanes_; }
+  const DeviceLanePlans<MemorySpace>& lane_plans() const { return lane_plans_; }
+  const Kokkos::View<const int*, MemorySpace>& tree_parents() const { return tree_parents_; }
+  const Kokkos::View<const int*, MemorySpace>& parent_at() const { return parent_at_; }
+  const Kokkos::View<const int*, MemorySpace>& cells_by_size() const { return cells_by_size_; }
+  const std::vector<int>& sorted_sizes() const { return sorted_sizes_; }
+  const std::vector<int>& sorted_entries() const { return sorted_entries_; }
   std::size_t allocated_bytes() const {
     return 4 * u_.span() * sizeof(Scalar) + cell_offsets_.span() * sizeof(std::int64_t) +
            cell_plan_.span() * sizeof(int);
@@ -217,18 +280,6 @@ class PackedMultiBatch {
 
  private:
   template <class ExecutionSpace>
-  static Kokkos::View<const int*, MemorySpace> ints(const ExecutionSpace& exec,
-                                                    const std::string& label,
-                                                    const std::vector<int>& src) {
-    Kokkos::View<int*, MemorySpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                      std::max<std::size_t>(1, src.size()));
-    auto h = Kokkos::create_mirror_view(v);
-    std::copy(src.begin(), src.end(), h.data());
-    Kokkos::deep_copy(exec, v, h);
-    exec.fence();  // h may be a temporary
-    return v;
-  }
-  template <class ExecutionSpace>
   void copy_in(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
                const char* what) const {
     require_elements(src.size(), num_nodes(), what, "the batch's cells");
@@ -238,7 +289,12 @@ class PackedMultiBatch {
     exec.fence();
   }
 
+  int lanes_ = 1;
+  PackedSchedule planned_for_ = PackedSchedule::CellLanes;
   std::vector<std::int64_t> cell_offset_;
+  std::vector<int> sorted_sizes_, sorted_entries_;
+  DeviceLanePlans<MemorySpace> lane_plans_;
+  Kokkos::View<const int*, MemorySpace> tree_parents_, parent_at_, cells_by_size_;
   int num_plans_ = 0;
   std::size_t max_scratch_scalars_ = 1;
   plan_table plans_;

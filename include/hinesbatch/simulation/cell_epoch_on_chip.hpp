@@ -23,13 +23,13 @@
 #include <cstdint>
 
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/simulation/cell_lane_plan.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/solvers/hines_lanes.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
@@ -46,10 +46,10 @@ struct OnChipCellLists {
   // Recordings: slot s has [record_begin(s), record_begin(s + 1)): node record_node(r) goes
   // to column record_column(r) of the trace.
   vec_i record_begin, record_node, record_column;
-  // The solve's plans (a CellLanePlan per tree, for the team's lanes L): slot s uses plan
-  // q = plan_of_slot(s), of plan_levels(q) levels; level v, lane k has the entries
-  // plan_entries[plan_begin(b + v L + k) .. plan_begin(b + v L + k + 1)), b = plan_begin_at(q).
-  vec_i plan_of_slot, plan_levels, plan_begin_at, plan_begin, plan_entries;
+  // The solve's plans (a CellLanePlan per tree, for the team's lanes): slot s uses plan
+  // plan_of_slot(s) of `plans`.
+  vec_i plan_of_slot;
+  DeviceLanePlans<MemorySpace> plans;
 };
 
 namespace impl {
@@ -86,6 +86,26 @@ struct OnChipCellScratch {
         parent(reinterpret_cast<int*>(n + hh_nodes)),
         hh_slot(parent + nodes),
         mechs(reinterpret_cast<unsigned char*>(hh_slot + nodes)) {}
+};
+
+// The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways, and
+// each node's axial current into its parent at the present v carried by its step.
+struct OnChipCellSystem {
+  using scalar_type = double;
+  static constexpr bool kCarries = true;
+  double* d;
+  double* rhs;
+  const double* v;
+  const double* minus_g_axial;
+  const int* parent_;
+  KOKKOS_INLINE_FUNCTION explicit OnChipCellSystem(const OnChipCellScratch& x)
+      : d(x.d), rhs(x.rhs), v(x.v), minus_g_axial(x.minus_g_axial), parent_(x.parent) {}
+  KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
+  KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial[i]; }
+  KOKKOS_INLINE_FUNCTION double l(int i) const { return minus_g_axial[i]; }
+  KOKKOS_INLINE_FUNCTION double carried(int i, int p) const {
+    return -minus_g_axial[i] * (v[p] - v[i]);
+  }
 };
 
 // first(j * (cells + 1) + s) = the first event of step j (of the epoch) whose synapse
@@ -144,8 +164,8 @@ struct StepCellEpochOnChip {
                    lists.record_begin(s),
                    lists.record_begin(s + 1),
                    c.det_node(s),
-                   lists.plan_levels(plan),
-                   lists.plan_begin_at(plan) + t.team_rank()};
+                   lists.plans.levels(plan),
+                   lists.plans.begin_at(plan) + t.team_rank()};
     const OnChipCellScratch x(on_chip<0>(static_cast<double*>(t.team_scratch(0).get_shmem(
                                   OnChipCellScratch::bytes(node_capacity, hh_capacity)))),
                               node_capacity, hh_capacity);
@@ -272,88 +292,15 @@ struct StepCellEpochOnChip {
   }
 
   // The Hines elimination (parent < node; off-diagonal -g_axial, symmetric) for dv, left in
-  // rhs, over the cell's CellLanePlan. Node i's own current to its parent p leaves p's rhs
-  // when i's step is added; all of i's children come before i, so rhs(i) is whole when it
-  // is used. d keeps 1/d for the substitution. Each lane records the zero pivots and
-  // non-finite results it meets (the status keeps the smallest node, as for the cells
-  // schedule).
+  // rhs, over the cell's CellLanePlan (solvers/hines_lanes.hpp). Node i's own current to
+  // its parent p leaves p's rhs when i's step is added; all of i's children come before i,
+  // so rhs(i) is whole when it is used. d keeps 1/d for the substitution. The status keeps
+  // the smallest node with a zero pivot or non-finite result, as for the cells schedule.
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
                                     const OnChipCellScratch& x) const {
-    double* const d = x.d;
-    double* const rhs = x.rhs;
-    const double* const v = x.v;
-    const double* const off = x.minus_g_axial;
-    const int* const parent = x.parent;
-    const auto& entries = lists.plan_entries;
-    const int lanes = t.team_size();
     int bad_pivot = -1, bad_solution = -1;
-    for (int level = 0; level < r.levels; ++level) {
-      const int b = lists.plan_begin(r.plan_begin + level * lanes);
-      const int e = lists.plan_begin(r.plan_begin + level * lanes + 1);
-      bool cached = false;  // the sums this entry reads are in (dc, rc)
-      double dc = 0, rc = 0;
-      HINESBATCH_DEVICE_NO_UNROLL
-      for (int q = b; q < e; ++q) {
-        const int entry = entries(q);
-        const int node = CellLanePlan::node_of(entry), kind = CellLanePlan::kind_of(entry);
-        int p;
-        double inv, ri;
-        if (kind != CellLanePlan::kPull) {  // eliminate node
-          const double di = cached ? dc : d[node];
-          ri = cached ? rc : rhs[node];
-          if (!is_usable_pivot(di) && bad_pivot < 0) bad_pivot = node;
-          inv = 1.0 / di;
-          d[node] = inv;
-          rhs[node] = ri;
-          cached = false;
-          if (kind == CellLanePlan::kPieceRoot) continue;
-          p = parent[node];
-        } else {  // the step of an eliminated piece root
-          inv = d[node];
-          ri = rhs[node];
-          p = parent[node];
-        }
-        // node's step into p: the sums come from registers when the previous entry kept them
-        const double a = off[node];
-        const double current = -a * (v[p] - v[node]);
-        const double f = a * inv;
-        const double dp = (cached ? dc : d[p]) - f * a;
-        const double rp = (cached ? rc : rhs[p]) - current - f * ri;
-        cached = (entry & CellLanePlan::kKeep) != 0;
-        if (cached) {
-          dc = dp;
-          rc = rp;
-        } else {
-          d[p] = dp;
-          rhs[p] = rp;
-        }
-      }
-      t.team_barrier();
-    }
-    for (int level = r.levels - 1; level >= 0; --level) {
-      const int b = lists.plan_begin(r.plan_begin + level * lanes);
-      const int e = lists.plan_begin(r.plan_begin + level * lanes + 1);
-      int previous = -1;
-      double xprev = 0;
-      HINESBATCH_DEVICE_NO_UNROLL
-      for (int q = e - 1; q >= b; --q) {
-        const int entry = entries(q);
-        if (CellLanePlan::kind_of(entry) == CellLanePlan::kPull) continue;
-        const int i = CellLanePlan::node_of(entry);
-        double xi;
-        if (i == 0) {
-          xi = rhs[0] * d[0];
-        } else {
-          const int p = parent[i];
-          xi = (rhs[i] - off[i] * (p == previous ? xprev : rhs[p])) * d[i];
-        }
-        rhs[i] = xi;
-        previous = i;
-        xprev = xi;
-        if (!is_finite_value(xi) && bad_solution < 0) bad_solution = i;
-      }
-      if (level > 0) t.team_barrier();
-    }
+    lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.plan_begin,
+                      OnChipCellSystem{x}, bad_pivot, bad_solution);
     if (bad_pivot >= 0 || bad_solution >= 0)
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }

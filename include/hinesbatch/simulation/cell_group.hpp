@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/cell_epoch_on_chip.hpp"
@@ -73,20 +74,6 @@ struct CellGroupViews {
 };
 
 namespace impl {
-
-// A host vector as a device View (fences exec).
-template <class T, class ExecutionSpace>
-Kokkos::View<T*, typename ExecutionSpace::memory_space> to_device(const ExecutionSpace& exec,
-                                                                  const std::vector<T>& src,
-                                                                  const char* label) {
-  Kokkos::View<T*, typename ExecutionSpace::memory_space> v(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.size());
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::size_t i = 0; i < src.size(); ++i) h(i) = src[i];
-  Kokkos::deep_copy(exec, v, h);
-  exec.fence();
-  return v;
-}
 
 // NEURON's fixed step for one cell (one work item): assemble -> solve -> update -> detect.
 template <class ExecutionSpace>
@@ -664,24 +651,16 @@ class CellGroup {
                            const impl::TemplateTrees& trees, const NetworkSpec& net) {
     const int lanes = on_chip_lanes<ExecutionSpace>();
     std::vector<int> plan_of_tree(trees.parents.size(), -1);
-    std::vector<int> plan_of_slot(num_cells()), levels, begin_at, begin, entries;
+    std::vector<int> plan_of_slot(num_cells());
+    LanePlanList plans;
     for (int s = 0; s < num_cells(); ++s) {
       const int tree = trees.tree_of_template[net.template_of(gid_of_slot_[s])];
-      if (plan_of_tree[tree] < 0) {  // the tree's first cell: plan it
-        const CellLanePlan plan = CellLanePlan::build(trees.parents[tree], lanes);
-        plan_of_tree[tree] = static_cast<int>(levels.size());
-        levels.push_back(plan.levels);
-        begin_at.push_back(static_cast<int>(begin.size()));
-        for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
-        entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
-      }
+      if (plan_of_tree[tree] < 0)  // the tree's first cell: plan it
+        plan_of_tree[tree] = plans.add(CellLanePlan::build(trees.parents[tree], lanes));
       plan_of_slot[s] = plan_of_tree[tree];
     }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
-    lists_.plan_levels = impl::to_device(exec, levels, "hb::plan_levels");
-    lists_.plan_begin_at = impl::to_device(exec, begin_at, "hb::plan_begin_at");
-    lists_.plan_begin = impl::to_device(exec, begin, "hb::plan_begin");
-    lists_.plan_entries = impl::to_device(exec, entries, "hb::plan_entries");
+    lists_.plans = plans.to_device<memory_space>(exec);
     std::vector<int> group_begin{0}, group_node, group_first{0}, group_syn;
     for (int s = 0; s < num_cells(); ++s) {
       std::vector<int> order(syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s]);

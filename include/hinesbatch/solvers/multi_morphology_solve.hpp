@@ -5,18 +5,26 @@
 //  - TeamLevels: one launch per solve; a team per group of cells walks the group's
 //    levels with team barriers between them (in the spirit of Arbor's "fine" solver).
 // Both run the same per-branch sweeps (branch_system.hpp).
-// And over a PackedMultiBatch: a team per cell eliminates it on chip (hines_team.hpp), as
-// the mono-morphology team schedule does, each cell with its own tree's plan.
+// And over a PackedMultiBatch, a team per cell eliminating it on chip, each cell with its
+// own tree's plan (PackedSchedule):
+//  - CellLanes: the cell's d and rhs (and u and l where they fit) in team scratch, its
+//    tree's CellLanePlan run by the lanes (hines_lanes.hpp); cells launched by size class,
+//    each launch with the scratch its largest cell needs; cells too big for level-0
+//    scratch in level 1.
+//  - TeamPieces: the mono-morphology team schedule's plan (hines_team.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
 #include "hinesbatch/solvers/branch_system.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
+#include "hinesbatch/solvers/hines_lanes.hpp"
 #include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
 
@@ -129,6 +137,171 @@ struct SolvePackedTeam {
   }
 };
 
+// How a CellLanes launch keeps its cells: d and rhs in level-0 scratch (with u and l too,
+// when coefficients_on_chip) or in level 1; the plan's entries and the parent array copied
+// into level-0 scratch (plan_on_chip; the solve's chain of dependent index loads then stays
+// on chip) or read from memory. capacity / entry_capacity: nodes and plan entries of the
+// launch's largest cell.
+struct LaneLaunch {
+  int first = 0, count = 0, capacity = 0, entry_capacity = 0, level = 0;
+  bool coefficients_on_chip = false, plan_on_chip = false;
+
+  // scalar: sizeof the batch's scalar type. Sizes are rounded up to 16 bytes: Kokkos'
+  // get_shmem rounds a request up before checking it against what the team was given.
+  KOKKOS_INLINE_FUNCTION static std::size_t rounded(std::size_t bytes) {
+    return (bytes + 15) / 16 * 16;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t value_bytes(std::size_t scalar) const {
+    return rounded((coefficients_on_chip ? 4 : 2) * scalar * static_cast<std::size_t>(capacity));
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t plan_bytes() const {
+    return plan_on_chip
+               ? rounded(sizeof(int) * (static_cast<std::size_t>(entry_capacity) + capacity))
+               : 0;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t level0_bytes(std::size_t scalar) const {
+    return (level == 0 ? value_bytes(scalar) : 0) + plan_bytes();
+  }
+};
+
+// The launches of the CellLanes schedule: runs of the cells sorted by size (entries: their
+// plans' entry counts) that share a way of keeping them, and at level 0 a power-of-two size
+// bucket, so that small cells get small scratch and more teams per SM.
+inline std::vector<LaneLaunch> lane_launches(const std::vector<int>& sorted_sizes,
+                                             const std::vector<int>& sorted_entries,
+                                             std::size_t scalar_bytes, std::size_t level0_bytes) {
+  auto keep = [&](int k) {
+    const std::size_t n = static_cast<std::size_t>(sorted_sizes[k]);
+    const std::size_t plan =
+        LaneLaunch::rounded(sizeof(int) * (n + static_cast<std::size_t>(sorted_entries[k])));
+    LaneLaunch l;
+    l.coefficients_on_chip = LaneLaunch::rounded(4 * scalar_bytes * n) + plan <= level0_bytes;
+    l.level = LaneLaunch::rounded(2 * scalar_bytes * n) + plan <= level0_bytes ? 0 : 1;
+    l.plan_on_chip = plan <= level0_bytes;
+    return l;
+  };
+  auto bucket_of = [](int n) {
+    int b = 1;
+    while (b < n) b *= 2;
+    return b;
+  };
+  std::vector<LaneLaunch> launches;
+  const int cells = static_cast<int>(sorted_sizes.size());
+  for (int k = 0; k < cells;) {
+    LaneLaunch launch = keep(k);
+    launch.first = k;
+    launch.capacity = sorted_sizes[k];
+    launch.entry_capacity = sorted_entries[k];
+    const int bucket = bucket_of(sorted_sizes[k]);
+    int end = k + 1;
+    for (; end < cells; ++end) {
+      const LaneLaunch l = keep(end);
+      if (l.level != launch.level || l.coefficients_on_chip != launch.coefficients_on_chip ||
+          l.plan_on_chip != launch.plan_on_chip ||
+          (l.level == 0 && bucket_of(sorted_sizes[end]) != bucket))
+        break;
+      // The run's largest size and largest entry count may come from different cells.
+      LaneLaunch grown = launch;
+      grown.capacity = std::max(grown.capacity, sorted_sizes[end]);
+      grown.entry_capacity = std::max(grown.entry_capacity, sorted_entries[end]);
+      if (grown.level0_bytes(scalar_bytes) > level0_bytes) break;
+      launch = grown;
+    }
+    launch.count = end - k;
+    launches.push_back(launch);
+    k = end;
+  }
+  return launches;
+}
+
+// CellLanes: a team per cell of one launch (LaneLaunch). Cell cells_by_size(first + league
+// rank): its d and rhs (and u and l) copied into team scratch, and its plan's entries and
+// parent array, solved there by the lanes over its tree's CellLanePlan, x written back to
+// rhs.
+template <class Batch, class ExecutionSpace, int Level>
+struct SolvePackedLanes {
+  using T = typename Batch::scalar_type;
+  using memory_space = typename Batch::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  DeviceLanePlans<memory_space> plans;
+  Kokkos::View<const int*, memory_space> cell_plan, cells_by_size, tree_parents, parent_at;
+  Kokkos::View<const std::int64_t*, memory_space> cell_offsets;
+  LaneLaunch launch;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
+    const int c = cells_by_size(launch.first + t.league_rank());
+    const std::int64_t offset = cell_offsets(c);
+    const int n = static_cast<int>(cell_offsets(c + 1) - offset);
+    const int q = cell_plan(c);
+    const int levels = plans.levels(q), lane0 = plans.begin_at(q);
+    const int e0 = plans.begin(lane0), e1 = plans.begin(lane0 + levels * t.team_size());
+    // Level 0: [values when Level == 0][entries][parent]; level 1: [values].
+    char* const chip = launch.level0_bytes(sizeof(T)) > 0
+                           ? on_chip<0>(static_cast<char*>(
+                                 t.team_scratch(0).get_shmem(launch.level0_bytes(sizeof(T)))))
+                           : nullptr;
+    T* const values =
+        Level == 0 ? reinterpret_cast<T*>(chip)
+                   : static_cast<T*>(t.team_scratch(1).get_shmem(launch.value_bytes(sizeof(T))));
+    const int cap = launch.capacity;
+    T* const sd = values;
+    T* const sr = values + cap;
+    T* const su = launch.coefficients_on_chip ? sr + cap : nullptr;
+    T* const sl = launch.coefficients_on_chip ? su + cap : nullptr;
+    int* const plan_entries =
+        launch.plan_on_chip
+            ? reinterpret_cast<int*>(chip + (Level == 0 ? launch.value_bytes(sizeof(T)) : 0))
+            : nullptr;
+    int* const plan_parent = launch.plan_on_chip ? plan_entries + launch.entry_capacity : nullptr;
+    const int* const parent_in_memory = tree_parents.data() + parent_at(q);
+    if (launch.plan_on_chip) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, e1 - e0),
+                           [&](const int k) { plan_entries[k] = plans.entries(e0 + k); });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
+                           [&](const int i) { plan_parent[i] = parent_in_memory[i]; });
+    }
+    // Stage, noting inputs the elimination could not survive where the sequential sweep
+    // meets them (a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs
+    // at x): then only those are reported, not what they spoil further up the tree. u
+    // and l are read here even when they stay in memory: the sweeps then find them in L2.
+    int bad_input = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(t, n),
+        [&](const int i, int& bad) {
+          const T di = d(offset + i), ri = rhs(offset + i), ui = u(offset + i), li = l(offset + i);
+          sd[i] = di;
+          sr[i] = ri;
+          if (launch.coefficients_on_chip) {
+            su[i] = ui;
+            sl[i] = li;
+          }
+          const bool pivot =
+              !is_usable_pivot(di) || (i > 0 && (!is_finite_value(ui) || !is_finite_value(li)));
+          const bool value = !is_finite_value(ri);
+          if (pivot || value) {
+            record_nodes(status, offset, pivot ? i : -1, value ? i : -1);
+            ++bad;
+          }
+        },
+        bad_input);
+    t.team_barrier();
+    const LaneSystem<T> sys{sd, sr, launch.coefficients_on_chip ? su : u.data() + offset,
+                            launch.coefficients_on_chip ? sl : l.data() + offset,
+                            launch.plan_on_chip ? plan_parent : parent_in_memory};
+    int bad_pivot = -1, bad_solution = -1;
+    lanes_hines_solve(t, plans, launch.plan_on_chip ? plan_entries : plans.entries.data(),
+                      launch.plan_on_chip ? e0 : 0, levels, lane0 + t.team_rank(), sys, bad_pivot,
+                      bad_solution);
+    t.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
+                         [&](const int i) { rhs(offset + i) = sr[i]; });
+    if (bad_input == 0 && (bad_pivot >= 0 || bad_solution >= 0))
+      record_nodes(status, static_cast<long long>(offset), bad_pivot, bad_solution);
+  }
+};
+
 }  // namespace impl
 
 // Solves every cell in place (rhs <- solution, d <- eliminated diagonal). Asynchronous
@@ -174,25 +347,66 @@ void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& b
   }
 }
 
-// The team schedule on packed cells: rhs <- x, u, l and d only read. Asynchronous; call
+// The team schedules on packed cells: rhs <- x, u, l and d only read. Asynchronous; call
 // batch.check(exec) to turn zero pivots or non-finite values into a SolverError naming the
-// cell and node.
+// cell and node. level0_bytes (CellLanes; tests): the level-0 scratch a team may use, 0 for
+// what the backend allows.
 template <class ExecutionSpace, class Scalar, class MemorySpace>
-void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpace>& batch) {
+void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpace>& batch,
+           PackedSchedule schedule = PackedSchedule::Auto, std::size_t level0_bytes = 0) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "hinesbatch::solve: the batch's memory space is not accessible from exec");
   using Batch = PackedMultiBatch<Scalar, MemorySpace>;
-  using Functor = impl::SolvePackedTeam<Batch, ExecutionSpace>;
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   if (batch.num_cells() == 0) return;
-  const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, batch.num_cells(), team_size);
-  const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
-  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
-  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(
-      "hinesbatch::solve_packed_team", policy,
-      Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), batch.plans(),
-              batch.cell_plan(), batch.cell_offsets(), batch.max_scratch_scalars(), level});
+  schedule = resolved(schedule);
+  if (schedule != batch.planned_for())
+    throw InputError(std::string("hinesbatch::solve: the packed batch was planned for the ") +
+                         name(batch.planned_for()) + " schedule, not " + name(schedule) +
+                         " (pass the schedule to its constructor)",
+                     {}, 0, name(schedule));
+  if (schedule == PackedSchedule::TeamPieces) {
+    using Functor = impl::SolvePackedTeam<Batch, ExecutionSpace>;
+    const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+    Policy policy(exec, batch.num_cells(), team_size);
+    const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
+    const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for(
+        "hinesbatch::solve_packed_team", policy,
+        Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), batch.plans(),
+                batch.cell_plan(), batch.cell_offsets(), batch.max_scratch_scalars(), level});
+    return;
+  }
+  if (batch.lanes() != on_chip_lanes<ExecutionSpace>())
+    throw InputError("hinesbatch::solve: the packed batch was planned for teams of " +
+                         std::to_string(batch.lanes()) + " lanes, this backend's have " +
+                         std::to_string(on_chip_lanes<ExecutionSpace>()) +
+                         " (build the batch with this backend's execution space)",
+                     {}, 0, std::to_string(batch.lanes()));
+  const std::size_t max0 =
+      static_cast<std::size_t>(Policy(exec, 1, batch.lanes()).scratch_size_max(0));
+  const std::size_t limit0 = level0_bytes > 0 ? std::min(level0_bytes, max0) : max0;
+  for (const impl::LaneLaunch& launch :
+       impl::lane_launches(batch.sorted_sizes(), batch.sorted_entries(), sizeof(Scalar), limit0)) {
+    Policy policy(exec, launch.count, batch.lanes());
+    if (launch.level0_bytes(sizeof(Scalar)) > 0)
+      policy.set_scratch_size(0, Kokkos::PerTeam(launch.level0_bytes(sizeof(Scalar))));
+    auto run = [&](auto level) {
+      using Functor = impl::SolvePackedLanes<Batch, ExecutionSpace, decltype(level)::value>;
+      Kokkos::parallel_for(
+          "hinesbatch::solve_packed_lanes", policy,
+          Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), batch.lane_plans(),
+                  batch.cell_plan(), batch.cells_by_size(), batch.tree_parents(), batch.parent_at(),
+                  batch.cell_offsets(), launch});
+    };
+    if (launch.level == 0) {
+      run(std::integral_constant<int, 0>{});
+    } else {
+      policy.set_scratch_size(1, Kokkos::PerTeam(launch.value_bytes(sizeof(Scalar))));
+      run(std::integral_constant<int, 1>{});
+    }
+  }
 }
 
 // The naive path: the mono-morphology kernel with one parent array per cell.

@@ -1,0 +1,162 @@
+#pragma once
+// One Hines tree solved by the lanes of one team, over the tree's CellLanePlan
+// (cell_lane_plan.hpp), with d and rhs in memory private to the team (team scratch): level
+// by level each lane eliminates its pieces (whole subtrees, or chains between branch
+// points), then x level by level the other way, a team barrier between levels. Sums the
+// next entry of a lane reads stay in registers, so the dependent chain per node is one
+// reciprocal and a few multiply-adds.
+//
+// Two users, one elimination:
+//  - the packed multi-morphology schedule (PackedSchedule::CellLanes,
+//    multi_morphology_solve.hpp): a team per cell, every cell its own tree;
+//  - the simulation's on-chip step (cell_epoch_on_chip.hpp), whose system also carries
+//    each node's axial current into its parent (System::kCarries).
+#include <Kokkos_Core.hpp>
+#include <vector>
+
+#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/solvers/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/hines_system.hpp"
+
+namespace hinesbatch {
+
+// Every distinct tree's CellLanePlan (for one lane count), concatenated for the device:
+// plan q has levels(q) levels; level v, lane k runs entries[begin(b + v L + k) ..
+// begin(b + v L + k + 1)), b = begin_at(q), L the lanes.
+template <class MemorySpace>
+struct DeviceLanePlans {
+  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries;
+};
+
+// The host side: plans added one by one, then copied to the device once.
+struct LanePlanList {
+  std::vector<int> levels, begin_at, begin, entries;
+
+  // Returns the plan's index.
+  int add(const CellLanePlan& plan) {
+    levels.push_back(plan.levels);
+    begin_at.push_back(static_cast<int>(begin.size()));
+    for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
+    entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
+    return static_cast<int>(levels.size()) - 1;
+  }
+
+  template <class MemorySpace, class ExecutionSpace>
+  DeviceLanePlans<MemorySpace> to_device(const ExecutionSpace& exec) const {
+    return {impl::to_device<MemorySpace>(exec, levels, "hinesbatch::lane_plan_levels"),
+            impl::to_device<MemorySpace>(exec, begin_at, "hinesbatch::lane_plan_begin_at"),
+            impl::to_device<MemorySpace>(exec, begin, "hinesbatch::lane_plan_begin"),
+            impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries")};
+  }
+};
+
+namespace impl {
+
+// A plain system for lanes_hines_solve: A[p(i)][i] = u(i), A[i][p(i)] = l(i), the
+// diagonal in d. d and rhs: team scratch; u and l: team scratch or the cell's rows in
+// memory; parent: a copy in team scratch or the tree's parent array in memory.
+template <class T>
+struct LaneSystem {
+  using scalar_type = T;
+  static constexpr bool kCarries = false;
+  T* d;
+  T* rhs;
+  const T* u_;
+  const T* l_;
+  const int* parent_;
+  KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
+  KOKKOS_INLINE_FUNCTION T u(int i) const { return u_[i]; }
+  KOKKOS_INLINE_FUNCTION T l(int i) const { return l_[i]; }
+  KOKKOS_INLINE_FUNCTION T carried(int, int) const { return T(0); }
+};
+
+// Solves the system in place over the lanes of a team: d <- 1/d' (the eliminated pivots'
+// reciprocals), rhs <- x. levels and lane_begin (begin_at(q) + team rank) come from the
+// tree's plan q in `plans`, whose entry k is read from entries[k - entry_offset] (the plan's
+// entries in memory, or a copy of them in team scratch); the team's size must be the plan's
+// lane count. Each lane reports the smallest node with a zero or non-finite pivot and with
+// a non-finite x that it met (-1 if none).
+// System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i), and kCarries with
+// carried(i, p): what node i's step takes from rhs(p) besides u(i) x(i)'s share (the
+// simulation's axial current; 0 otherwise).
+template <class Member, class MemorySpace, class System>
+KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
+                                              const DeviceLanePlans<MemorySpace>& plans,
+                                              const int* const entries, const int entry_offset,
+                                              const int levels, const int lane_begin,
+                                              const System& sys, int& bad_pivot,
+                                              int& bad_solution) {
+  using T = typename System::scalar_type;
+  T* const d = sys.d;
+  T* const rhs = sys.rhs;
+  const int lanes = t.team_size();
+  for (int level = 0; level < levels; ++level) {
+    const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
+    const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
+    bool cached = false;  // the sums this entry reads are in (dc, rc)
+    T dc = 0, rc = 0;
+    HINESBATCH_DEVICE_NO_UNROLL
+    for (int q = b; q < e; ++q) {
+      const int entry = entries[q];
+      const int node = CellLanePlan::node_of(entry), kind = CellLanePlan::kind_of(entry);
+      T inv, ri;
+      if (kind != CellLanePlan::kPull) {  // eliminate node
+        const T di = cached ? dc : d[node];
+        ri = cached ? rc : rhs[node];
+        if (!is_usable_pivot(di) && (bad_pivot < 0 || node < bad_pivot)) bad_pivot = node;
+        inv = T(1) / di;
+        d[node] = inv;
+        rhs[node] = ri;
+        cached = false;
+        if (kind == CellLanePlan::kPieceRoot) continue;
+      } else {  // the step of an eliminated piece root
+        inv = d[node];
+        ri = rhs[node];
+      }
+      // node's step into its parent p: the sums come from registers when the previous
+      // entry kept them
+      const int p = sys.parent(node);
+      const T f = sys.u(node) * inv;
+      const T dp = (cached ? dc : d[p]) - f * sys.l(node);
+      T rp = cached ? rc : rhs[p];
+      if (System::kCarries) rp -= sys.carried(node, p);
+      rp -= f * ri;
+      cached = (entry & CellLanePlan::kKeep) != 0;
+      if (cached) {
+        dc = dp;
+        rc = rp;
+      } else {
+        d[p] = dp;
+        rhs[p] = rp;
+      }
+    }
+    t.team_barrier();
+  }
+  for (int level = levels - 1; level >= 0; --level) {
+    const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
+    const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
+    int previous = -1;
+    T xprev = 0;
+    HINESBATCH_DEVICE_NO_UNROLL
+    for (int q = e - 1; q >= b; --q) {
+      const int entry = entries[q];
+      if (CellLanePlan::kind_of(entry) == CellLanePlan::kPull) continue;
+      const int i = CellLanePlan::node_of(entry);
+      T xi;
+      if (i == 0) {
+        xi = rhs[0] * d[0];
+      } else {
+        const int p = sys.parent(i);
+        xi = (rhs[i] - sys.l(i) * (p == previous ? xprev : rhs[p])) * d[i];
+      }
+      rhs[i] = xi;
+      previous = i;
+      xprev = xi;
+      if (!is_finite_value(xi) && (bad_solution < 0 || i < bad_solution)) bad_solution = i;
+    }
+    if (level > 0) t.team_barrier();
+  }
+}
+
+}  // namespace impl
+}  // namespace hinesbatch
