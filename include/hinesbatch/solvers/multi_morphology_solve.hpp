@@ -170,14 +170,16 @@ struct LaneLaunch {
 inline std::vector<LaneLaunch> lane_launches(const std::vector<int>& sorted_sizes,
                                              const std::vector<int>& sorted_entries,
                                              std::size_t scalar_bytes, std::size_t level0_bytes) {
+  // The first way that fits, in order: all on chip; d and rhs on chip; level 1 with the
+  // plan on chip; level 1.
   auto keep = [&](int k) {
-    const std::size_t n = static_cast<std::size_t>(sorted_sizes[k]);
-    const std::size_t plan =
-        LaneLaunch::rounded(sizeof(int) * (n + static_cast<std::size_t>(sorted_entries[k])));
     LaneLaunch l;
-    l.coefficients_on_chip = LaneLaunch::rounded(4 * scalar_bytes * n) + plan <= level0_bytes;
-    l.level = LaneLaunch::rounded(2 * scalar_bytes * n) + plan <= level0_bytes ? 0 : 1;
-    l.plan_on_chip = plan <= level0_bytes;
+    l.capacity = sorted_sizes[k];
+    l.entry_capacity = sorted_entries[k];
+    l.coefficients_on_chip = l.plan_on_chip = true;
+    if (l.level0_bytes(scalar_bytes) > level0_bytes) l.coefficients_on_chip = false;
+    if (l.level0_bytes(scalar_bytes) > level0_bytes) l.level = 1;
+    if (l.level0_bytes(scalar_bytes) > level0_bytes) l.plan_on_chip = false;
     return l;
   };
   auto bucket_of = [](int n) {
@@ -190,8 +192,6 @@ inline std::vector<LaneLaunch> lane_launches(const std::vector<int>& sorted_size
   for (int k = 0; k < cells;) {
     LaneLaunch launch = keep(k);
     launch.first = k;
-    launch.capacity = sorted_sizes[k];
-    launch.entry_capacity = sorted_entries[k];
     const int bucket = bucket_of(sorted_sizes[k]);
     int end = k + 1;
     for (; end < cells; ++end) {
