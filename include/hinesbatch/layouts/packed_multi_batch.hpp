@@ -122,7 +122,7 @@ class PackedMultiBatch {
     std::map<std::vector<int>, int> plan_of_tree;
     std::vector<TeamTreePlan> plans;
     LanePlanList lane_plans;
-    std::vector<int> tree_parents, parent_at, plan_entries;
+    std::vector<int> tree_parents, parent_at;
     for (int c = 0; c < n; ++c) {
       if (cells[c].size() < 1)
         throw InputError("PackedMultiBatch: cell " + std::to_string(c) + " has no nodes", {}, 0,
@@ -138,9 +138,7 @@ class PackedMultiBatch {
         if (team_pieces) {
           plans.push_back(TeamTreePlan::build(cells[c], piece_length));
         } else {
-          const CellLanePlan lane_plan = CellLanePlan::build(cells[c].parents(), lanes_);
-          lane_plans.add(lane_plan);
-          plan_entries.push_back(static_cast<int>(lane_plan.entries.size()));
+          lane_plans.add(CellLanePlan::build(cells[c].parents(), lanes_));
           parent_at.push_back(static_cast<int>(tree_parents.size()));
           tree_parents.insert(tree_parents.end(), cells[c].parents().begin(),
                               cells[c].parents().end());
@@ -161,7 +159,7 @@ class PackedMultiBatch {
     sorted_entries_.resize(n);
     for (int k = 0; k < n; ++k) {
       sorted_sizes_[k] = static_cast<int>(cell_offset_[by_size[k] + 1] - cell_offset_[by_size[k]]);
-      sorted_entries_[k] = team_pieces ? 0 : plan_entries[cell_plan[by_size[k]]];
+      sorted_entries_[k] = team_pieces ? 0 : lane_plans.entries_of(cell_plan[by_size[k]]);
     }
     cells_by_size_ = impl::to_device<MemorySpace>(exec, by_size, "hinesbatch::cells_by_size");
     // Concatenate the plans.

@@ -40,6 +40,12 @@ struct LanePlanList {
     entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
     return static_cast<int>(levels.size()) - 1;
   }
+  // Plan q's number of entries: from its first begin to its last.
+  int entries_of(int q) const {
+    const std::size_t next =
+        q + 1 < static_cast<int>(begin_at.size()) ? begin_at[q + 1] : begin.size();
+    return begin[next - 1] - begin[begin_at[q]];
+  }
 
   template <class MemorySpace, class ExecutionSpace>
   DeviceLanePlans<MemorySpace> to_device(const ExecutionSpace& exec) const {
