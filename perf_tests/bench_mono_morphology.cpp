@@ -218,6 +218,11 @@ void register_paper_benchmarks() {
           true);
       add("Mono/OnChipBlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default, on_chip>,
           true);
+      // What a caller gets without choosing: HinesSchedule::Auto on each input layout.
+      constexpr auto automatic = HinesSchedule::Auto;
+      add("Mono/AutoFlat", BM_Solve<T, layouts::Flat, Default, automatic>, true);
+      add("Mono/AutoFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, automatic>,
+          true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
       add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
 #endif

@@ -551,6 +551,13 @@ void register_thomas_benchmarks() {
                    [m, n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n); });
         add_timing("ThomasBatch/BlockInterleaved" + suffix,
                    [m, n](State& s) { BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n); });
+        // What a caller gets without choosing: ThomasSchedule::Auto on each input layout.
+        constexpr auto automatic = ThomasSchedule::Auto;
+        add_timing("ThomasBatch/AutoFlat" + suffix,
+                   [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n, automatic); });
+        add_timing("ThomasBatch/AutoFullInterleaved" + suffix, [m, n](State& s) {
+          BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, automatic);
+        });
         constexpr auto team = ThomasSchedule::TeamPerSystem;
         add_timing("ThomasBatch/TeamFlat" + suffix,
                    [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n, team); });

@@ -1,6 +1,6 @@
 #pragma once
-// Host vectors to device Views: the one helper the containers and plans use to ship their
-// host-built index arrays.
+// Host vectors to device Views and device Views back to the host: the one pair of helpers
+// the containers, plans and checks use to move their host-built arrays and read results.
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
@@ -21,6 +21,16 @@ Kokkos::View<T*, Space> to_device(const ExecutionSpace& exec, const std::vector<
   Kokkos::deep_copy(exec, v, h);
   exec.fence();
   return v;
+}
+
+// A View's contents on the host: a mirror (the View itself on a host space), copied on exec
+// and fenced.
+template <class ExecutionSpace, class View>
+typename View::HostMirror to_host(const ExecutionSpace& exec, const View& v) {
+  auto h = Kokkos::create_mirror_view(v);
+  Kokkos::deep_copy(exec, h, v);
+  exec.fence();
+  return h;
 }
 
 }  // namespace hinesbatch::impl

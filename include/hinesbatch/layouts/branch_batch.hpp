@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 
@@ -26,38 +28,28 @@ struct DeviceBranchPlan {
 
   template <class ExecutionSpace>
   DeviceBranchPlan(const ExecutionSpace& exec, const BranchPlan& plan)
-      : offset(copy(exec, plan.branch_offset, "hinesbatch::branch_offset")),
-        parent_index(copy(exec, plan.branch_parent_index, "hinesbatch::branch_parent")),
-        stride(copy(exec, plan.branch_stride, "hinesbatch::branch_stride")),
-        length(copy(exec, plan.branch_length, "hinesbatch::branch_length")),
-        level(copy(exec, plan.branch_level, "hinesbatch::branch_level")),
-        child_begin(copy(exec, plan.branch_child_begin, "hinesbatch::child_begin")),
-        child_end(copy(exec, plan.branch_child_end, "hinesbatch::child_end")),
-        children(copy(exec, plan.children, "hinesbatch::children")),
-        group_level_begin(copy(exec, plan.group_level_begin, "hinesbatch::group_level_begin")),
-        level_branches(copy(exec, plan.level_branches, "hinesbatch::level_branches")),
+      : offset(impl::to_device<MemorySpace>(exec, plan.branch_offset, "hinesbatch::branch_offset")),
+        parent_index(impl::to_device<MemorySpace>(exec, plan.branch_parent_index,
+                                                  "hinesbatch::branch_parent")),
+        stride(impl::to_device<MemorySpace>(exec, plan.branch_stride, "hinesbatch::branch_stride")),
+        length(impl::to_device<MemorySpace>(exec, plan.branch_length, "hinesbatch::branch_length")),
+        level(impl::to_device<MemorySpace>(exec, plan.branch_level, "hinesbatch::branch_level")),
+        child_begin(
+            impl::to_device<MemorySpace>(exec, plan.branch_child_begin, "hinesbatch::child_begin")),
+        child_end(
+            impl::to_device<MemorySpace>(exec, plan.branch_child_end, "hinesbatch::child_end")),
+        children(impl::to_device<MemorySpace>(exec, plan.children, "hinesbatch::children")),
+        group_level_begin(impl::to_device<MemorySpace>(exec, plan.group_level_begin,
+                                                       "hinesbatch::group_level_begin")),
+        level_branches(
+            impl::to_device<MemorySpace>(exec, plan.level_branches, "hinesbatch::level_branches")),
         num_levels(plan.num_levels()),
-        num_groups(plan.num_groups()) {
-    exec.fence();  // the host vectors belong to the caller
-  }
+        num_groups(plan.num_groups()) {}
   DeviceBranchPlan() = default;
-
- private:
-  template <class ExecutionSpace, class T>
-  static Kokkos::View<const T*, MemorySpace> copy(const ExecutionSpace& exec,
-                                                  const std::vector<T>& src, const char* label) {
-    Kokkos::View<T*, MemorySpace> v(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.size());
-    auto host = Kokkos::create_mirror_view(v);
-    for (std::size_t k = 0; k < src.size(); ++k) host(k) = src[k];
-    Kokkos::deep_copy(exec, v, host);
-    exec.fence();
-    return v;
-  }
 };
 
 template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-class BranchBatch {
+class BranchBatch : public BatchStorage<BranchBatch<Scalar, MemorySpace>, Scalar> {
  public:
   using scalar_type = Scalar;
   using memory_space = MemorySpace;
@@ -93,45 +85,22 @@ class BranchBatch {
     return (4 * u_.span() + 2 * junction_d_.span()) * sizeof(Scalar);
   }
 
-  // Host arrays in canonical order (plan().num_nodes() elements each). Fences exec.
-  template <class ExecutionSpace>
-  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
-            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
-    scatter(exec, u_, u, "u");
-    scatter(exec, l_, l, "l");
-    scatter(exec, d_, d, "d");
-    scatter(exec, rhs_, rhs, "rhs");
-  }
-  template <class ExecutionSpace>
-  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
-    auto host = Kokkos::create_mirror_view(rhs_);
-    Kokkos::deep_copy(exec, host, rhs_);
-    exec.fence();
-    x.resize(static_cast<std::size_t>(plan_->num_nodes()));
-    for (std::size_t k = 0; k < x.size(); ++k) x[k] = host(plan_->storage_of[k]);
-  }
-
-  // Throws SolverError naming the cell and node of the first zero or non-finite pivot or
-  // non-finite solution of the last solves, then clears the record. One fence.
-  template <class ExecutionSpace>
-  void check(const ExecutionSpace& exec) const {
-    const auto r = take_solve_status(exec, status_);
-    if (!r.failed()) return;
-    const auto [cell, node] =
-        plan_->cell_node_of_storage(r.key() & ((1LL << BranchPlan::kLevelShift) - 1));
-    throw_solve_failure("cell " + std::to_string(cell) + ", node " + std::to_string(node),
-                        r.pivot(), {}, cell, node);
-  }
+  // fill, solution_to_host, diagonal_to_host and check: BatchStorage (batch_storage.hpp);
+  // host arrays in canonical order (plan().num_nodes() elements each).
 
  private:
-  template <class ExecutionSpace>
-  void scatter(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
-               const char* what) const {
-    require_elements(src.size(), plan_->num_nodes(), what, "the batch's cells");
-    auto host = Kokkos::create_mirror_view(v);
-    for (std::size_t k = 0; k < src.size(); ++k) host(plan_->storage_of[k]) = src[k];
-    Kokkos::deep_copy(exec, v, host);
-    exec.fence();
+  friend class BatchStorage<BranchBatch, Scalar>;
+  std::int64_t canonical_size() const { return plan_->num_nodes(); }
+  std::string canonical_what() const { return "the batch's cells"; }
+  template <class Host, class F>
+  void for_each_slot(Host& host, F f) const {
+    const std::int64_t n = plan_->num_nodes();
+    for (std::int64_t k = 0; k < n; ++k) f(k, host(plan_->storage_of[k]));
+  }
+  SolveLocation locate(long long key) const {
+    const auto [cell, node] =
+        plan_->cell_node_of_storage(key & ((1LL << BranchPlan::kLevelShift) - 1));
+    return {"cell", static_cast<long long>(cell), static_cast<long long>(node)};
   }
 
   const BranchPlan* plan_ = nullptr;

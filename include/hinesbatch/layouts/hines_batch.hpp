@@ -6,10 +6,12 @@
 // the layout is an internal matter of the device copy.
 #include <Kokkos_Core.hpp>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 
@@ -17,7 +19,7 @@ namespace hinesbatch {
 
 template <class Scalar, class Layout,
           class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-class HinesBatch {
+class HinesBatch : public BatchStorage<HinesBatch<Scalar, Layout, MemorySpace>, Scalar> {
  public:
   using scalar_type = Scalar;
   using layout_type = Layout;
@@ -81,67 +83,33 @@ class HinesBatch {
   const view_type& rhs() const { return rhs_; }
   const status_view& status() const { return status_; }
 
-  // Copies host arrays in [system][node] order into the batch. Throws InputError if a
-  // size does not match. Fences exec: the host arrays may be released on return.
-  template <class ExecutionSpace>
-  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
-            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
-    fill_one(exec, u_, u, "u");
-    fill_one(exec, l_, l, "l");
-    fill_one(exec, d_, d, "d");
-    fill_one(exec, rhs_, rhs, "rhs");
-    exec.fence();
-  }
-
-  // Copies the solution (rhs after a solve) to host in [system][node] order.
-  template <class ExecutionSpace>
-  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
-    read_one(exec, rhs_, x);
-  }
-  template <class ExecutionSpace>
-  void diagonal_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
-    read_one(exec, d_, x);
-  }
-
-  // Throws SolverError naming the first system and node where the last solves met a zero
-  // or non-finite pivot or produced a non-finite value, then clears the record. One fence.
-  template <class ExecutionSpace>
-  void check(const ExecutionSpace& exec) const {
-    const auto r = take_solve_status(exec, status_);
-    if (!r.failed()) return;
-    const int s = static_cast<int>(r.key() / num_nodes_),
-              i = static_cast<int>(r.key() % num_nodes_);
-    auto hv = Kokkos::create_mirror_view(r.pivot() ? d_ : rhs_);
-    Kokkos::deep_copy(exec, hv, r.pivot() ? d_ : rhs_);
-    exec.fence();
-    const double v = static_cast<double>(Layout::at(hv, s, i, block_size_));
-    throw_solve_failure("system " + std::to_string(s) + ", node " + std::to_string(i), r.pivot(),
-                        (r.pivot() ? " d = " : " x = ") + std::to_string(v), s, i);
-  }
+  // fill, solution_to_host, diagonal_to_host and check: BatchStorage (batch_storage.hpp);
+  // host arrays in [system][node] order.
 
  private:
-  template <class ExecutionSpace>
-  void fill_one(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
-                const char* what) const {
-    require_elements(src.size(), num_elements(), what,
-                     "a batch of " + std::to_string(num_systems_) + " systems of " +
-                         std::to_string(num_nodes_) + " nodes");
-    auto host = Kokkos::create_mirror_view(v);
-    for (int s = 0; s < num_systems_; ++s)
-      for (int i = 0; i < num_nodes_; ++i)
-        Layout::at(host, s, i, block_size_) = src[static_cast<std::size_t>(s) * num_nodes_ + i];
-    Kokkos::deep_copy(exec, v, host);
-    exec.fence();  // host is a temporary (or v itself on a host space)
+  friend class BatchStorage<HinesBatch, Scalar>;
+  std::int64_t canonical_size() const { return num_elements(); }
+  std::string canonical_what() const {
+    return "a batch of " + std::to_string(num_systems_) + " systems of " +
+           std::to_string(num_nodes_) + " nodes";
   }
-  template <class ExecutionSpace>
-  void read_one(const ExecutionSpace& exec, const view_type& v, std::vector<Scalar>& dst) const {
-    auto host = Kokkos::create_mirror_view(v);
-    Kokkos::deep_copy(exec, host, v);
-    exec.fence();
-    dst.resize(static_cast<std::size_t>(num_elements()));
+  template <class Host, class F>
+  void for_each_slot(Host& host, F f) const {
     for (int s = 0; s < num_systems_; ++s)
       for (int i = 0; i < num_nodes_; ++i)
-        dst[static_cast<std::size_t>(s) * num_nodes_ + i] = Layout::at(host, s, i, block_size_);
+        f(static_cast<std::int64_t>(s) * num_nodes_ + i, Layout::at(host, s, i, block_size_));
+  }
+  SolveLocation locate(long long key) const {
+    return {"system", key / num_nodes_, key % num_nodes_};
+  }
+  // The failing pivot or value itself.
+  template <class ExecutionSpace>
+  std::string failure_detail(const ExecutionSpace& exec, const SolveStatusRecord& r,
+                             const SolveLocation& at) const {
+    const auto hv = impl::to_host(exec, r.pivot() ? d_ : rhs_);
+    const double v = static_cast<double>(
+        Layout::at(hv, static_cast<int>(at.system), static_cast<int>(at.node), block_size_));
+    return (r.pivot() ? " d = " : " x = ") + std::to_string(v);
   }
 
   int num_systems_ = 0, num_nodes_ = 0, block_size_ = 1;

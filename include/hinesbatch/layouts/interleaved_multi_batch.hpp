@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
@@ -20,7 +21,8 @@
 namespace hinesbatch {
 
 template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-class InterleavedMultiBatch {
+class InterleavedMultiBatch
+    : public BatchStorage<InterleavedMultiBatch<Scalar, MemorySpace>, Scalar> {
  public:
   using scalar_type = Scalar;
   using memory_space = MemorySpace;
@@ -85,49 +87,23 @@ class InterleavedMultiBatch {
            sizes_.span() * sizeof(int);
   }
 
-  // Host arrays in canonical order (cell by cell). Padding is never read. Fences exec.
-  template <class ExecutionSpace>
-  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
-            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
-    scatter(exec, u_, u, "u");
-    scatter(exec, l_, l, "l");
-    scatter(exec, d_, d, "d");
-    scatter(exec, rhs_, rhs, "rhs");
-  }
-  template <class ExecutionSpace>
-  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
-    auto host = Kokkos::create_mirror_view(rhs_);
-    Kokkos::deep_copy(exec, host, rhs_);
-    exec.fence();
-    x.resize(static_cast<std::size_t>(num_nodes()));
-    for (int s = 0; s < num_cells(); ++s) {
-      const int c = cell_of_slot_[s];
-      for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k)
-        x[k] = host(s, static_cast<int>(k - cell_offset_[c]));
-    }
-  }
-  template <class ExecutionSpace>
-  void check(const ExecutionSpace& exec) const {
-    const auto r = take_solve_status(exec, status_);
-    if (!r.failed()) return;
-    const long long cell = cell_of_slot_[r.key() / max_nodes_], node = r.key() % max_nodes_;
-    throw_solve_failure("cell " + std::to_string(cell) + ", node " + std::to_string(node),
-                        r.pivot(), {}, cell, node);
-  }
+  // fill, solution_to_host, diagonal_to_host and check: BatchStorage (batch_storage.hpp);
+  // host arrays in canonical order (cell by cell). Padding is never read.
 
  private:
-  template <class ExecutionSpace>
-  void scatter(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
-               const char* what) const {
-    require_elements(src.size(), num_nodes(), what, "the batch's cells");
-    auto host = Kokkos::create_mirror_view(v);
+  friend class BatchStorage<InterleavedMultiBatch, Scalar>;
+  std::int64_t canonical_size() const { return num_nodes(); }
+  std::string canonical_what() const { return "the batch's cells"; }
+  template <class Host, class F>
+  void for_each_slot(Host& host, F f) const {
     for (int s = 0; s < num_cells(); ++s) {
       const int c = cell_of_slot_[s];
       for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k)
-        host(s, static_cast<int>(k - cell_offset_[c])) = src[k];
+        f(k, host(s, static_cast<int>(k - cell_offset_[c])));
     }
-    Kokkos::deep_copy(exec, v, host);
-    exec.fence();
+  }
+  SolveLocation locate(long long key) const {
+    return {"cell", static_cast<long long>(cell_of_slot_[key / max_nodes_]), key % max_nodes_};
   }
 
   std::vector<std::int64_t> cell_offset_;

@@ -18,6 +18,7 @@
 
 #include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/cell_lane_plan.hpp"
@@ -100,7 +101,7 @@ struct PlanTable {
 }  // namespace impl
 
 template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-class PackedMultiBatch {
+class PackedMultiBatch : public BatchStorage<PackedMultiBatch<Scalar, MemorySpace>, Scalar> {
  public:
   using scalar_type = Scalar;
   using memory_space = MemorySpace;
@@ -197,12 +198,7 @@ class PackedMultiBatch {
     plans_.ch = impl::to_device<MemorySpace>(exec, ch, "hinesbatch::plans_children");
     plans_.lb = impl::to_device<MemorySpace>(exec, lb, "hinesbatch::plans_level_begin");
     cell_plan_ = impl::to_device<MemorySpace>(exec, cell_plan, "hinesbatch::cell_plan");
-    Kokkos::View<std::int64_t*, MemorySpace> offsets(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::cell_offset"), n + 1);
-    auto ho = Kokkos::create_mirror_view(offsets);
-    for (int c = 0; c <= n; ++c) ho(c) = cell_offset_[c];
-    Kokkos::deep_copy(exec, offsets, ho);
-    cell_offsets_ = offsets;
+    cell_offsets_ = impl::to_device<MemorySpace>(exec, cell_offset_, "hinesbatch::cell_offset");
     auto alloc = [&](const char* label) {
       return view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
                        static_cast<std::size_t>(cell_offset_.back()));
@@ -247,44 +243,22 @@ class PackedMultiBatch {
            cell_plan_.span() * sizeof(int);
   }
 
-  // Host arrays in canonical order (cell by cell): the storage order itself. Fences exec.
-  template <class ExecutionSpace>
-  void fill(const ExecutionSpace& exec, const std::vector<Scalar>& u, const std::vector<Scalar>& l,
-            const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
-    copy_in(exec, u_, u, "u");
-    copy_in(exec, l_, l, "l");
-    copy_in(exec, d_, d, "d");
-    copy_in(exec, rhs_, rhs, "rhs");
-  }
-  template <class ExecutionSpace>
-  void solution_to_host(const ExecutionSpace& exec, std::vector<Scalar>& x) const {
-    x.resize(static_cast<std::size_t>(num_nodes()));
-    Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> dst(x.data(),
-                                                                                          x.size());
-    Kokkos::deep_copy(exec, dst, rhs_);
-    exec.fence();
-  }
-  // Throws SolverError naming the cell and node of the first failure. Fences exec.
-  template <class ExecutionSpace>
-  void check(const ExecutionSpace& exec) const {
-    const auto r = take_solve_status(exec, status_);
-    if (!r.failed()) return;
-    const auto it = std::upper_bound(cell_offset_.begin(), cell_offset_.end(), r.key());
-    const int c = static_cast<int>(it - cell_offset_.begin()) - 1;
-    const long long node = r.key() - cell_offset_[c];
-    throw_solve_failure("cell " + std::to_string(c) + ", node " + std::to_string(node), r.pivot(),
-                        {}, c, node);
-  }
+  // fill, solution_to_host, diagonal_to_host and check: BatchStorage (batch_storage.hpp);
+  // host arrays in canonical order (cell by cell), which is the storage order itself.
 
  private:
-  template <class ExecutionSpace>
-  void copy_in(const ExecutionSpace& exec, const view_type& v, const std::vector<Scalar>& src,
-               const char* what) const {
-    require_elements(src.size(), num_nodes(), what, "the batch's cells");
-    Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> from(
-        src.data(), src.size());
-    Kokkos::deep_copy(exec, v, from);
-    exec.fence();
+  friend class BatchStorage<PackedMultiBatch, Scalar>;
+  std::int64_t canonical_size() const { return num_nodes(); }
+  std::string canonical_what() const { return "the batch's cells"; }
+  template <class Host, class F>
+  void for_each_slot(Host& host, F f) const {
+    const std::int64_t n = num_nodes();
+    for (std::int64_t k = 0; k < n; ++k) f(k, host(k));
+  }
+  SolveLocation locate(long long key) const {
+    const auto it = std::upper_bound(cell_offset_.begin(), cell_offset_.end(), key);
+    const long long c = static_cast<long long>(it - cell_offset_.begin()) - 1;
+    return {"cell", c, key - cell_offset_[c]};
   }
 
   int lanes_ = 1;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 
 namespace hinesbatch {
@@ -51,9 +52,7 @@ KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const Failu
 // Reads the record and clears it for the next solves. Fences exec.
 template <class ExecutionSpace, class StatusView>
 SolveStatusRecord take_solve_status(const ExecutionSpace& exec, const StatusView& status) {
-  auto host = Kokkos::create_mirror_view(status);
-  Kokkos::deep_copy(exec, host, status);
-  exec.fence();
+  const auto host = impl::to_host(exec, status);
   // Copy out before the reset: on a host space the mirror is the status itself.
   SolveStatusRecord r{host(0), host(1)};
   if (r.failed()) {

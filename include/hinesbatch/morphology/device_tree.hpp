@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/hines_team.hpp"
 #include "hinesbatch/solvers/hines_warp.hpp"
@@ -29,43 +30,35 @@ class DeviceTree {
   DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0,
              int warp_lanes = 0, int on_chip_nodes = 0)
       : size_(tree.size()), on_chip_nodes_(on_chip_nodes) {
-    Kokkos::View<int*, MemorySpace> p(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "hinesbatch::parent"), tree.size());
-    Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> src(
-        tree.parents().data(), tree.parents().size());
-    auto host = Kokkos::create_mirror_view(p);
-    Kokkos::deep_copy(host, src);
-    Kokkos::deep_copy(exec, p, host);
-    exec.fence();
-    parent_ = p;
+    auto ints = [&exec](const std::vector<int>& src, const char* label) {
+      return parent_view(impl::to_device<MemorySpace>(exec, src, label));
+    };
+    parent_ = ints(tree.parents(), "hinesbatch::parent");
 
     const TeamTreePlan plan = TeamTreePlan::build(tree, team_piece_length);
-    team_plan_.piece_begin = to_space(exec, "hinesbatch::piece_begin", plan.piece_begin);
-    team_plan_.piece_nodes = to_space(exec, "hinesbatch::piece_nodes", plan.piece_nodes);
-    team_plan_.parent_node = to_space(exec, "hinesbatch::piece_parent", plan.parent_node);
-    team_plan_.child_begin = to_space(exec, "hinesbatch::child_begin", plan.child_begin);
-    team_plan_.children = to_space(exec, "hinesbatch::children", plan.children);
-    team_plan_.level_begin = to_space(exec, "hinesbatch::level_begin", plan.level_begin);
+    team_plan_.piece_begin = ints(plan.piece_begin, "hinesbatch::piece_begin");
+    team_plan_.piece_nodes = ints(plan.piece_nodes, "hinesbatch::piece_nodes");
+    team_plan_.parent_node = ints(plan.parent_node, "hinesbatch::piece_parent");
+    team_plan_.child_begin = ints(plan.child_begin, "hinesbatch::child_begin");
+    team_plan_.children = ints(plan.children, "hinesbatch::children");
+    team_plan_.level_begin = ints(plan.level_begin, "hinesbatch::level_begin");
     team_plan_.num_nodes = plan.num_nodes;
     team_plan_.num_pieces = plan.num_pieces();
     team_plan_.num_levels = plan.num_levels();
 
     const WarpTreePlan warp = WarpTreePlan::build(tree, warp_lanes);
-    warp_plan_.kind = to_space(exec, "hinesbatch::warp_kind", warp.kind);
-    warp_plan_.parent_slot = to_space(exec, "hinesbatch::warp_parent_slot", warp.parent_slot);
-    warp_plan_.lane_piece_begin =
-        to_space(exec, "hinesbatch::warp_lane_piece_begin", warp.lane_piece_begin);
-    warp_plan_.piece_begin = to_space(exec, "hinesbatch::warp_piece_begin", warp.piece_begin);
-    warp_plan_.piece_slots = to_space(exec, "hinesbatch::warp_piece_slots", warp.piece_slots);
-    warp_plan_.piece_parent = to_space(exec, "hinesbatch::warp_piece_parent", warp.piece_parent);
-    warp_plan_.port_piece = to_space(exec, "hinesbatch::warp_port_piece", warp.port_piece);
-    warp_plan_.port_child_begin =
-        to_space(exec, "hinesbatch::warp_port_child_begin", warp.port_child_begin);
-    warp_plan_.child_piece = to_space(exec, "hinesbatch::warp_child_piece", warp.child_piece);
-    warp_plan_.child_bottom = to_space(exec, "hinesbatch::warp_child_bottom", warp.child_bottom);
-    warp_plan_.port_cross_begin =
-        to_space(exec, "hinesbatch::warp_port_cross_begin", warp.port_cross_begin);
-    warp_plan_.port_cross = to_space(exec, "hinesbatch::warp_port_cross", warp.port_cross);
+    warp_plan_.kind = ints(warp.kind, "hinesbatch::warp_kind");
+    warp_plan_.parent_slot = ints(warp.parent_slot, "hinesbatch::warp_parent_slot");
+    warp_plan_.lane_piece_begin = ints(warp.lane_piece_begin, "hinesbatch::warp_lane_piece_begin");
+    warp_plan_.piece_begin = ints(warp.piece_begin, "hinesbatch::warp_piece_begin");
+    warp_plan_.piece_slots = ints(warp.piece_slots, "hinesbatch::warp_piece_slots");
+    warp_plan_.piece_parent = ints(warp.piece_parent, "hinesbatch::warp_piece_parent");
+    warp_plan_.port_piece = ints(warp.port_piece, "hinesbatch::warp_port_piece");
+    warp_plan_.port_child_begin = ints(warp.port_child_begin, "hinesbatch::warp_port_child_begin");
+    warp_plan_.child_piece = ints(warp.child_piece, "hinesbatch::warp_child_piece");
+    warp_plan_.child_bottom = ints(warp.child_bottom, "hinesbatch::warp_child_bottom");
+    warp_plan_.port_cross_begin = ints(warp.port_cross_begin, "hinesbatch::warp_port_cross_begin");
+    warp_plan_.port_cross = ints(warp.port_cross, "hinesbatch::warp_port_cross");
     warp_plan_.num_nodes = warp.num_nodes;
     warp_plan_.lanes = warp.lanes;
     warp_plan_.nodes_per_lane = warp.nodes_per_lane;
@@ -82,18 +75,6 @@ class DeviceTree {
   const impl::DeviceWarpPlan<MemorySpace>& warp_plan() const { return warp_plan_; }
 
  private:
-  template <class ExecutionSpace>
-  static parent_view to_space(const ExecutionSpace& exec, const std::string& label,
-                              const std::vector<int>& src) {
-    Kokkos::View<int*, MemorySpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                      src.size());
-    auto host = Kokkos::create_mirror_view(v);
-    for (std::size_t k = 0; k < src.size(); ++k) host(k) = src[k];
-    Kokkos::deep_copy(exec, v, host);
-    exec.fence();  // host may be a temporary
-    return v;
-  }
-
   int size_ = 0;
   int on_chip_nodes_ = 0;
   parent_view parent_;

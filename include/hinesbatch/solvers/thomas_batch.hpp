@@ -26,6 +26,7 @@
 #include <climits>
 #include <string>
 
+#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/solvers/impl/thomas_batch_impl.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
@@ -200,9 +201,7 @@ void check_thomas_status(const ExecutionSpace& exec, const StatusView& status,
                          const OffsetsView& offsets) {
   const auto v = impl::read_and_clear_status(exec, status);
   if (v.first == LLONG_MAX && v.second == LLONG_MAX) return;
-  auto host = Kokkos::create_mirror_view(offsets);
-  Kokkos::deep_copy(exec, host, offsets);
-  exec.fence();
+  const auto host = impl::to_host(exec, offsets);
   if (v.first < 0) {
     const long long s = impl::bad_size_system(v.first);
     impl::throw_bad_size(s, "rows [" + std::to_string(host(s)) + ", " +
@@ -227,9 +226,7 @@ void check_thomas_status(const ExecutionSpace& exec, const StatusView& status,
 // size is outside [1, m_max], and its size. Fences exec (copies sizes to the host).
 template <class ExecutionSpace, class SizesView>
 void check_vbatch_sizes(const ExecutionSpace& exec, const SizesView& sizes, long long m_max) {
-  auto host = Kokkos::create_mirror_view(sizes);
-  Kokkos::deep_copy(exec, host, sizes);
-  exec.fence();
+  const auto host = impl::to_host(exec, sizes);
   for (std::size_t s = 0; s < host.extent(0); ++s)
     if (host(s) < 1 || static_cast<long long>(host(s)) > m_max)
       throw InputError("hinesbatch::thomas_vbatch: system " + std::to_string(s) + " has size " +
@@ -242,9 +239,7 @@ void check_vbatch_sizes(const ExecutionSpace& exec, const SizesView& sizes, long
 template <class ExecutionSpace, class OffsetsView>
 void check_vbatch_offsets(const ExecutionSpace& exec, const OffsetsView& offsets,
                           long long num_rows) {
-  auto host = Kokkos::create_mirror_view(offsets);
-  Kokkos::deep_copy(exec, host, offsets);
-  exec.fence();
+  const auto host = impl::to_host(exec, offsets);
   const char* where = "hinesbatch::thomas_vbatch_packed";
   if (host.extent(0) < 1)
     throw InputError(std::string(where) + ": offsets needs N + 1 >= 1 entries", {}, 0, "0");
