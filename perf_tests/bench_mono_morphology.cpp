@@ -130,7 +130,11 @@ void BM_Solve(benchmark::State& state) {
   if (kSchedule == HinesSchedule::WarpPerSystem) state.counters["lanes"] = dtree.warp_plan().lanes;
   if (kSchedule == HinesSchedule::PerSystemOnChip)
     state.counters["kept_nodes"] = on_chip_kept_nodes<T, Exec>(dtree);
-  state.SetLabel(cls.name);
+  // Auto: the schedule it resolved to, beside the class.
+  const HinesSchedule ran = resolve_schedule<Exec, Layout, T>(kSchedule, tree.size());
+  state.SetLabel(kSchedule == HinesSchedule::Auto
+                     ? std::string(cls.name) + " Auto=" + schedule_name(ran)
+                     : std::string(cls.name));
 }
 
 // The SIMD-tile schedule (solvers/simd_tiles_solve.hpp) on a host space: tiles of W =

@@ -281,7 +281,9 @@ void BM_Batch(benchmark::State& state, int m, int n,
   report<T>(state, rows, double(n) * elements * sizeof(T), 4.0 * sizeof(T) * double(a.span()),
             byte_model_label<T>(kept > 0 ? "(5K-2+9(m-K))"
                                 : team   ? "(5m-2)"
-                                         : "(9m-6)"));
+                                         : "(9m-6)") +
+                (schedule == ThomasSchedule::Auto ? std::string(" Auto=") + schedule_name(resolved)
+                                                  : std::string()));
   if (kept > 0) state.counters["kept_rows"] = kept;
   state.counters["block_size"] = bs;
   state.counters["max_rel_residual"] = residual;
