@@ -270,7 +270,7 @@ void BM_Batch(benchmark::State& state, int m, int n,
     state.SkipWithError(("residual " + std::to_string(residual) + " of the solution").c_str());
     return;
   }
-  const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m);
+  const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m, n);
   // The on-chip schedule: its kept rows move 5 elements, the rest P2's 9.
   const int kept = resolved == ThomasSchedule::PerSystemOnChip ? on_chip_kept<T, Exec>(m) : 0;
   const bool team = resolved != ThomasSchedule::PerSystem && kept == 0;
@@ -402,7 +402,7 @@ void BM_VBatchPadded(benchmark::State& state, int n,
   }
   state.counters["max_rel_residual"] = residual;
   const bool team =
-      impl::resolve_schedule<Default, L, T>(schedule, m_max) != ThomasSchedule::PerSystem;
+      impl::resolve_schedule<Default, L, T>(schedule, m_max, n) != ThomasSchedule::PerSystem;
   double traffic = 0;
   for (int s = 0; s < n; ++s) {
     const double rows = kComputingPadding ? m_max : in.size(s);
@@ -616,6 +616,21 @@ void register_thomas_benchmarks() {
       add_timing("ThomasOnChipSizes/OnChipFullInterleaved" + suffix, [m, n](State& s) {
         BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::PerSystemOnChip);
       });
+    }
+  // Where Auto switches Full-Interleaved systems of 129-512 rows from the warp schedule to
+  // P2's kernel (impl::interleaved_warp_auto_max_systems: 67,584 systems on an H100):
+  // both, and Auto, on batches around that size.
+  for (int m : {256, 512})
+    for (int n : {64000, 128000, 192000}) {
+      const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
+      using FI = layouts::FullInterleaved;
+      add_timing("ThomasAutoSwitch/FullInterleaved" + suffix,
+                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n); });
+      add_timing("ThomasAutoSwitch/WarpFullInterleaved" + suffix, [m, n](State& s) {
+        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::WarpPerSystem);
+      });
+      add_timing("ThomasAutoSwitch/AutoFullInterleaved" + suffix,
+                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::Auto); });
     }
   // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
   for (int n : {256, 2560, 25600, 256000}) {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends.hpp"
@@ -99,9 +100,10 @@ class ThomasFixture : public ::testing::Test {
 
   // The first row from which a schedule leaves c' in c (m: none): row 0 for PerSystem, the
   // rows past the kept ones for PerSystemOnChip (on_chip_rows > 0: at most that many
-  // kept), none for the team and warp schedules (c is only read).
-  static int c_prime_from(ThomasSchedule schedule, int m, int on_chip_rows = 0) {
-    const ThomasSchedule r = impl::resolve_schedule<E, L, T>(schedule, m);
+  // kept), none for the team and warp schedules (c is only read). Auto depends on the
+  // batch's number of systems too.
+  static int c_prime_from(ThomasSchedule schedule, int m, int num_systems, int on_chip_rows = 0) {
+    const ThomasSchedule r = impl::resolve_schedule<E, L, T>(schedule, m, num_systems);
     if (r == ThomasSchedule::PerSystem) return 0;
     if (r != ThomasSchedule::PerSystemOnChip) return m;
     return on_chip_kept<T, E>(m, on_chip_rows);
@@ -204,7 +206,7 @@ class ThomasFixture : public ::testing::Test {
                             schedule, on_chip_rows);
     check_thomas_status(exec, status, m);
     expect_solved(sys, st, Padding::None, sentinel, what, nullptr,
-                  c_prime_from(schedule, m, on_chip_rows));
+                  c_prime_from(schedule, m, num_systems, on_chip_rows));
   }
 
   static std::vector<int> random_sizes(int num_systems, int max_size, std::uint64_t seed) {
@@ -240,7 +242,7 @@ class ThomasFixture : public ::testing::Test {
                              " max=" + std::to_string(max_size) + " BS=" + std::to_string(bs) +
                              tag_of(schedule) +
                              (on_chip_rows > 0 ? " K=" + std::to_string(on_chip_rows) : "");
-    const int c_prime = c_prime_from(schedule, max_size, on_chip_rows);
+    const int c_prime = c_prime_from(schedule, max_size, num_systems, on_chip_rows);
     const auto sys =
         random_tridiagonal<T>(random_sizes(num_systems, max_size, next_seed()), next_seed());
     const auto sizes = sizes_view(sys);
@@ -415,6 +417,35 @@ TYPED_TEST(ThomasBatchTest, FewerSystemsThanStorage) {
     else
       for (int i = 0; i < m; ++i) ASSERT_EQ(x[i], sys.d[o + i]) << "system " << s << " touched";
   }
+}
+
+TYPED_TEST(ThomasBatchTest, AutoDependsOnTheBatchSizeForLargeInterleavedSystems) {
+  // Full-Interleaved systems of 129-512 rows on GPUs: the warp schedule for batches too small
+  // for P2's kernel to fill the GPU, P2's kernel for large or unknown batch sizes; other
+  // layouts, sizes and host backends do not depend on the batch size.
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  using L = typename TestFixture::L;
+  const auto auto_for = [](int m, long long n) {
+    return impl::resolve_schedule<E, L, T>(ThomasSchedule::Auto, m, n);
+  };
+  const long long switch_at = impl::interleaved_warp_auto_max_systems<E>();
+  const bool gpu = impl::team_schedule_is_default<E>();
+  const bool full = std::is_same<L, layouts::FullInterleaved>::value;
+  for (int m : {on_chip_capacity<T, E>() + 1, 256, 512}) {
+    if (m <= on_chip_capacity<T, E>() || m <= impl::warp_transposed_auto_rows<T>()) continue;
+    const ThomasSchedule small = auto_for(m, 25600), large = auto_for(m, switch_at),
+                         unknown = auto_for(m, -1);
+    if (gpu && full) {
+      EXPECT_EQ(small, ThomasSchedule::WarpPerSystem) << "m = " << m;
+      EXPECT_EQ(large, ThomasSchedule::PerSystem) << "m = " << m;
+      EXPECT_EQ(unknown, ThomasSchedule::PerSystem) << "m = " << m;
+    } else {
+      EXPECT_EQ(small, large) << "m = " << m;
+      EXPECT_EQ(small, unknown) << "m = " << m;
+    }
+  }
+  if (gpu && full) EXPECT_EQ(auto_for(513, 100), ThomasSchedule::PerSystem);
 }
 
 TYPED_TEST(ThomasBatchTest, VBatchBothVariantsAgree) {

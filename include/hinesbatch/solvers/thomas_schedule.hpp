@@ -16,7 +16,9 @@ enum class ThomasSchedule {
   // one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystemOnChip for
   // Full- and Block-Interleaved storage whose systems fit on chip (on_chip_capacity: 80
   // rows in double, 160 in float), WarpPerSystem for Full-Interleaved storage up to 128
-  // rows (transposed through shared memory), PerSystem otherwise; PerSystem on host
+  // rows (transposed through shared memory) and up to 512 rows in batches too small for
+  // P2's kernel to fill the GPU (fewer systems than a quarter of the threads it holds:
+  // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; PerSystem on host
   // backends. c afterwards holds c' or its input values: callers must not rely on either.
   Auto,
   // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of

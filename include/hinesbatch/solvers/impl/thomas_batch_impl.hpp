@@ -589,14 +589,33 @@ constexpr bool team_schedule_is_default() {
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 
+// The largest Full-Interleaved systems the warp schedule reads coalesced: P = 8 warps of 8
+// rows per lane on kInterleavedWarpSystems systems side by side (launch_thomas_warp_padded).
+constexpr int kInterleavedWarpsMaxRows =
+    kWarpLanes / kInterleavedWarpSystems * 8 * kWarpRowsPerLane;
+
+// Full-Interleaved systems of up to kInterleavedWarpsMaxRows rows: below this many systems
+// P2's one thread per system leaves most of the GPU idle (fewer threads than a quarter of
+// what it holds: 67,584 on an H100) and the warp schedule, a warp's lanes on 4 systems, is
+// faster. Measured on the H100 (docs/PERFORMANCE.md, 2026-11-23 night, last), fp64, warp
+// schedule against P2's kernel: 25,600 systems 30.4 / 19.0 G rows/s at 256 rows, 30.8 /
+// 18.8 at 512; 64,000 systems 33.1 / 31.0 and 31.5 / 31.4; 128,000 systems 33.9 / 38.1 and
+// 31.6 / 37.5 (P2's kernel ahead from there on).
+template <class ExecutionSpace>
+long long interleaved_warp_auto_max_systems() {
+  return static_cast<long long>(ExecutionSpace().concurrency()) / 4;
+}
+
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
+// num_systems < 0: unknown, as if many.
 template <class ExecutionSpace, class Layout, class Scalar = double>
-ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
+ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long num_systems = -1) {
   // On GPUs: the warp schedule for Flat storage; for interleaved storage (Full- or
   // Block-Interleaved) whose systems fit on chip, P2's sweeps with c' and d' kept in scratch;
   // for larger Full-Interleaved systems up to warp_transposed_auto_rows rows the warp
   // schedule (transposed, faster than P2's kernel there; past it, at 256,000 systems, it is
-  // not: docs/PERFORMANCE.md); P2's kernel otherwise.
+  // not: docs/PERFORMANCE.md), and up to kInterleavedWarpsMaxRows rows too when the batch
+  // is too small for P2's kernel to fill the GPU; P2's kernel otherwise.
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto) {
@@ -607,6 +626,9 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1) {
     else if (m <= on_chip_capacity<Scalar, ExecutionSpace>())
       schedule = ThomasSchedule::PerSystemOnChip;
     else if (interleaved && m <= warp_transposed_auto_rows<Scalar>())
+      schedule = ThomasSchedule::WarpPerSystem;
+    else if (interleaved && m <= kInterleavedWarpsMaxRows && num_systems >= 0 &&
+             num_systems < interleaved_warp_auto_max_systems<ExecutionSpace>())
       schedule = ThomasSchedule::WarpPerSystem;
     else
       schedule = ThomasSchedule::PerSystem;
@@ -705,8 +727,6 @@ void launch_thomas_warp_transposed_shape(const std::string& label, const Executi
 // (H100, fp64, 256,000 systems: 39.1 against 37.0 G rows/s at 128 rows with P = 2;
 // docs/PERFORMANCE.md, 2026-11-23 night).
 constexpr int kWarpTransposedMaxRows = 128;
-constexpr int kInterleavedWarpsMaxRows =
-    kWarpLanes / kInterleavedWarpSystems * 8 * kWarpRowsPerLane;
 template <class ExecutionSpace, class Systems>
 void launch_thomas_warps_interleaved(const std::string& label, const ExecutionSpace& exec,
                                      const Systems& systems, int num_systems, int m) {
@@ -906,7 +926,7 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   using SizesView = Kokkos::View<const int*, typename DV::memory_space>;
   const std::string label = std::string("hinesbatch::thomas_batch_") + Layout::name;
   const ThomasSchedule resolved =
-      resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule, m);
+      resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule, m, n);
   if (resolved == ThomasSchedule::WarpPerSystem) {
     launch_thomas_warp_padded<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                        record, static_cast<int>(n), m);
@@ -972,7 +992,7 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   if (n == 0) return;
   const ThomasSchedule resolved =
       resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule,
-                                                                             row_extent(d));
+                                                                             row_extent(d), n);
   if (resolved == ThomasSchedule::WarpPerSystem) {
     launch_thomas_warp_padded<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
                                              d, sizes, status, record, n, row_extent(d));
