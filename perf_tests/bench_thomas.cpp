@@ -62,10 +62,12 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
@@ -602,36 +604,33 @@ void register_thomas_benchmarks() {
                      [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::Serial>(s, m, n); });
 #endif
       }
-  // Sizes around what the on-chip schedule keeps (80 rows in double, 160 in float on CUDA),
-  // Full-Interleaved: P2's kernel, the transposed warp schedule and the on-chip one.
-  for (int m : {32, 80, 160})
-    for (int n : {25600, 256000}) {
-      const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
-      using FI = layouts::FullInterleaved;
-      add_timing("ThomasOnChipSizes/FullInterleaved" + suffix,
-                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n); });
-      add_timing("ThomasOnChipSizes/WarpFullInterleaved" + suffix, [m, n](State& s) {
-        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::WarpPerSystem);
-      });
-      add_timing("ThomasOnChipSizes/OnChipFullInterleaved" + suffix, [m, n](State& s) {
-        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::PerSystemOnChip);
-      });
-    }
+  // Full-Interleaved batches, P2's kernel against other schedules: family/<Name>FullInterleaved
+  // (P2's kernel: family/FullInterleaved).
+  const auto add_interleaved =
+      [&](const std::string& family, std::initializer_list<int> ms, std::initializer_list<int> ns,
+          std::initializer_list<std::pair<const char*, ThomasSchedule>> others) {
+        using FI = layouts::FullInterleaved;
+        for (int m : ms)
+          for (int n : ns) {
+            const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
+            add_timing(family + "/FullInterleaved" + suffix,
+                       [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n); });
+            for (const auto& [name, schedule] : others)
+              add_timing(family + "/" + name + "FullInterleaved" + suffix,
+                         [m, n, schedule = schedule](State& s) {
+                           BM_Batch<T, FI, Default>(s, m, n, schedule);
+                         });
+          }
+      };
+  // Sizes around what the on-chip schedule keeps (80 rows in double, 160 in float on CUDA):
+  // the transposed warp schedule and the on-chip one.
+  add_interleaved(
+      "ThomasOnChipSizes", {32, 80, 160}, {25600, 256000},
+      {{"Warp", ThomasSchedule::WarpPerSystem}, {"OnChip", ThomasSchedule::PerSystemOnChip}});
   // Where Auto switches Full-Interleaved systems of 129-512 rows from the warp schedule to
-  // P2's kernel (impl::interleaved_warp_auto_max_systems: 67,584 systems on an H100):
-  // both, and Auto, on batches around that size.
-  for (int m : {256, 512})
-    for (int n : {64000, 128000, 192000}) {
-      const std::string suffix = ty + std::to_string(m) + "/" + std::to_string(n);
-      using FI = layouts::FullInterleaved;
-      add_timing("ThomasAutoSwitch/FullInterleaved" + suffix,
-                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n); });
-      add_timing("ThomasAutoSwitch/WarpFullInterleaved" + suffix, [m, n](State& s) {
-        BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::WarpPerSystem);
-      });
-      add_timing("ThomasAutoSwitch/AutoFullInterleaved" + suffix,
-                 [m, n](State& s) { BM_Batch<T, FI, Default>(s, m, n, ThomasSchedule::Auto); });
-    }
+  // P2's kernel (impl::interleaved_warp_auto_max_systems: 67,584 systems on an H100).
+  add_interleaved("ThomasAutoSwitch", {256, 512}, {64000, 128000, 192000},
+                  {{"Warp", ThomasSchedule::WarpPerSystem}, {"Auto", ThomasSchedule::Auto}});
   // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
   for (int n : {256, 2560, 25600, 256000}) {
     const std::string suffix = ty + std::to_string(n);
