@@ -13,6 +13,9 @@
 //                                             k and its place in a host mirror of the
 //                                             storage
 //   SolveLocation locate(long long key) const the system and node of a status key
+//   static constexpr bool kCanonicalStorage   true when the storage is one View in
+//                                             canonical order: the host arrays are then
+//                                             copied straight in and out, no mirror
 // and may hide
 //   failure_detail(exec, record, location)    text appended to the failure (default none).
 #include <Kokkos_Core.hpp>
@@ -78,12 +81,20 @@ class BatchStorage {
   }
 
  private:
+  template <class T>
+  using HostArray = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
   const Container& self() const { return static_cast<const Container&>(*this); }
 
   template <class ExecutionSpace, class View>
   void scatter(const ExecutionSpace& exec, const View& v, const std::vector<Scalar>& src,
                const char* what) const {
     require_elements(src.size(), self().canonical_size(), what, self().canonical_what());
+    if constexpr (Container::kCanonicalStorage) {
+      Kokkos::deep_copy(exec, v, HostArray<const Scalar>(src.data(), src.size()));
+      exec.fence();  // src belongs to the caller
+      return;
+    }
     auto host = Kokkos::create_mirror_view(v);
     self().for_each_slot(host, [&](std::int64_t k, Scalar& slot) { slot = src[k]; });
     Kokkos::deep_copy(exec, v, host);
@@ -91,8 +102,13 @@ class BatchStorage {
   }
   template <class ExecutionSpace, class View>
   void gather(const ExecutionSpace& exec, const View& v, std::vector<Scalar>& dst) const {
-    auto host = impl::to_host(exec, v);
     dst.resize(static_cast<std::size_t>(self().canonical_size()));
+    if constexpr (Container::kCanonicalStorage) {
+      Kokkos::deep_copy(exec, HostArray<Scalar>(dst.data(), dst.size()), v);
+      exec.fence();
+      return;
+    }
+    auto host = impl::to_host(exec, v);
     self().for_each_slot(host, [&](std::int64_t k, const Scalar& slot) { dst[k] = slot; });
   }
 };

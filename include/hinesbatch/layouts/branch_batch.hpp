@@ -90,6 +90,7 @@ class BranchBatch : public BatchStorage<BranchBatch<Scalar, MemorySpace>, Scalar
 
  private:
   friend class BatchStorage<BranchBatch, Scalar>;
+  static constexpr bool kCanonicalStorage = false;
   std::int64_t canonical_size() const { return plan_->num_nodes(); }
   std::string canonical_what() const { return "the batch's cells"; }
   template <class Host, class F>

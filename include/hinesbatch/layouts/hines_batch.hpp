@@ -88,6 +88,7 @@ class HinesBatch : public BatchStorage<HinesBatch<Scalar, Layout, MemorySpace>, 
 
  private:
   friend class BatchStorage<HinesBatch, Scalar>;
+  static constexpr bool kCanonicalStorage = false;
   std::int64_t canonical_size() const { return num_elements(); }
   std::string canonical_what() const {
     return "a batch of " + std::to_string(num_systems_) + " systems of " +

@@ -92,6 +92,7 @@ class InterleavedMultiBatch
 
  private:
   friend class BatchStorage<InterleavedMultiBatch, Scalar>;
+  static constexpr bool kCanonicalStorage = false;
   std::int64_t canonical_size() const { return num_nodes(); }
   std::string canonical_what() const { return "the batch's cells"; }
   template <class Host, class F>

@@ -248,6 +248,7 @@ class PackedMultiBatch : public BatchStorage<PackedMultiBatch<Scalar, MemorySpac
 
  private:
   friend class BatchStorage<PackedMultiBatch, Scalar>;
+  static constexpr bool kCanonicalStorage = true;  // the packed arrays are the host order
   std::int64_t canonical_size() const { return num_nodes(); }
   std::string canonical_what() const { return "the batch's cells"; }
   template <class Host, class F>

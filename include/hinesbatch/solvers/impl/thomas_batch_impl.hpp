@@ -601,9 +601,11 @@ constexpr int kInterleavedWarpsMaxRows =
 // schedule against P2's kernel: 25,600 systems 30.4 / 19.0 G rows/s at 256 rows, 30.8 /
 // 18.8 at 512; 64,000 systems 33.1 / 31.0 and 31.5 / 31.4; 128,000 systems 33.9 / 38.1 and
 // 31.6 / 37.5 (P2's kernel ahead from there on).
+// A constant of the backend, asked once.
 template <class ExecutionSpace>
 long long interleaved_warp_auto_max_systems() {
-  return static_cast<long long>(ExecutionSpace().concurrency()) / 4;
+  static const long long systems = static_cast<long long>(ExecutionSpace().concurrency()) / 4;
+  return systems;
 }
 
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if small.
