@@ -3,7 +3,9 @@
 //    that all differ (same size, branch ratios 10% and 50%), 25,600 cells.
 //  - Fig. 14: 512-node binary trees of 2, 3 and 4 levels, 256 to 256,000 cells.
 //  - Mixed real cells: the NeuroMorpho files of ../shared (when present), 25,600 and
-//    256,000 cells.
+//    256,000 cells: RealMixed one node per SWC point with random systems (P2's input),
+//    RealCable the same files as the simulation discretises them (Import3d's sections,
+//    NEURON's compartments at d_lambda 0.1) with the simulation's matrix (cable_matrix).
 // Paths: Mono (Full-Interleaved, one tree), Naive (interleaved, per-cell parents),
 // NaiveSorted (the same after sorting cells by size), LevelLaunches (P2: one launch per
 // level and sweep), TeamLevels (one launch, a team per group of cells), PackedTeam and
@@ -24,6 +26,7 @@
 #include <memory>
 #include <string>
 
+#include "cable_systems.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "perf_common.hpp"
 #include "random_systems.hpp"
@@ -76,16 +79,36 @@ struct Input {
 };
 std::unique_ptr<Input> g_input;
 
+// Real cells as the simulation discretises them, `count` of them cycling through the kinds.
+struct CycledCells {
+  std::vector<NeuronCompartments> kinds;
+  int count = 0;
+};
+// Trees get random systems; compartments get the simulation's matrix. Cells that share a
+// tree share its systems' pattern, not their values.
+std::size_t count_of(const std::vector<Tree>& cells) { return cells.size(); }
+std::size_t count_of(const CycledCells& cells) { return cells.kinds.empty() ? 0 : cells.count; }
+const Tree& tree_at(const std::vector<Tree>& cells, std::size_t c) { return cells[c]; }
+const Tree& tree_at(const CycledCells& cells, std::size_t c) {
+  return cells.kinds[c % cells.kinds.size()].tree;
+}
+test::HostSystems<double> systems_at(const std::vector<Tree>& cells, std::size_t c) {
+  return test::random_systems<double>(cells[c], 1, 7919 * c + 17);
+}
+test::HostSystems<double> systems_at(const CycledCells& cells, std::size_t c) {
+  return test::cable_systems<double>(cells.kinds[c % cells.kinds.size()], 1, 7919 * c + 17);
+}
+
 template <class MakeCells>
 const Input& input(const std::string& key, MakeCells make) {
   if (!g_input || g_input->key != key) {
     g_input.reset();
     auto in = std::make_unique<Input>();
     in->key = key;
-    in->cells = make();
+    const auto made = make();
+    for (std::size_t c = 0; c < count_of(made); ++c) in->cells.push_back(tree_at(made, c));
     for (std::size_t c = 0; c < in->cells.size(); ++c) {
-      // Cells that share a tree share its systems' pattern, not their values.
-      const auto one = test::random_systems<double>(in->cells[c], 1, 7919 * c + 17);
+      const auto one = systems_at(made, c);
       in->sys.u.insert(in->sys.u.end(), one.u.begin(), one.u.end());
       in->sys.l.insert(in->sys.l.end(), one.l.begin(), one.l.end());
       in->sys.d.insert(in->sys.d.end(), one.d.begin(), one.d.end());
@@ -266,6 +289,16 @@ bool register_all() {
             if (kinds.empty()) return cells;
             for (int c = 0; c < n; ++c) cells.push_back(kinds[c % kinds.size()]);
             return cells;
+          },
+          p);
+  }
+  for (int n : {25600, 256000}) {
+    const std::string base = "Multi/RealCable/" + std::to_string(n);
+    for (Path p : multi)
+      add(
+          base, base,
+          [n] {
+            return CycledCells{test::real_neuron_cells(), n};
           },
           p);
   }

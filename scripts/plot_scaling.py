@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Strong and weak scaling tables and figures from hinesbatch-sim metrics (issue #5).
+"""Strong and weak scaling tables and figures from hinesbatch-sim metrics (issue #10).
 
-  scripts/plot_scaling.py --out docs/figures CPU_DIR GPU_DIR > tables.md
+  scripts/plot_scaling.py --out docs/figures DIR... > tables.md
 
-Reads the metrics JSON files that scripts/gpu/sim-scaling.sh writes (names
-strong_n<N>_p<P>, weak_<per>_p<P>, gpu_strong_n<N>_g<G>, gpu_weak_<per>_g<G>, ...) and
-prints Markdown tables: wall time, speed-up and parallel efficiency against one rank,
-compute/exchange split, exposed communication fraction, load balance. Writes
-sim_strong.png and sim_weak.png into --out (Debian's python3-matplotlib).
+Reads the metrics JSON files that scripts/gpu/sim-scaling.sh writes, named
+<network>_<weak|strong><cells>_<g|p><ranks>[_suffix] (network p3syn or ring; weak: cells
+per rank, strong: cells in all; g: GPUs, p: CPU ranks), and prints Markdown tables:
+wall time of the run loop, compartment-steps/s, speed-up and parallel efficiency against
+one rank, compute time, exposed communication fraction, load balance, spikes and events
+delivered. Writes sim_scaling_gpu.png and sim_scaling_cpu.png into --out (Debian's
+python3-matplotlib). Runs of other names are listed under "Other runs".
 """
 import argparse
 import glob
@@ -29,29 +31,40 @@ def load(dirs):
     return runs
 
 
-def series(runs, pattern):
+NAME = re.compile(r"(p3syn|ring)_(weak|strong)(\d+)_([gp])(\d+)")
+NETWORK = {"p3syn": "P3 cells, synaptic drive", "ring": "Arbor busyring"}
+
+
+def series(runs, kind, unit):
+    """{(network, cells): {ranks: metrics}} of the runs of that kind on that unit."""
     out = {}
     for name, m in runs.items():
-        r = re.fullmatch(pattern, name)
-        if r:
-            out.setdefault(int(r.group(1)), {})[int(r.group(2))] = m
+        r = NAME.fullmatch(name)
+        if r and r.group(2) == kind and r.group(4) == unit:
+            out.setdefault((r.group(1), int(r.group(3))), {})[int(r.group(5))] = m
     return out
 
 
-def table(title, data, kind, unit):
+def table(title, data, weak, unit):
     print("\n### %s\n" % title)
-    sp_name = "speed-up" if kind.startswith("cells") else "scaled speed-up"
-    print("| %s | %s | wall s | %s | efficiency | compute max s | exposed comm | load balance | spikes |" % (kind, unit, sp_name))
-    print("|---|---|---|---|---|---|---|---|---|")
-    for n in sorted(data):
-        base = data[n].get(1)
-        for p in sorted(data[n]):
-            m = data[n][p]
-            sp = base["wall_s"] / m["wall_s"] if base else float("nan")
-            eff = sp / p if kind.startswith("cells") else (base["wall_s"] / m["wall_s"] if base else float("nan"))
-            print("| {:,} | {} | {:.3f} | {:.2f} | {:.0%} | {:.3f} | {:.1%} | {:.2f} | {:,} |".format(
-                n, p, m["wall_s"], sp if kind.startswith("cells") else p * eff, eff, m["compute_max_s"],
-                m["exposed_comm_fraction"], m["load_balance"], m["spikes"]))
+    print("| network | %s | %s | wall s | compartment-steps/s | %s | efficiency | compute max s |"
+          " exposed comm | load balance | spikes | events delivered (rank 0) |"
+          % ("cells per " + unit[:-1] if weak else "cells", unit,
+             "scaled speed-up" if weak else "speed-up"))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for key in sorted(data):
+        net, n = key
+        base = data[key].get(1)
+        for p in sorted(data[key]):
+            m = data[key][p]
+            ratio = base["wall_s"] / m["wall_s"] if base else float("nan")
+            eff = ratio if weak else ratio / p
+            print("| {} | {:,} | {} | {:.2f} | {:.3g} | {:.2f} | {:.0%} | {:.2f} | {:.2%} | {:.2f} |"
+                  " {:,} | {:,} |".format(
+                      NETWORK[net], n, p, m["wall_s"], m["compartment_steps_per_s"],
+                      p * eff if weak else ratio, eff, m["compute_max_s"],
+                      m["exposed_comm_fraction"], m["load_balance"], m["spikes"],
+                      m.get("events_delivered_rank0", 0)))
 
 
 def figure(path, strong, weak, label):
@@ -61,7 +74,7 @@ def figure(path, strong, weak, label):
         if 1 not in d:
             continue
         ps = sorted(d)
-        ax[0].plot(ps, [d[1]["wall_s"] / d[p]["wall_s"] for p in ps], "o-", label="%s cells" % format(n, ","))
+        ax[0].plot(ps, [d[1]["wall_s"] / d[p]["wall_s"] for p in ps], "o-", label="%s cells" % n)
     allp = sorted({p for d in strong.values() for p in d})
     if allp:
         ax[0].plot(allp, allp, "k:", label="ideal")
@@ -76,7 +89,7 @@ def figure(path, strong, weak, label):
         if 1 not in d:
             continue
         ps = sorted(d)
-        ax[1].plot(ps, [d[1]["wall_s"] / d[p]["wall_s"] for p in ps], "o-", label="%s cells per rank" % format(per, ","))
+        ax[1].plot(ps, [d[1]["wall_s"] / d[p]["wall_s"] for p in ps], "o-", label="%s cells per rank" % per)
     ax[1].axhline(1, color="k", ls=":")
     ax[1].set_xscale("log", base=2)
     ax[1].set_ylim(0, 1.2)
@@ -95,26 +108,34 @@ def main():
     a = ap.parse_args()
     runs = load(a.dirs)
     os.makedirs(a.out, exist_ok=True)
-    cs, cw = series(runs, r"strong_n(\d+)_p(\d+)"), series(runs, r"weak_(\d+)_p(\d+)")
-    gs, gw = series(runs, r"gpu_strong_n(\d+)_g(\d+)"), series(runs, r"gpu_weak_(\d+)_g(\d+)")
-    if cs:
-        table("CPU ranks, strong scaling", cs, "cells", "ranks")
-        table("CPU ranks, weak scaling (efficiency = T1 / TP)", cw, "per rank", "ranks")
-        figure(os.path.join(a.out, "sim_scaling_cpu.png"), cs, cw, "MPI ranks (1 core each)")
-    if gs:
-        table("GPUs (one rank per GPU), strong scaling", gs, "cells", "GPUs")
-        table("GPUs, weak scaling (efficiency = T1 / TP)", gw, "per GPU", "GPUs")
-        figure(os.path.join(a.out, "sim_scaling_gpu.png"), gs, gw, "GPUs (one MPI rank each)")
-    extra = sorted(k for k in runs if not re.match(r"(gpu_)?(strong|weak)_", k))
+    for unit, words, label in (("g", "GPUs", "GPUs (one MPI rank each)"),
+                               ("p", "ranks", "MPI ranks (1 core each)")):
+        strong, weak = series(runs, "strong", unit), series(runs, "weak", unit)
+        # A strong series starts from the weak run of the same cells on one rank.
+        for (net, n), d in weak.items():
+            if (net, n) in strong and 1 in d:
+                strong[(net, n)].setdefault(1, d[1])
+        if not strong and not weak:
+            continue
+        where = "GPUs (one rank per GPU)" if unit == "g" else "CPU ranks (1 core each)"
+        if weak:
+            table("%s, weak scaling (efficiency = T1 / TP)" % where, weak, True, words)
+        if strong:
+            table("%s, strong scaling" % where, strong, False, words)
+        figure(os.path.join(a.out, "sim_scaling_%s.png" % ("gpu" if unit == "g" else "cpu")),
+               {"%s %s" % (k[0], format(k[1], ",")): v for k, v in strong.items()},
+               {"%s %s" % (k[0], format(k[1], ",")): v for k, v in weak.items()}, label)
+    extra = sorted(k for k in runs if not NAME.fullmatch(k))
     if extra:
         print("\n### Other runs\n")
-        print("| run | ranks | wall s | compute max s | exchange s (rank 0) | exposed comm | events s | spikes |")
+        print("| run | ranks | wall s | compartment-steps/s | setup s | connections s | exposed comm |"
+              " spikes |")
         print("|---|---|---|---|---|---|---|---|")
         for k in extra:
             m = runs[k]
-            print("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.1%} | {:.3f} | {:,} |".format(
-                k, m["ranks"], m["wall_s"], m["compute_max_s"], m["exchange_s_rank0"],
-                m["exposed_comm_fraction"], m["events_s_rank0"], m["spikes"]))
+            print("| {} | {} | {:.2f} | {:.3g} | {:.2f} | {:.2f} | {:.2%} | {:,} |".format(
+                k, m["ranks"], m["wall_s"], m["compartment_steps_per_s"], m["setup_s"],
+                m["setup_connections_s"], m["exposed_comm_fraction"], m["spikes"]))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "backends.hpp"
+#include "cable_systems.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "random_systems.hpp"
 #include "shared_data.hpp"
@@ -116,7 +117,12 @@ class MultiMorphology : public ::testing::Test {
 
   static void check(const std::vector<Tree>& cells, const std::string& what,
                     std::uint64_t seed = 1) {
-    const auto in = random_forest(cells, seed);
+    check_systems(cells, random_forest(cells, seed), what);
+  }
+
+  // Against the sequential Hines solve and the long-double residual, cell by cell.
+  static void check_systems(const std::vector<Tree>& cells, const HostSystems<T>& in,
+                            const std::string& what) {
     const auto x = run(cells, in);
     std::size_t off = 0;
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -187,6 +193,28 @@ TYPED_TEST(MultiMorphology, RealMorphologiesMixedWithSynthetic) {
   std::vector<Tree> batch;
   for (int r = 0; r < 40; ++r) batch.insert(batch.end(), cells.begin(), cells.end());
   this->check(batch, "real + synthetic", 4);
+}
+
+// The simulation's own matrices (cable_matrix: C/dt and axial conductances, zero-area
+// section ends without any diagonal margin) on the real cells as NEURON discretises them.
+TYPED_TEST(MultiMorphology, RealCellsWithTheCableMatrix) {
+  using T = typename TestFixture::T;
+  const std::vector<NeuronCompartments> neuron = real_neuron_cells();
+  if (neuron.empty())
+    GTEST_SKIP() << "no SWC files in " << morphology_dir() << " (../shared absent)";
+  std::vector<Tree> cells;
+  HostSystems<T> in;
+  for (int r = 0; r < 8; ++r)
+    for (std::size_t k = 0; k < neuron.size(); ++k) {
+      cells.push_back(neuron[k].tree);
+      const auto one = cable_systems<T>(neuron[k], 1, 97 * r + k);
+      in.u.insert(in.u.end(), one.u.begin(), one.u.end());
+      in.l.insert(in.l.end(), one.l.begin(), one.l.end());
+      in.d.insert(in.d.end(), one.d.begin(), one.d.end());
+      in.rhs.insert(in.rhs.end(), one.rhs.begin(), one.rhs.end());
+    }
+  in.num_systems = static_cast<int>(cells.size());
+  this->check_systems(cells, in, "real cells, cable matrix");
 }
 
 TYPED_TEST(MultiMorphology, ZeroPivotNamesCellAndNode) {

@@ -13,6 +13,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
@@ -256,6 +257,57 @@ TEST(NeuronCompartmentsTest, RealFilesKeepTheirAreaWhateverNseg) {
     const double want = frusta_area(s1);
     EXPECT_NEAR(a1, want, 1e-9 * want);
     EXPECT_NEAR(a3, want, 1e-9 * want);
+  }
+}
+
+// The one builder of the fixed part of the cable matrix (CellGroup and the solver tests and
+// benchmarks use it): each row is C/dt on the node's area plus the conductances of its
+// edges, the off-diagonal is -g_axial both ways, every real file gives a matrix whose rows
+// are diagonally dominant (weakly at zero-area ends, strictly elsewhere).
+TEST(CableMatrixTest, RowsAreCapacityPlusTheEdgesConductances) {
+  std::vector<std::pair<std::string, NeuronCompartments>> cells{
+      {"synthetic:p3", neuron_compartments(synthetic_sections("p3"), 100)}};
+  const auto files = real_morphology_files();
+  const auto neuron = real_neuron_cells();
+  for (std::size_t k = 0; k < neuron.size(); ++k) cells.emplace_back(files[k], neuron[k]);
+  const double cm = 1.5, dt = 0.02;
+  for (const auto& [name, c] : cells) {
+    SCOPED_TRACE(name);
+    const CableMatrix m = cable_matrix(c, cm, dt);
+    ASSERT_EQ(m.size(), c.size());
+    EXPECT_EQ(m.minus_g_axial[0], 0);
+    std::vector<long double> edges(c.size(), 0);
+    for (int i = 1; i < c.size(); ++i) {
+      EXPECT_EQ(m.minus_g_axial[i], -c.g_axial_uS[i]) << "node " << i;
+      edges[i] += c.g_axial_uS[i];
+      edges[c.tree.parent(i)] += c.g_axial_uS[i];
+    }
+    for (int i = 0; i < c.size(); ++i) {
+      const long double capacity = (long double)cm * c.area_um2[i] * 1e-5L / dt;
+      EXPECT_NEAR(double(m.d0[i] - edges[i]), double(capacity), 1e-12 * double(edges[i]))
+          << "node " << i;
+      EXPECT_GE(m.d0[i], double(edges[i]) * (1 - 1e-15)) << "node " << i;
+    }
+  }
+}
+
+TEST(CableMatrixTest, BadCapacitanceOrStepIsNamed) {
+  const auto c = neuron_compartments(synthetic_sections("ball-and-stick", {3, 0}), 100);
+  for (double bad : {0.0, -1.0, std::nan("")}) {
+    try {
+      cable_matrix(c, bad, 0.025);
+      ADD_FAILURE() << "cm " << bad << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("capacitance"), std::string::npos) << e.what();
+      EXPECT_EQ(e.value(), format_value(bad));
+    }
+    try {
+      cable_matrix(c, 1.0, bad);
+      ADD_FAILURE() << "dt " << bad << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("time step"), std::string::npos) << e.what();
+      EXPECT_EQ(e.value(), format_value(bad));
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/morphology/synthetic.hpp"

@@ -1,75 +1,137 @@
 #!/usr/bin/env bash
-# Strong and weak scaling of hinesbatch-sim on P3's network (examples/sim/p3.json: cells of
-# 450 compartments, 500 synapses each, 10 global x 10 local steps), run on the GPU
-# machine over a packed .devcarry/ (scripts/gpu/pack.sh + pack-mpi.sh).
-#   scripts/gpu/sim-scaling.sh cpu   CPU ranks (OpenMP backend, 1 thread each): 1..16
-#   scripts/gpu/sim-scaling.sh gpu   one rank per GPU: 1..(visible GPUs)
-# Writes one metrics JSON per run into $OUT/sim_<kind>/ and a tarball $OUT/sim_<kind>.tgz.
+# Strong and weak scaling of hinesbatch-sim on networks that run on their synapses (issue
+# #10), on the GPU machine over a packed .devcarry/ (scripts/gpu/pack.sh + pack-mpi.sh):
+#   p3syn  examples/sim/p3_synaptic.json: P3's 450-compartment cells, random excitatory
+#          network (100 synapses per cell), no clamp, 10% of the cells kicked once; 100 ms
+#   ring   examples/sim/ring.json: Arbor's busyring (rings of 10, 50 extra weight-zero
+#          synapses per cell that load the exchange); 100 ms
+#   p3     examples/sim/p3.json: P3's literal setup (500 synapses per cell, 10 x 10 steps);
+#          kept for the setup of 50 M connections and comparison with the paper
+#   scripts/gpu/sim-scaling.sh gpu   one rank per GPU: 1..(visible GPUs, at most 4)
+#   scripts/gpu/sim-scaling.sh cpu   CPU ranks (host backend, 1 thread each): 1..(cores, at most 32)
+# Each run writes $OUT/sim_<kind>/<name>.{json,log}; spikes go to $OUT/sim_<kind>/spikes.md5
+# (one md5 per run) and, where a run repeats another with other ranks or overlap, the two
+# spike files are compared (cmp.txt): the raster must not depend on them. Runs stop being
+# started when fewer than SIM_RESERVE_S (60) seconds are left of SIM_BUDGET_S (540).
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 kind=${1:?cpu or gpu}
 c=$PWD/.devcarry
 out=${OUT:-/tmp/hinesbatch-out}
 dir=$out/sim_$kind
-mkdir -p "$dir"
+spk=/tmp/hinesbatch-spikes-$kind
+mkdir -p "$dir" "$spk"
 # shellcheck source=/dev/null
 source scripts/gpu/mpi-env.sh
 export LD_LIBRARY_PATH=$c/lib:${LD_LIBRARY_PATH:-}
-sim=$c/bin/hinesbatch-sim
-cfg=examples/sim/p3.json
-cores=$(nproc)
+sim=${SIM:-$c/bin/hinesbatch-sim}
+ex=$PWD/examples/sim
+budget=${SIM_BUDGET_S:-540}
+reserve=${SIM_RESERVE_S:-60}
 unset OMP_PLACES
 start=$(date +%s)
-run() {  # name ranks [args...]
-  local name=$1 np=$2
-  shift 2
-  local t0=$(date +%s.%N)
-  mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
-    -x OMP_NUM_THREADS -x OMP_PROC_BIND -x LD_LIBRARY_PATH -x OPAL_PREFIX \
-    "$sim" "$cfg" --quiet --metrics "$dir/$name.json" "$@" >"$dir/$name.log" 2>&1
+left() { echo $((budget - ($(date +%s) - start))); }
+run() {  # name ranks config [args...]
+  local name=$1 np=$2 cfg=$3
+  shift 3
+  if [ "$(left)" -lt "$reserve" ]; then
+    echo "$name: not run (time budget)" | tee -a "$dir/not_run.txt"
+    return
+  fi
+  local limit=$(($(left) - 5))
+  [ "$limit" -ge 1 ] || limit=1
+  timeout -k 5 "$limit" mpirun --allow-run-as-root --oversubscribe --bind-to none \
+    -np "$np" -x OMP_NUM_THREADS -x OMP_PROC_BIND -x LD_LIBRARY_PATH -x OPAL_PREFIX \
+    "$sim" "$ex/$cfg" --quiet --set 'output={}' --metrics "$dir/$name.json" \
+    --spikes "$spk/$name.txt" "$@" >"$dir/$name.log" 2>&1
   local rc=$?
-  printf '[%4ds] %-28s ranks=%-3s rc=%s %s\n' $(($(date +%s) - start)) "$name" "$np" "$rc" \
-    "$(grep -o '"wall_s": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)"
+  (cd "$spk" && md5sum "$name.txt" >>"$dir/spikes.md5" 2>/dev/null)
+  printf '[%4ds] %-26s ranks=%-3s rc=%s %s %s\n' $(($(date +%s) - start)) "$name" "$np" "$rc" \
+    "$(grep -o '"compartment_steps_per_s": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)" \
+    "$(grep -o '"exposed_comm_fraction": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)"
 }
+same() {  # a b: the two runs' rasters are identical
+  if [ ! -s "$spk/$1.txt" ] || [ ! -s "$spk/$2.txt" ]; then
+    echo "$1 ? $2 (not compared: a run did not finish)" | tee -a "$dir/cmp.txt"
+  elif cmp -s "$spk/$1.txt" "$spk/$2.txt"; then
+    echo "$1 = $2" | tee -a "$dir/cmp.txt"
+  else
+    echo "$1 != $2 (DIFFERENT RASTERS)" | tee -a "$dir/cmp.txt"
+  fi
+}
+p3syn() {  # cells: the synaptic P3 network of that size, 10% kicked, 100 ms
+  echo p3_synaptic.json --set network.cells="$1" --set network.kick.cells=$(($1 / 10)) \
+    --set tstop=100
+}
+ring() { echo ring.json --set network.cells="$1"; }
 case $kind in
-cpu)
-  export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
-  for n in 100 1000 10000; do
-    for p in 1 2 4 8 16; do
-      [ "$p" -le "$cores" ] || continue
-      run "strong_n${n}_p${p}" "$p" --backend host --set network.cells=$n
-    done
-  done
-  for p in 16; do run "strong_n100000_p${p}" "$p" --backend host --set network.cells=100000; done
-  for per in 1000 10000; do
-    for p in 1 2 4 8 16; do
-      run "weak_${per}_p${p}" "$p" --backend host --set network.cells=$((per * p))
-    done
-  done
-  run "nooverlap_n10000_p16" 16 --backend host --set network.cells=10000 --no-overlap
-  run "dryrun_1000x64" 1 --backend host --set network.cells=1000 --dry-run-ranks 64
-  run "dryrun_1000x1024" 1 --backend host --set network.cells=1000 --dry-run-ranks 1024
-  ;;
 gpu)
   gpus=$(nvidia-smi -L | wc -l)
-  export OMP_NUM_THREADS=4 OMP_PROC_BIND=false  # unbound: ranks must not share cores
-  for n in 1000 10000 100000; do
-    for g in 1 2 4; do
-      [ "$g" -le "$gpus" ] || continue
-      run "gpu_strong_n${n}_g${g}" "$g" --kokkos-num-devices="$g" --set network.cells=$n
+  [ "$gpus" -gt 4 ] && gpus=4
+  counts=$(for g in 1 2 4; do [ "$g" -le "$gpus" ] && echo "$g"; done)
+  export OMP_NUM_THREADS=8 OMP_PROC_BIND=false  # unbound: ranks must not share cores
+  dev() { echo --kokkos-num-devices="$1"; }
+  # Weak scaling: the same cells per GPU (the network grows with the GPUs).
+  for per in 100000 10000; do
+    for g in $counts; do
+      # shellcheck disable=SC2046
+      run "p3syn_weak${per}_g$g" "$g" $(p3syn $((per * g))) $(dev "$g")
     done
   done
-  for per in 10000 25000; do
-    for g in 1 2 4; do
-      [ "$g" -le "$gpus" ] || continue
-      run "gpu_weak_${per}_g${g}" "$g" --kokkos-num-devices="$g" --set network.cells=$((per * g))
+  for per in 10000 100000; do
+    for g in $counts; do
+      # shellcheck disable=SC2046
+      run "ring_weak${per}_g$g" "$g" $(ring $((per * g))) $(dev "$g")
     done
   done
-  [ "$gpus" -ge 2 ] && run "gpu_nooverlap_n100000_g2" 2 --kokkos-num-devices=2 \
-    --set network.cells=100000 --no-overlap
-  [ "$gpus" -ge 4 ] && run "gpu_nooverlap_n100000_g4" 4 --kokkos-num-devices=4 \
-    --set network.cells=100000 --no-overlap
+  # Strong scaling (1 GPU: the weak runs' first point) and the raster across GPU counts.
+  for g in $counts; do
+    [ "$g" = 1 ] && continue
+    # shellcheck disable=SC2046
+    run "p3syn_strong100000_g$g" "$g" $(p3syn 100000) $(dev "$g")
+    same p3syn_weak100000_g1 "p3syn_strong100000_g$g"
+    # shellcheck disable=SC2046
+    run "ring_strong10000_g$g" "$g" $(ring 10000) $(dev "$g")
+    same ring_weak10000_g1 "ring_strong10000_g$g"
+  done
+  g=$(echo "$counts" | tail -1)
+  if [ "$g" -gt 1 ]; then
+    # shellcheck disable=SC2046
+    run "p3syn_strong100000_g${g}_nooverlap" "$g" $(p3syn 100000) $(dev "$g") --no-overlap
+    same "p3syn_strong100000_g$g" "p3syn_strong100000_g${g}_nooverlap"
+  fi
+  # P3's literal setup: 50 M connections (100,000 cells x 500 synapses), setup timed.
+  for g in $counts; do
+    run "p3_literal100000_g$g" "$g" p3.json --set network.cells=100000 "$(dev "$g")"
+  done
+  ;;
+cpu)
+  cores=$(nproc)
+  [ "$cores" -gt 32 ] && cores=32
+  counts=$(for p in 1 2 4 8 16 32; do [ "$p" -le "$cores" ] && echo "$p"; done)
+  export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+  for p in $counts; do
+    # shellcheck disable=SC2046
+    run "p3syn_weak1000_p$p" "$p" $(p3syn $((1000 * p))) --backend host
+  done
+  for p in $counts; do
+    # shellcheck disable=SC2046
+    run "p3syn_strong4000_p$p" "$p" $(p3syn 4000) --backend host
+  done
+  for p in $counts; do
+    [ "$p" = 1 ] && continue
+    same p3syn_strong4000_p1 "p3syn_strong4000_p$p"
+  done
+  for p in $counts; do
+    # shellcheck disable=SC2046
+    run "ring_weak1000_p$p" "$p" $(ring $((1000 * p))) --backend host
+  done
+  p=$(echo "$counts" | tail -1)
+  # shellcheck disable=SC2046
+  run "p3syn_strong4000_p${p}_nooverlap" "$p" $(p3syn 4000) --backend host \
+    --no-overlap
+  same "p3syn_strong4000_p$p" "p3syn_strong4000_p${p}_nooverlap"
   ;;
 esac
-tar -czf "$out/sim_$kind.tgz" -C "$out" "sim_$kind" && rm -rf "$dir"
+rm -rf "$spk"
 echo "sim-scaling $kind done in $(($(date +%s) - start)) s"

@@ -28,6 +28,7 @@
 #include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/simulation/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/cell_tiles.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
@@ -295,6 +296,9 @@ class CellGroup {
     std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
     std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
     syn_begin_of_slot_.assign(1, 0);
+    std::vector<CableMatrix> cable_of_template;
+    for (const CellTemplate& t : templates)
+      cable_of_template.push_back(cable_matrix(t.compartments, t.cm, p.dt));
     for (int s = 0; s < nc; ++s) {
       const std::int64_t gid = gid_of_slot_[s];
       slot_of_gid_[gid] = s;
@@ -302,30 +306,23 @@ class CellGroup {
       const NeuronCompartments& comp = t.compartments;
       const int n = comp.size();
       hsize(s) = n;
-      std::vector<double> d0(n, 0);
+      const CableMatrix& cable = cable_of_template[net.template_of(gid)];
       for (int i = 0; i < n; ++i) {
         hparent(s, i) = comp.tree.parent(i);
-        d0[i] += t.cm * comp.area_um2[i] * 1e-5 / p.dt;
-        if (i > 0) {
-          const double g = comp.g_axial_uS[i];
-          ha(s, i) = -g;
-          d0[i] += g;
-          d0[comp.tree.parent(i)] += g;
-        }
+        ha(s, i) = cable.minus_g_axial[i];
+        hd0(s, i) = cable.d0[i];
       }
-      for (int i = 0; i < n; ++i) hd0(s, i) = d0[i];
       for (const DensityMechanism& m : t.density)
         impl::for_each_node_of(t, m, [&](const int i) {
-          const double area = comp.area_um2[i] * 1e-2;  // S/cm2 -> uS
           if (m.kind == DensityMechanism::Pas) {
             hmechs(s, i) |= kPasBit;
-            hpg(s, i) = m.pas.g * area;
+            hpg(s, i) = membrane_uS(comp, i, m.pas.g);
             hpe(s, i) = m.pas.e;
           } else {
             hmechs(s, i) |= kHHBit;
-            hgna(s, i) = m.hh.gnabar * area;
-            hgk(s, i) = m.hh.gkbar * area;
-            hgl(s, i) = m.hh.gl * area;
+            hgna(s, i) = membrane_uS(comp, i, m.hh.gnabar);
+            hgk(s, i) = membrane_uS(comp, i, m.hh.gkbar);
+            hgl(s, i) = membrane_uS(comp, i, m.hh.gl);
             hel(s, i) = m.hh.el;
           }
         });

@@ -1,0 +1,36 @@
+#include "hinesbatch/morphology/cable_matrix.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
+
+namespace hinesbatch {
+
+CableMatrix cable_matrix(const NeuronCompartments& c, double cm_uF_cm2, double dt_ms) {
+  const auto positive = [](double x) { return x > 0 && std::isfinite(x); };
+  if (!positive(cm_uF_cm2))
+    throw InputError("cable matrix: membrane capacitance cm must be positive", {}, 0,
+                     format_value(cm_uF_cm2));
+  if (!positive(dt_ms))
+    throw InputError("cable matrix: time step dt must be positive", {}, 0, format_value(dt_ms));
+  const int n = c.size();
+  CableMatrix m;
+  m.d0.assign(n, 0.0);
+  m.minus_g_axial.assign(n, 0.0);
+  // Parents come before children, so a node's C/dt is in d0 before its children's g: the
+  // order of the sums is the one every earlier run used (rasters stay bit for bit).
+  for (int i = 0; i < n; ++i) {
+    m.d0[i] += cm_uF_cm2 * c.area_um2[i] * 1e-5 / dt_ms;  // uF/cm2 um2 / ms -> uS
+    if (i > 0) {
+      const double g = c.g_axial_uS[i];
+      m.minus_g_axial[i] = -g;
+      m.d0[i] += g;
+      m.d0[c.tree.parent(i)] += g;
+    }
+  }
+  return m;
+}
+
+}  // namespace hinesbatch
