@@ -933,7 +933,9 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
         NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
         EXPECT_STREQ(sim.metrics().schedule.c_str(), mode == OnChipSteps::On ? "on_chip" : "cells");
         EXPECT_EQ(sim.metrics().cell_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1);
-        EXPECT_EQ(sim.epoch_steps(), epoch_steps ? epoch_steps : 20);
+        // One rank never overlaps: the whole minimum delay (1 ms) is one epoch.
+        EXPECT_EQ(sim.epoch_steps(), epoch_steps ? epoch_steps : 40);
+        EXPECT_FALSE(sim.metrics().overlap);
         sim.run();
         rasters.push_back(sim.spikes());
         traces.push_back(sim.traces());
@@ -1199,15 +1201,20 @@ TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
   Ring r = ring(6, 0, 0.04, 0.04);  // 0.04 ms < 2 dt = 0.05
   std::vector<std::int64_t> gids{0, 1, 2, 3, 4, 5};
   LocalExchange ex;
+  DryRunExchange two_ranks(2, 6);
   using Exec = Kokkos::DefaultHostExecutionSpace;
   try {
-    NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, {true, 0, 0});
+    NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, two_ranks, {true, 0, 0});
     FAIL() << "accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot overlap"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(
-      (NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex, {false, 0, 0})));
+      (NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, two_ranks, {false, 0, 0})));
+  // One rank has nothing to overlap: the same delays are fine with overlap asked for.
+  NetworkSimulation<Exec> one(Exec(), r.templates, r.net, gids, r.p, ex, {true, 0, 0});
+  EXPECT_FALSE(one.metrics().overlap);
+  EXPECT_EQ(one.epoch_steps(), 1);
   EXPECT_THROW((NetworkSimulation<Exec>(Exec(), r.templates, r.net, gids, r.p, ex, {false, 5, 0})),
                InputError);  // epoch longer than the delay
   Ring s = ring(6, 4, 1, 2);

@@ -13,6 +13,8 @@
 # (one md5 per run) and, where a run repeats another with other ranks or overlap, the two
 # spike files are compared (cmp.txt): the raster must not depend on them. Runs stop being
 # started when fewer than SIM_RESERVE_S (60) seconds are left of SIM_BUDGET_S (540).
+# SIM_ONLY (an extended regex) runs only the runs whose names match it; SIM_OVERLAP=off
+# runs every run with --no-overlap, its name ending in _nooverlap.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 kind=${1:?cpu or gpu}
@@ -31,9 +33,16 @@ reserve=${SIM_RESERVE_S:-60}
 unset OMP_PLACES
 start=$(date +%s)
 left() { echo $((budget - ($(date +%s) - start))); }
+sfx=
+extra=()
+if [ "${SIM_OVERLAP:-on}" = off ]; then
+  sfx=_nooverlap
+  extra=(--no-overlap)
+fi
 run() {  # name ranks config [args...]
-  local name=$1 np=$2 cfg=$3
+  local name=$1$sfx np=$2 cfg=$3
   shift 3
+  [[ $name =~ ${SIM_ONLY:-.} ]] || return 0
   if [ "$(left)" -lt "$reserve" ]; then
     echo "$name: not run (time budget)" | tee -a "$dir/not_run.txt"
     return
@@ -43,7 +52,7 @@ run() {  # name ranks config [args...]
   timeout -k 5 "$limit" mpirun --allow-run-as-root --oversubscribe --bind-to none \
     -np "$np" -x OMP_NUM_THREADS -x OMP_PROC_BIND -x LD_LIBRARY_PATH -x OPAL_PREFIX \
     "$sim" "$ex/$cfg" --quiet --set 'output={}' --metrics "$dir/$name.json" \
-    --spikes "$spk/$name.txt" "$@" >"$dir/$name.log" 2>&1
+    --spikes "$spk/$name.txt" "$@" "${extra[@]}" >"$dir/$name.log" 2>&1
   local rc=$?
   (cd "$spk" && md5sum "$name.txt" >>"$dir/spikes.md5" 2>/dev/null)
   printf '[%4ds] %-26s ranks=%-3s rc=%s %s %s\n' $(($(date +%s) - start)) "$name" "$np" "$rc" \
@@ -51,12 +60,14 @@ run() {  # name ranks config [args...]
     "$(grep -o '"exposed_comm_fraction": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)"
 }
 same() {  # a b: the two runs' rasters are identical
-  if [ ! -s "$spk/$1.txt" ] || [ ! -s "$spk/$2.txt" ]; then
-    echo "$1 ? $2 (not compared: a run did not finish)" | tee -a "$dir/cmp.txt"
-  elif cmp -s "$spk/$1.txt" "$spk/$2.txt"; then
-    echo "$1 = $2" | tee -a "$dir/cmp.txt"
+  local a=$1$sfx b=$2$sfx
+  [ -e "$spk/$a.txt" ] || [ -e "$spk/$b.txt" ] || return 0  # neither ran (SIM_ONLY)
+  if [ ! -s "$spk/$a.txt" ] || [ ! -s "$spk/$b.txt" ]; then
+    echo "$a ? $b (not compared: a run did not finish)" | tee -a "$dir/cmp.txt"
+  elif cmp -s "$spk/$a.txt" "$spk/$b.txt"; then
+    echo "$a = $b" | tee -a "$dir/cmp.txt"
   else
-    echo "$1 != $2 (DIFFERENT RASTERS)" | tee -a "$dir/cmp.txt"
+    echo "$a != $b (DIFFERENT RASTERS)" | tee -a "$dir/cmp.txt"
   fi
 }
 p3syn() {  # cells: the synaptic P3 network of that size, 10% kicked, 100 ms

@@ -4,7 +4,7 @@
 # (the lanes schedule, the default), on networks that run on their synapses (issue #10).
 # Rasters must be identical (cmp); the ratio is NEURON's loop over ours, per network.
 #   neuron_per_core.sh PATH/hinesbatch-sim OUTDIR [REPEATS (3)]
-# Writes OUTDIR/<case>_{model.json,neuron.log,hb<k>.json,hb<k>.log} and OUTDIR/summary.txt.
+# Writes OUTDIR/<case>_{model.json.gz,neuron.log,hb<k>.json,hb<k>.log} and OUTDIR/summary.txt.
 set -euo pipefail
 sim=$(realpath "$1")
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -17,7 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 summary=$out/summary.txt
 {
-  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -n): $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -n): $(nproc --all) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   grep -m1 'model name' /proc/cpuinfo
   echo "# NEURON $($py -c 'import neuron; print(neuron.__version__)' 2>/dev/null | tail -1)"
   echo "# case | NEURON fadvance s | hinesbatch-sim run loop s (each repeat) | NEURON / best | rasters"
@@ -29,6 +29,7 @@ case_run() {  # name config [--set ...]
     --export-model "$out/${name}_model.json" --spikes "$work/${name}_hb0.txt" >/dev/null
   "$py" "$here/neuron_run.py" "$out/${name}_model.json" --spikes "$work/${name}_nrn.txt" \
     --traces "$work/${name}_nrn.csv" >"$out/${name}_neuron.log" 2>&1
+  gzip -9f "$out/${name}_model.json"
   local nrn
   nrn=$(grep -o 'fadvance loop [0-9.]* s' "$out/${name}_neuron.log" | grep -o '[0-9.]*')
   local times=() best=""
