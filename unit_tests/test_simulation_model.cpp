@@ -210,6 +210,8 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   EXPECT_EQ(s.local_gids(), gids);
   EXPECT_EQ(s.cells(), 16);
   EXPECT_GT(s.local_nodes(), 16);
+  EXPECT_TRUE(c.run.overlap);
+  EXPECT_FALSE(s.overlap());  // one rank has no exchange to overlap
   expect_same_run(on_host, s.run());
   EXPECT_THROW(s.run(), std::logic_error);
   EXPECT_THROW(parse_backend("gpu"), InputError);
@@ -224,6 +226,8 @@ TEST(RunSimulation, DryRunEmulatesRanksFromTheConfig) {
   EXPECT_EQ(three.cells, 48);
   EXPECT_EQ(three.spike_gids.size(), 3 * one.spike_gids.size());
   EXPECT_EQ(three.metrics.ranks, 3);
+  EXPECT_EQ(three.metrics.overlap, c.run.overlap);  // emulated ranks overlap as real ones
+  EXPECT_FALSE(one.metrics.overlap);
 }
 
 // --- networks listed by hand -------------------------------------------------------------

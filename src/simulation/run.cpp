@@ -50,6 +50,7 @@ struct Simulation::Impl {
   virtual const std::vector<RecordSpec>& local_records() const = 0;
   virtual std::int64_t local_nodes() const = 0;
   virtual int epoch_steps() const = 0;
+  virtual bool overlap() const = 0;
   virtual std::string backend_name() const = 0;
   virtual SimulationResult run() = 0;
 
@@ -74,6 +75,7 @@ struct BackendSimulation final : Simulation::Impl {
   const std::vector<RecordSpec>& local_records() const override { return sim.local_records(); }
   std::int64_t local_nodes() const override { return sim.metrics().local_nodes; }
   int epoch_steps() const override { return sim.epoch_steps(); }
+  bool overlap() const override { return sim.metrics().overlap; }
   std::string backend_name() const override { return ExecutionSpace::name(); }
 
   SimulationResult run() override {
@@ -123,6 +125,7 @@ std::int64_t Simulation::cells() const { return impl_->network.cells; }
 std::int64_t Simulation::local_nodes() const { return impl_->local_nodes(); }
 std::int64_t Simulation::steps() const { return impl_->steps; }
 int Simulation::epoch_steps() const { return impl_->epoch_steps(); }
+bool Simulation::overlap() const { return impl_->overlap(); }
 std::string Simulation::exchange_name() const { return impl_->exchange->name(); }
 std::string Simulation::backend_name() const { return impl_->backend_name(); }
 

@@ -196,7 +196,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
                  cfg.path.c_str(), static_cast<long long>(sim.cells()),
                  static_cast<long long>(sim.local_gids().size()),
                  static_cast<long long>(sim.local_nodes()), static_cast<long long>(sim.steps()),
-                 cfg.params.dt, sim.epoch_steps(), cfg.run.overlap ? "on" : "off",
+                 cfg.params.dt, sim.epoch_steps(), sim.overlap() ? "on" : "off",
                  sim.exchange_name().c_str(), sim.backend_name().c_str());
   const SimulationResult r = sim.run();
   const RunMetrics& m = r.metrics;

@@ -58,6 +58,7 @@ class Simulation {
   std::int64_t local_nodes() const;  // compartments (nodes) on this rank
   std::int64_t steps() const;
   int epoch_steps() const;
+  bool overlap() const;  // whether the exchange overlaps computation (never with one rank)
   std::string exchange_name() const;
   std::string backend_name() const;
 
