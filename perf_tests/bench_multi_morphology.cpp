@@ -109,10 +109,7 @@ const Input& input(const std::string& key, MakeCells make) {
     for (std::size_t c = 0; c < count_of(made); ++c) in->cells.push_back(tree_at(made, c));
     for (std::size_t c = 0; c < in->cells.size(); ++c) {
       const auto one = systems_at(made, c);
-      in->sys.u.insert(in->sys.u.end(), one.u.begin(), one.u.end());
-      in->sys.l.insert(in->sys.l.end(), one.l.begin(), one.l.end());
-      in->sys.d.insert(in->sys.d.end(), one.d.begin(), one.d.end());
-      in->sys.rhs.insert(in->sys.rhs.end(), one.rhs.begin(), one.rhs.end());
+      in->sys.append(one);
       in->nodes += in->cells[c].size();
     }
     g_input = std::move(in);

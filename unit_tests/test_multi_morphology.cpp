@@ -69,12 +69,8 @@ class MultiMorphology : public ::testing::Test {
     HostSystems<T> all;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const auto one = random_systems<T>(cells[c], 1, seed * 1000003 + c);
-      all.u.insert(all.u.end(), one.u.begin(), one.u.end());
-      all.l.insert(all.l.end(), one.l.begin(), one.l.end());
-      all.d.insert(all.d.end(), one.d.begin(), one.d.end());
-      all.rhs.insert(all.rhs.end(), one.rhs.begin(), one.rhs.end());
+      all.append(one);
     }
-    all.num_systems = static_cast<int>(cells.size());
     return all;
   }
 
@@ -208,12 +204,8 @@ TYPED_TEST(MultiMorphology, RealCellsWithTheCableMatrix) {
     for (std::size_t k = 0; k < neuron.size(); ++k) {
       cells.push_back(neuron[k].tree);
       const auto one = cable_systems<T>(neuron[k], 1, 97 * r + k);
-      in.u.insert(in.u.end(), one.u.begin(), one.u.end());
-      in.l.insert(in.l.end(), one.l.begin(), one.l.end());
-      in.d.insert(in.d.end(), one.d.begin(), one.d.end());
-      in.rhs.insert(in.rhs.end(), one.rhs.begin(), one.rhs.end());
+      in.append(one);
     }
-  in.num_systems = static_cast<int>(cells.size());
   this->check_systems(cells, in, "real cells, cable matrix");
 }
 
@@ -396,10 +388,7 @@ TEST(MultiMorphologyBackends, AgreeToRounding) {
   test::HostSystems<double> in;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const auto one = test::random_systems<double>(cells[c], 1, 77 + c);
-    in.u.insert(in.u.end(), one.u.begin(), one.u.end());
-    in.l.insert(in.l.end(), one.l.begin(), one.l.end());
-    in.d.insert(in.d.end(), one.d.begin(), one.d.end());
-    in.rhs.insert(in.rhs.end(), one.rhs.begin(), one.rhs.end());
+    in.append(one);
   }
   // Host reference independent of every backend: the sequential Hines algorithm, cell by
   // cell. Every backend is compared with it, the first (or only) one included.

@@ -13,6 +13,16 @@ template <class T>
 struct HostSystems {
   int num_systems = 0, num_nodes = 0;
   std::vector<T> u, l, d, rhs;  // [system][node]
+  // Another set's systems after these (a batch of cells of different sizes: num_nodes is
+  // then the first set's, and callers index by their own offsets).
+  void append(const HostSystems& more) {
+    u.insert(u.end(), more.u.begin(), more.u.end());
+    l.insert(l.end(), more.l.begin(), more.l.end());
+    d.insert(d.end(), more.d.begin(), more.d.end());
+    rhs.insert(rhs.end(), more.rhs.begin(), more.rhs.end());
+    if (num_systems == 0) num_nodes = more.num_nodes;
+    num_systems += more.num_systems;
+  }
 };
 
 // Row i holds d[i], l[i] (column p[i]) and u[c] for each child c; d[i] exceeds the sum
