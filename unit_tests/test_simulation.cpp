@@ -961,6 +961,65 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }
 
+// P3's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
+// schedule's scratch: its constants live in the template's block, the scratch keeps v, d,
+// rhs, -g_axial, parents and the gates. On a GPU backend auto picks it. Forced on every
+// backend, against the cells schedule: same raster, every spike of a 20 ms ring with events
+// inside epochs, voltages at every recorded node equal to rounding.
+TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
+  DensityMechanism hh_all;
+  hh_all.kind = DensityMechanism::HH;
+  hh_all.region = Region::All;
+  hh_all.hh.gnabar = 0.25;
+  const std::vector<ExpSynSpec> syn(2, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
+  Ring r = ring(12, 1, 1.0, 2.0);
+  r.templates = {make_cell_template(synthetic_sections("p3"), 100, 1, {hh_all}, {}, syn,
+                                    DetectorSpec{true, {0, 0.5}, 10})};
+  r.p.tstop = 20;
+  const int nodes = r.templates[0].compartments.size();
+  ASSERT_GE(nodes, 400) << "P3's cell";
+  const std::vector<std::int64_t> gids = all_gids(r.net.cells);
+  std::vector<RecordSpec> rec;
+  for (std::int64_t g : {std::int64_t{0}, std::int64_t{7}})
+    for (const RecordSpec& x : every_node(r.templates[0])) rec.push_back({g, x.where});
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    if (!is_host_execution_space<Exec>()) {
+      LocalExchange ex;
+      RunOptions o;
+      o.on_chip = OnChipSteps::Auto;
+      NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o);
+      EXPECT_STREQ(sim.metrics().schedule.c_str(), "on_chip") << nodes << " nodes, all with hh";
+    }
+    std::vector<std::vector<Spike>> rasters;
+    std::vector<std::vector<std::vector<double>>> traces;
+    for (OnChipSteps mode : {OnChipSteps::Off, OnChipSteps::On}) {
+      LocalExchange ex;
+      RunOptions o;
+      o.host_schedule = HostSchedule::Cells;
+      o.on_chip = mode;
+      NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o, rec);
+      EXPECT_STREQ(sim.metrics().schedule.c_str(), mode == OnChipSteps::On ? "on_chip" : "cells");
+      sim.run();
+      rasters.push_back(sim.spikes());
+      traces.push_back(sim.traces());
+    }
+    // The kick reaches gid 0 at 1 ms; every cell of both rings fires once it goes round.
+    EXPECT_GE(rasters[0].size(), static_cast<std::size_t>(r.net.cells)) << "the ring must run";
+    EXPECT_EQ(rasters[1], rasters[0]);
+    ASSERT_EQ(traces[1].size(), traces[0].size());
+    double worst = 0;
+    for (std::size_t k = 0; k < traces[0].size(); ++k)
+      for (std::size_t j = 0; j < rec.size(); ++j) {
+        ASSERT_TRUE(std::isfinite(traces[1][k][j])) << "row " << k << " column " << j;
+        worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
+      }
+    EXPECT_LE(worst, 1e-9) << "max |v_on_chip - v_cells| in mV";
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+}
+
 // A non-physical cell under the on-chip schedule stops the run naming its gid, as the
 // cells schedule does; a cell too large for team scratch is refused when on_chip is "on"
 // (auto falls back to the cells schedule).

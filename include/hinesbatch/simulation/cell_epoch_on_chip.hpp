@@ -2,8 +2,14 @@
 // The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
 // cell runs every step of an epoch with the cell's state in team scratch. No spike can
 // reach a cell from another one inside an epoch (the epoch is at most the minimum delay),
-// so the cell is read from memory once per epoch and written back once, and a step costs
-// no memory traffic but the synapses' conductances and the spikes. Per step:
+// so the cell's state is read from memory once per epoch and written back once, and a step
+// costs no memory traffic but the synapses' conductances and the spikes. What a cell has
+// in common with every cell of its template (the constant diagonal, -g_axial, parents,
+// mechanisms and their constants) is one block per template in global memory: all of a
+// template's cells read the same block, so it stays in cache (L1 on a GPU), and the
+// scratch keeps only what the steps write (v, d, rhs, hh gates). Less scratch per cell is
+// more cells per SM: on an H100, P3 networks of 100,000 cells ran 1.5-1.6x faster than with
+// the constants in scratch (docs/SCALING.md). Per step:
 //   events    this step's events added to the cell's synapses (lanes over events)
 //   assemble  d and rhs of every node from its mechanisms and its own axial current (lanes
 //             over nodes), then the synapses (lanes over the nodes that carry synapses,
@@ -50,61 +56,54 @@ struct OnChipCellLists {
   // plan_of_slot(s) of `plans`.
   vec_i plan_of_slot;
   DeviceLanePlans<MemorySpace> plans;
+  // The templates' constants: slot s's node i is entry constant_begin(s) + i. hh_slot
+  // numbers a template's hh nodes in node order (-1: no hh), the index of their gates in
+  // scratch.
+  template <class T>
+  using cached = Kokkos::View<const T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+  vec_i constant_begin;
+  cached<int> parent, hh_slot;
+  cached<unsigned char> mechs;
+  cached<double> d0, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
 };
 
 namespace impl {
 
-// One cell's state in team scratch: 7 doubles, two ints and a byte per node, 7 doubles per
-// node with hh.
+// One cell's state in team scratch: v, d and rhs per node, the gates per node with hh:
+// in Kokkos 3.4's 40 KB of CUDA team scratch, 853 nodes that all have hh, 1,706 without.
 struct OnChipCellScratch {
-  double *v, *d, *rhs, *d0, *minus_g_axial, *pas_g, *pas_e;
-  double *gna, *gk, *gl, *el, *m, *h, *n;  // per hh slot
-  int *parent, *hh_slot;                   // hh_slot: -1 where the node has no hh
-  unsigned char* mechs;
+  double *v, *d, *rhs;
+  double *m, *h, *n;  // per hh slot
 
   KOKKOS_INLINE_FUNCTION static std::size_t bytes(int nodes, int hh_nodes) {
-    const std::size_t nd = static_cast<std::size_t>(nodes), nh = static_cast<std::size_t>(hh_nodes);
-    const std::size_t b = 7 * (nd + nh) * sizeof(double) + 2 * nd * sizeof(int) + nd;
-    return (b + 7) / 8 * 8;
+    return (3 * static_cast<std::size_t>(nodes) + 3 * static_cast<std::size_t>(hh_nodes)) *
+           sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
   KOKKOS_INLINE_FUNCTION OnChipCellScratch(double* base, int nodes, int hh_nodes)
-      : v(base),
-        d(v + nodes),
-        rhs(d + nodes),
-        d0(rhs + nodes),
-        minus_g_axial(d0 + nodes),
-        pas_g(minus_g_axial + nodes),
-        pas_e(pas_g + nodes),
-        gna(pas_e + nodes),
-        gk(gna + hh_nodes),
-        gl(gk + hh_nodes),
-        el(gl + hh_nodes),
-        m(el + hh_nodes),
-        h(m + hh_nodes),
-        n(h + hh_nodes),
-        parent(reinterpret_cast<int*>(n + hh_nodes)),
-        hh_slot(parent + nodes),
-        mechs(reinterpret_cast<unsigned char*>(hh_slot + nodes)) {}
+      : v(base), d(v + nodes), rhs(d + nodes), m(rhs + nodes), h(m + hh_nodes), n(h + hh_nodes) {}
 };
 
-// The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways, and
-// each node's axial current into its parent at the present v carried by its step.
+// The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways (from
+// the template's block), and each node's axial current into its parent at the present v
+// carried by its step.
+template <class Lists>
 struct OnChipCellSystem {
   using scalar_type = double;
   static constexpr bool kCarries = true;
   double* d;
   double* rhs;
   const double* v;
-  const double* minus_g_axial;
-  const int* parent_;
-  KOKKOS_INLINE_FUNCTION explicit OnChipCellSystem(const OnChipCellScratch& x)
-      : d(x.d), rhs(x.rhs), v(x.v), minus_g_axial(x.minus_g_axial), parent_(x.parent) {}
-  KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
-  KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial[i]; }
-  KOKKOS_INLINE_FUNCTION double l(int i) const { return minus_g_axial[i]; }
+  typename Lists::template cached<double> minus_g_axial;
+  typename Lists::template cached<int> parent_;
+  int b;  // the template's block
+  KOKKOS_INLINE_FUNCTION OnChipCellSystem(const OnChipCellScratch& x, const Lists& l, int b_)
+      : d(x.d), rhs(x.rhs), v(x.v), minus_g_axial(l.minus_g_axial), parent_(l.parent), b(b_) {}
+  KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_(b + i); }
+  KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial(b + i); }
+  KOKKOS_INLINE_FUNCTION double l(int i) const { return minus_g_axial(b + i); }
   KOKKOS_INLINE_FUNCTION double carried(int i, int p) const {
-    return -minus_g_axial[i] * (v[p] - v[i]);
+    return -minus_g_axial(b + i) * (v[p] - v[i]);
   }
 };
 
@@ -148,7 +147,8 @@ struct StepCellEpochOnChip {
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
     int stim_begin, stim_end, syn_begin, syn_end, group_begin, group_end, record_begin, record_end,
-        detector, levels, plan_begin;  // plan_begin: this lane's first offset
+        detector, levels, plan_begin,  // plan_begin: this lane's first offset
+        constants;                     // the template's constants begin
   };
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
@@ -165,17 +165,18 @@ struct StepCellEpochOnChip {
                    lists.record_begin(s + 1),
                    c.det_node(s),
                    lists.plans.levels(plan),
-                   lists.plans.begin_at(plan) + t.team_rank()};
+                   lists.plans.begin_at(plan) + t.team_rank(),
+                   lists.constant_begin(s)};
     const OnChipCellScratch x(on_chip<0>(static_cast<double*>(t.team_scratch(0).get_shmem(
                                   OnChipCellScratch::bytes(node_capacity, hh_capacity)))),
                               node_capacity, hh_capacity);
-    load(t, s, n, x);
+    load(t, s, n, r.constants, x);
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
       const std::int64_t step = first_step + j;
       apply_events(t, s, j);
       t.team_barrier();
-      assemble_nodes(t, n, x);
+      assemble_nodes(t, n, r.constants, x);
       t.team_barrier();
       assemble_synapses(t, r, x);
       t.team_barrier();
@@ -199,46 +200,29 @@ struct StepCellEpochOnChip {
           [&](const int q) { trace(j + 1, lists.record_column(q)) = x.v[lists.record_node(q)]; });
     }
     t.team_barrier();
-    store(t, s, n, x);
+    store(t, s, n, r.constants, x);
   }
 
-  // The cell from memory; hh slots numbered in node order.
-  KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
+  // The cell from memory: its state, and the solve's operands from its template's block.
+  KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n, const int b,
                                    const OnChipCellScratch& x) const {
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(t, n),
-                          [&](const int i, int& hh_before, const bool final) {
-                            const unsigned char mk = c.mechs(s, i);
-                            const bool has_hh = (mk & kHHBit) != 0;
-                            if (final) {
-                              x.v[i] = c.v(s, i);
-                              x.d0[i] = c.d0(s, i);
-                              x.minus_g_axial[i] = c.minus_g_axial(s, i);
-                              x.pas_g[i] = c.pas_g(s, i);
-                              x.pas_e[i] = c.pas_e(s, i);
-                              x.parent[i] = c.parent(s, i);
-                              x.mechs[i] = mk;
-                              x.hh_slot[i] = has_hh ? hh_before : -1;
-                              if (has_hh) {
-                                const int h = hh_before;
-                                x.gna[h] = c.hh_gna(s, i);
-                                x.gk[h] = c.hh_gk(s, i);
-                                x.gl[h] = c.hh_gl(s, i);
-                                x.el[h] = c.hh_el(s, i);
-                                x.m[h] = c.hh_m(s, i);
-                                x.h[h] = c.hh_h(s, i);
-                                x.n[h] = c.hh_n(s, i);
-                              }
-                            }
-                            hh_before += has_hh ? 1 : 0;
-                          });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
+      x.v[i] = c.v(s, i);
+      const int h = lists.hh_slot(b + i);
+      if (h >= 0) {
+        x.m[h] = c.hh_m(s, i);
+        x.h[h] = c.hh_h(s, i);
+        x.n[h] = c.hh_n(s, i);
+      }
+    });
   }
 
   // The state back to memory: v and the hh gates (synapses and detectors live there).
-  KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n,
+  KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n, const int b,
                                     const OnChipCellScratch& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       c.v(s, i) = x.v[i];
-      const int h = x.hh_slot[i];
+      const int h = lists.hh_slot(b + i);
       if (h >= 0) {
         c.hh_m(s, i) = x.m[h];
         c.hh_h(s, i) = x.h[h];
@@ -258,19 +242,19 @@ struct StepCellEpochOnChip {
   }
 
   // d and rhs of every node: its mechanisms at v, then its own axial current (the
-  // children's currents into it are subtracted by the solve).
-  KOKKOS_INLINE_FUNCTION void assemble_nodes(const member& t, const int n,
+  // children's currents into it are subtracted by the solve). b: the template's block.
+  KOKKOS_INLINE_FUNCTION void assemble_nodes(const member& t, const int n, const int b,
                                              const OnChipCellScratch& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.v[i];
-      double di = x.d0[i], ri = 0;
-      const unsigned char mk = x.mechs[i];
-      if (mk & kPasBit) mechanisms::pas_current(x.pas_g[i], x.pas_e[i], vi, di, ri);
-      const int h = x.hh_slot[i];
+      double di = lists.d0(b + i), ri = 0;
+      const unsigned char mk = lists.mechs(b + i);
+      if (mk & kPasBit) mechanisms::pas_current(lists.pas_g(b + i), lists.pas_e(b + i), vi, di, ri);
+      const int h = lists.hh_slot(b + i);
       if (h >= 0)
-        mechanisms::hh_current(x.gna[h], x.gk[h], x.gl[h], x.el[h], x.m[h], x.h[h], x.n[h], vi, ena,
-                               ek, di, ri);
-      if (i > 0) ri += -x.minus_g_axial[i] * (x.v[x.parent[i]] - vi);
+        mechanisms::hh_current(lists.hh_gna(b + i), lists.hh_gk(b + i), lists.hh_gl(b + i),
+                               lists.hh_el(b + i), x.m[h], x.h[h], x.n[h], vi, ena, ek, di, ri);
+      if (i > 0) ri += -lists.minus_g_axial(b + i) * (x.v[lists.parent(b + i)] - vi);
       x.d[i] = di;
       x.rhs[i] = ri;
     });
@@ -300,7 +284,8 @@ struct StepCellEpochOnChip {
                                     const OnChipCellScratch& x) const {
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.plan_begin,
-                      OnChipCellSystem{x}, bad_pivot, bad_solution);
+                      OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
+                      bad_pivot, bad_solution);
     if (bad_pivot >= 0 || bad_solution >= 0)
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }
@@ -310,7 +295,7 @@ struct StepCellEpochOnChip {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.v[i] + x.rhs[i];
       x.v[i] = vi;
-      const int h = x.hh_slot[i];
+      const int h = lists.hh_slot(r.constants + i);
       if (h >= 0) mechanisms::hh_advance_states(vi, dt, q10, x.m[h], x.h[h], x.n[h]);
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {

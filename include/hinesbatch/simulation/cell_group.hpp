@@ -345,7 +345,9 @@ class CellGroup {
       det_thr.push_back(t.detector.threshold);
     }
     syn_begin_of_slot_ = syn_begin;
-    if (on_chip_) build_on_chip_lists(exec, syn_node, trees, net);
+    if (on_chip_)
+      build_on_chip_lists(exec, syn_node, trees, net,
+                          {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel});
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.parent, hparent);
     Kokkos::deep_copy(exec, c.minus_g_axial, ha);
@@ -358,6 +360,11 @@ class CellGroup {
     Kokkos::deep_copy(exec, c.hh_gl, hgl);
     Kokkos::deep_copy(exec, c.hh_el, hel);
     exec.fence();
+    if (on_chip_) {  // it reads the templates' blocks (build_on_chip_lists) instead
+      c.parent = {};
+      c.d = c.rhs = c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl =
+          c.hh_el = typename views::nodes_d();
+    }
     c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
     c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
     c.syn_decay = impl::to_device(exec, syn_decay, "hb::syn_decay");
@@ -641,11 +648,19 @@ class CellGroup {
     return false;
   }
 
+  // The (slot, node) constants as the constructor fills them on the host.
+  struct HostConstants {
+    typename views::vec_i::HostMirror size;
+    typename views::nodes_i::HostMirror parent;
+    typename views::nodes_u8::HostMirror mechs;
+    typename views::nodes_d::HostMirror d0, minus_g_axial, pas_g, pas_e, gna, gk, gl, el;
+  };
   // The on-chip schedule's lists: per slot, its synapses grouped by node (nodes in
   // increasing order, each node's synapses in increasing index), and its tree's
-  // CellLanePlan for the team's lanes (one per distinct tree).
+  // CellLanePlan for the team's lanes (one per distinct tree), and the templates' constants.
   void build_on_chip_lists(const ExecutionSpace& exec, const std::vector<int>& syn_node,
-                           const impl::TemplateTrees& trees, const NetworkSpec& net) {
+                           const impl::TemplateTrees& trees, const NetworkSpec& net,
+                           const HostConstants& h) {
     const int lanes = on_chip_lanes<ExecutionSpace>();
     std::vector<int> plan_of_tree(trees.parents.size(), -1);
     std::vector<int> plan_of_slot(num_cells());
@@ -658,6 +673,7 @@ class CellGroup {
     }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plans = plans.to_device<memory_space>(exec);
+    build_template_constants(exec, net, h);
     std::vector<int> group_begin{0}, group_node, group_first{0}, group_syn;
     for (int s = 0; s < num_cells(); ++s) {
       std::vector<int> order(syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s]);
@@ -684,6 +700,49 @@ class CellGroup {
     const std::vector<int> no_records(num_cells() + 1, 0);
     lists_.record_begin = impl::to_device(exec, no_records, "hb::rec_begin");
     lists_.record_node = lists_.record_column = typename views::vec_i("hb::rec_none", 0);
+  }
+
+  // One block of constants per template, copied from the template's first slot: every cell
+  // of a template has the same (the constructor fills them from the template alone).
+  void build_template_constants(const ExecutionSpace& exec, const NetworkSpec& net,
+                                const HostConstants& h) {
+    std::unordered_map<int, int> begin_of_template;
+    std::vector<int> constant_begin(num_cells()), parent, hh_slot;
+    std::vector<unsigned char> mechs;
+    std::vector<double> d0, ga, pg, pe, gna, gk, gl, el;
+    for (int s = 0; s < num_cells(); ++s) {
+      const auto at = begin_of_template.emplace(net.template_of(gid_of_slot_[s]),
+                                                static_cast<int>(parent.size()));
+      constant_begin[s] = at.first->second;
+      if (!at.second) continue;
+      int hh = 0;
+      for (int i = 0; i < h.size(s); ++i) {
+        parent.push_back(h.parent(s, i));
+        mechs.push_back(h.mechs(s, i));
+        hh_slot.push_back((h.mechs(s, i) & kHHBit) ? hh++ : -1);
+        d0.push_back(h.d0(s, i));
+        ga.push_back(h.minus_g_axial(s, i));
+        pg.push_back(h.pas_g(s, i));
+        pe.push_back(h.pas_e(s, i));
+        gna.push_back(h.gna(s, i));
+        gk.push_back(h.gk(s, i));
+        gl.push_back(h.gl(s, i));
+        el.push_back(h.el(s, i));
+      }
+    }
+    OnChipCellLists<memory_space>& l = lists_;
+    l.constant_begin = impl::to_device(exec, constant_begin, "hb::constant_begin");
+    l.parent = impl::to_device(exec, parent, "hb::template_parent");
+    l.hh_slot = impl::to_device(exec, hh_slot, "hb::template_hh_slot");
+    l.mechs = impl::to_device(exec, mechs, "hb::template_mechs");
+    l.d0 = impl::to_device(exec, d0, "hb::template_d0");
+    l.minus_g_axial = impl::to_device(exec, ga, "hb::template_minus_g_axial");
+    l.pas_g = impl::to_device(exec, pg, "hb::template_pas_g");
+    l.pas_e = impl::to_device(exec, pe, "hb::template_pas_e");
+    l.hh_gna = impl::to_device(exec, gna, "hb::template_gna");
+    l.hh_gk = impl::to_device(exec, gk, "hb::template_gk");
+    l.hh_gl = impl::to_device(exec, gl, "hb::template_gl");
+    l.hh_el = impl::to_device(exec, el, "hb::template_el");
   }
 
   impl::TileVoltages<memory_space> tile_voltages() const {
