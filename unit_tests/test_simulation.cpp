@@ -962,8 +962,8 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
 }
 
 // P3's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
-// schedule's scratch: its constants live in the template's block, the scratch keeps v, d,
-// rhs, -g_axial, parents and the gates. On a GPU backend auto picks it. Forced on every
+// schedule's scratch: its constants live in the template's block and its gates in memory,
+// the scratch keeps v, d and rhs. On a GPU backend auto picks it. Forced on every
 // backend, against the cells schedule: same raster, every spike of a 20 ms ring with events
 // inside epochs, voltages at every recorded node equal to rounding.
 TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {

@@ -2,14 +2,16 @@
 // The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
 // cell runs every step of an epoch with the cell's state in team scratch. No spike can
 // reach a cell from another one inside an epoch (the epoch is at most the minimum delay),
-// so the cell's state is read from memory once per epoch and written back once, and a step
-// costs no memory traffic but the synapses' conductances and the spikes. What a cell has
+// so its voltages are read from memory once per epoch and written back once. What a cell has
 // in common with every cell of its template (the constant diagonal, -g_axial, parents,
 // mechanisms and their constants) is one block per template in global memory: all of a
-// template's cells read the same block, so it stays in cache (L1 on a GPU), and the
-// scratch keeps only what the steps write (v, d, rhs, hh gates). Less scratch per cell is
-// more cells per SM: on an H100, P3 networks of 100,000 cells ran 1.5-1.6x faster than with
-// the constants in scratch (docs/SCALING.md). Per step:
+// template's cells read the same block, so it stays in cache (L1 on a GPU). The hh gates
+// stay in memory too, in the cell's own rows: only the lane that owns a node reads and
+// writes its gates (twice and once per step, from L1/L2). The scratch keeps v, d and rhs (what the
+// solve reads and writes across lanes), 24 B per node, and less scratch per cell is more cells per
+// SM: on an H100, P3 networks of 100,000 cells ran 1.5-1.6x faster than with the constants in
+// scratch, cells with hh on every node 1.5x faster than with their gates there
+// (docs/SCALING.md). Per step:
 //   events    this step's events added to the cell's synapses (lanes over events)
 //   assemble  d and rhs of every node from its mechanisms and its own axial current (lanes
 //             over nodes), then the synapses (lanes over the nodes that carry synapses,
@@ -62,6 +64,8 @@ struct OnChipCellLists {
   template <class T>
   using cached = Kokkos::View<const T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   vec_i constant_begin;
+  // The hh gates of slot s: m, h and n of its hh slots from gates(3 * hh_capacity * s).
+  Kokkos::View<double*, MemorySpace> gates;
   cached<int> parent, hh_slot;
   cached<unsigned char> mechs;
   cached<double> d0, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
@@ -69,19 +73,19 @@ struct OnChipCellLists {
 
 namespace impl {
 
-// One cell's state in team scratch: v, d and rhs per node, the gates per node with hh:
-// in Kokkos 3.4's 40 KB of CUDA team scratch, 853 nodes that all have hh, 1,706 without.
+// One cell's state in team scratch: v, d and rhs per node (24 B; 1,706 nodes in Kokkos
+// 3.4's 40 KB of CUDA team scratch). Its hh gates point into its rows of
+// OnChipCellLists::gates in memory.
 struct OnChipCellScratch {
   double *v, *d, *rhs;
-  double *m, *h, *n;  // per hh slot
+  double *m, *h, *n;  // per hh slot, in memory
 
-  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int nodes, int hh_nodes) {
-    return (3 * static_cast<std::size_t>(nodes) + 3 * static_cast<std::size_t>(hh_nodes)) *
-           sizeof(double);
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int nodes) {
+    return 3 * static_cast<std::size_t>(nodes) * sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
-  KOKKOS_INLINE_FUNCTION OnChipCellScratch(double* base, int nodes, int hh_nodes)
-      : v(base), d(v + nodes), rhs(d + nodes), m(rhs + nodes), h(m + hh_nodes), n(h + hh_nodes) {}
+  KOKKOS_INLINE_FUNCTION OnChipCellScratch(double* base, int nodes, double* gates, int hh_nodes)
+      : v(base), d(v + nodes), rhs(d + nodes), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
 };
 
 // The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways (from
@@ -167,10 +171,11 @@ struct StepCellEpochOnChip {
                    lists.plans.levels(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s)};
-    const OnChipCellScratch x(on_chip<0>(static_cast<double*>(t.team_scratch(0).get_shmem(
-                                  OnChipCellScratch::bytes(node_capacity, hh_capacity)))),
-                              node_capacity, hh_capacity);
-    load(t, s, n, r.constants, x);
+    const OnChipCellScratch x(
+        on_chip<0>(static_cast<double*>(
+            t.team_scratch(0).get_shmem(OnChipCellScratch::bytes(node_capacity)))),
+        node_capacity, lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
+    load(t, s, n, x);
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
       const std::int64_t step = first_step + j;
@@ -200,35 +205,19 @@ struct StepCellEpochOnChip {
           [&](const int q) { trace(j + 1, lists.record_column(q)) = x.v[lists.record_node(q)]; });
     }
     t.team_barrier();
-    store(t, s, n, r.constants, x);
+    store(t, s, n, x);
   }
 
-  // The cell from memory: its state, and the solve's operands from its template's block.
-  KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n, const int b,
+  // The cell's voltages from memory (its gates stay there).
+  KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
                                    const OnChipCellScratch& x) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
-      x.v[i] = c.v(s, i);
-      const int h = lists.hh_slot(b + i);
-      if (h >= 0) {
-        x.m[h] = c.hh_m(s, i);
-        x.h[h] = c.hh_h(s, i);
-        x.n[h] = c.hh_n(s, i);
-      }
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { x.v[i] = c.v(s, i); });
   }
 
-  // The state back to memory: v and the hh gates (synapses and detectors live there).
-  KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n, const int b,
+  // The voltages back to memory.
+  KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n,
                                     const OnChipCellScratch& x) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
-      c.v(s, i) = x.v[i];
-      const int h = lists.hh_slot(b + i);
-      if (h >= 0) {
-        c.hh_m(s, i) = x.m[h];
-        c.hh_h(s, i) = x.h[h];
-        c.hh_n(s, i) = x.n[h];
-      }
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { c.v(s, i) = x.v[i]; });
   }
 
   // ExpSyn's NET_RECEIVE for step j's events of this cell (a run of equal synapses never

@@ -181,6 +181,25 @@ struct InitCells {
   }
 };
 
+// The on-chip schedule's gates (OnChipCellLists::gates) from InitCells' states.
+template <class ExecutionSpace>
+struct InitOnChipGates {
+  CellGroupViews<ExecutionSpace> c;
+  OnChipCellLists<typename ExecutionSpace::memory_space> l;
+  int hh_capacity;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    double* g = l.gates.data() + std::size_t(3) * hh_capacity * s;
+    const int b = l.constant_begin(s);
+    for (int i = 0; i < c.size(s); ++i) {
+      const int h = l.hh_slot(b + i);
+      if (h < 0) continue;
+      g[h] = c.hh_m(s, i);
+      g[hh_capacity + h] = c.hh_h(s, i);
+      g[2 * hh_capacity + h] = c.hh_n(s, i);
+    }
+  }
+};
+
 template <class ExecutionSpace,
           class Voltages = Kokkos::View<const double**, typename ExecutionSpace::array_layout,
                                         typename ExecutionSpace::memory_space>>
@@ -449,6 +468,10 @@ class CellGroup {
     Kokkos::parallel_for("hinesbatch::sim_init",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
                          impl::InitCells<ExecutionSpace>{state_, params_.v_init, q10_});
+    if (on_chip_)
+      Kokkos::parallel_for("hinesbatch::sim_init_on_chip_gates",
+                           Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
+                           impl::InitOnChipGates<ExecutionSpace>{state_, lists_, on_chip_hh_});
   }
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
@@ -634,7 +657,7 @@ class CellGroup {
       on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
       on_chip_hh_ = std::max(on_chip_hh_, hh_of_template[k]);
     }
-    on_chip_scratch_ = impl::OnChipCellScratch::bytes(on_chip_nodes_, on_chip_hh_);
+    on_chip_scratch_ = impl::OnChipCellScratch::bytes(on_chip_nodes_);
     const std::size_t max0 = static_cast<std::size_t>(
         Kokkos::TeamPolicy<ExecutionSpace>(1, on_chip_lanes<ExecutionSpace>()).scratch_size_max(0));
     if (on_chip_scratch_ <= max0) return true;
@@ -743,6 +766,8 @@ class CellGroup {
     l.hh_gk = impl::to_device(exec, gk, "hb::template_gk");
     l.hh_gl = impl::to_device(exec, gl, "hb::template_gl");
     l.hh_el = impl::to_device(exec, el, "hb::template_el");
+    l.gates = Kokkos::View<double*, memory_space>(
+        "hb::on_chip_gates", std::size_t(3) * std::max(on_chip_hh_, 1) * num_cells());
   }
 
   impl::TileVoltages<memory_space> tile_voltages() const {
