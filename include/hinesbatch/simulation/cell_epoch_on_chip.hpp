@@ -1,17 +1,16 @@
 #pragma once
 // The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
-// cell runs every step of an epoch with the cell's state in team scratch. No spike can
-// reach a cell from another one inside an epoch (the epoch is at most the minimum delay),
-// so its voltages are read from memory once per epoch and written back once. What a cell has
-// in common with every cell of its template (the constant diagonal, -g_axial, parents,
-// mechanisms and their constants) is one block per template in global memory: all of a
-// template's cells read the same block, so it stays in cache (L1 on a GPU). The hh gates
-// stay in memory too, in the cell's own rows: only the lane that owns a node reads and
-// writes its gates (twice and once per step, from L1/L2). The scratch keeps v, d and rhs (what the
-// solve reads and writes across lanes), 24 B per node, and less scratch per cell is more cells per
-// SM: on an H100, P3 networks of 100,000 cells ran 1.5-1.6x faster than with the constants in
-// scratch, cells with hh on every node 1.5x faster than with their gates there
-// (docs/SCALING.md). Per step:
+// cell runs every step of an epoch with the cell's voltages and system in team scratch. No spike
+// can reach a cell from another one inside an epoch (the epoch is at most the minimum delay), so
+// its voltages are read from memory once per epoch and written back once. What a cell has in common
+// with every cell of its template (the constant diagonal, -g_axial, parents, mechanisms and their
+// constants) is one block per template in global memory: all of a template's cells read the same
+// block, so it stays in cache (L1 on a GPU). The hh gates stay in memory too, in the cell's own
+// rows: only the lane that owns a node reads them (assembly, update) and writes them (update), from
+// L1/L2. Team scratch keeps v, d and rhs, what the solve reads and writes across lanes: 24 B per
+// node. Less scratch per cell is more cells per SM: on an H100, P3 networks of 100,000 cells
+// ran 1.5-1.6x faster than with the constants in scratch, cells with hh on every node 1.5x faster
+// than with their gates there (docs/SCALING.md). Per step:
 //   events    this step's events added to the cell's synapses (lanes over events)
 //   assemble  d and rhs of every node from its mechanisms and its own axial current (lanes
 //             over nodes), then the synapses (lanes over the nodes that carry synapses,
@@ -59,8 +58,7 @@ struct OnChipCellLists {
   vec_i plan_of_slot;
   DeviceLanePlans<MemorySpace> plans;
   // The templates' constants: slot s's node i is entry constant_begin(s) + i. hh_slot
-  // numbers a template's hh nodes in node order (-1: no hh), the index of their gates in
-  // scratch.
+  // numbers a template's hh nodes in node order (-1: no hh), the index of their gates.
   template <class T>
   using cached = Kokkos::View<const T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   vec_i constant_begin;
@@ -73,19 +71,19 @@ struct OnChipCellLists {
 
 namespace impl {
 
-// One cell's state in team scratch: v, d and rhs per node (24 B; 1,706 nodes in Kokkos
-// 3.4's 40 KB of CUDA team scratch). Its hh gates point into its rows of
+// One cell as the epoch kernel works on it: v, d and rhs per node in team scratch (24 B;
+// 1,706 nodes in Kokkos 3.4's 40 KB of CUDA team scratch), the hh gates in its rows of
 // OnChipCellLists::gates in memory.
-struct OnChipCellScratch {
+struct OnChipCell {
   double *v, *d, *rhs;
   double *m, *h, *n;  // per hh slot, in memory
 
-  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int nodes) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes) {
     return 3 * static_cast<std::size_t>(nodes) * sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
-  KOKKOS_INLINE_FUNCTION OnChipCellScratch(double* base, int nodes, double* gates, int hh_nodes)
-      : v(base), d(v + nodes), rhs(d + nodes), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
+  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, double* gates, int hh_nodes)
+      : v(scratch), d(v + nodes), rhs(d + nodes), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
 };
 
 // The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways (from
@@ -101,7 +99,7 @@ struct OnChipCellSystem {
   typename Lists::template cached<double> minus_g_axial;
   typename Lists::template cached<int> parent_;
   int b;  // the template's block
-  KOKKOS_INLINE_FUNCTION OnChipCellSystem(const OnChipCellScratch& x, const Lists& l, int b_)
+  KOKKOS_INLINE_FUNCTION OnChipCellSystem(const OnChipCell& x, const Lists& l, int b_)
       : d(x.d), rhs(x.rhs), v(x.v), minus_g_axial(l.minus_g_axial), parent_(l.parent), b(b_) {}
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_(b + i); }
   KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial(b + i); }
@@ -171,10 +169,10 @@ struct StepCellEpochOnChip {
                    lists.plans.levels(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s)};
-    const OnChipCellScratch x(
-        on_chip<0>(static_cast<double*>(
-            t.team_scratch(0).get_shmem(OnChipCellScratch::bytes(node_capacity)))),
-        node_capacity, lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
+    const OnChipCell x(on_chip<0>(static_cast<double*>(
+                           t.team_scratch(0).get_shmem(OnChipCell::scratch_bytes(node_capacity)))),
+                       node_capacity, lists.gates.data() + std::size_t(3) * hh_capacity * s,
+                       hh_capacity);
     load(t, s, n, x);
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
@@ -210,13 +208,13 @@ struct StepCellEpochOnChip {
 
   // The cell's voltages from memory (its gates stay there).
   KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
-                                   const OnChipCellScratch& x) const {
+                                   const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { x.v[i] = c.v(s, i); });
   }
 
   // The voltages back to memory.
   KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n,
-                                    const OnChipCellScratch& x) const {
+                                    const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { c.v(s, i) = x.v[i]; });
   }
 
@@ -233,7 +231,7 @@ struct StepCellEpochOnChip {
   // d and rhs of every node: its mechanisms at v, then its own axial current (the
   // children's currents into it are subtracted by the solve). b: the template's block.
   KOKKOS_INLINE_FUNCTION void assemble_nodes(const member& t, const int n, const int b,
-                                             const OnChipCellScratch& x) const {
+                                             const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.v[i];
       double di = lists.d0(b + i), ri = 0;
@@ -250,7 +248,7 @@ struct StepCellEpochOnChip {
   }
 
   KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
-                                                const OnChipCellScratch& x) const {
+                                                const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
       const int node = lists.group_node(g);
       const double vn = x.v[node];
@@ -270,7 +268,7 @@ struct StepCellEpochOnChip {
   // so rhs(i) is whole when it is used. d keeps 1/d for the substitution. The status keeps
   // the smallest node with a zero pivot or non-finite result, as for the cells schedule.
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
-                                    const OnChipCellScratch& x) const {
+                                    const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.plan_begin,
                       OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
@@ -280,7 +278,7 @@ struct StepCellEpochOnChip {
   }
 
   KOKKOS_INLINE_FUNCTION void update(const member& t, const Ranges& r, const int n,
-                                     const OnChipCellScratch& x) const {
+                                     const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.v[i] + x.rhs[i];
       x.v[i] = vi;

@@ -657,7 +657,7 @@ class CellGroup {
       on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
       on_chip_hh_ = std::max(on_chip_hh_, hh_of_template[k]);
     }
-    on_chip_scratch_ = impl::OnChipCellScratch::bytes(on_chip_nodes_);
+    on_chip_scratch_ = impl::OnChipCell::scratch_bytes(on_chip_nodes_);
     const std::size_t max0 = static_cast<std::size_t>(
         Kokkos::TeamPolicy<ExecutionSpace>(1, on_chip_lanes<ExecutionSpace>()).scratch_size_max(0));
     if (on_chip_scratch_ <= max0) return true;
