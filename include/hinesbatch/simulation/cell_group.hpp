@@ -171,9 +171,10 @@ struct InitCells {
   CellGroupViews<ExecutionSpace> c;
   double v_init, q10;
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const bool gates = c.hh_m.extent(0) > 0;  // the on-chip schedule keeps its own
     for (int i = 0; i < c.size(s); ++i) {
       c.v(s, i) = v_init;
-      if (c.mechs(s, i) & kHHBit)
+      if (gates && (c.mechs(s, i) & kHHBit))
         mechanisms::hh_initial_states(v_init, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
@@ -181,21 +182,22 @@ struct InitCells {
   }
 };
 
-// The on-chip schedule's gates (OnChipCellLists::gates) from InitCells' states.
+// The on-chip schedule's gates (OnChipCellLists::gates) at rest at v_init, as InitCells
+// sets the other schedules' (hh_initial_states).
 template <class ExecutionSpace>
 struct InitOnChipGates {
-  CellGroupViews<ExecutionSpace> c;
   OnChipCellLists<typename ExecutionSpace::memory_space> l;
+  Kokkos::View<const int*, typename ExecutionSpace::memory_space> size;
   int hh_capacity;
+  double v_init, q10;
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
     double* g = l.gates.data() + std::size_t(3) * hh_capacity * s;
     const int b = l.constant_begin(s);
-    for (int i = 0; i < c.size(s); ++i) {
+    for (int i = 0; i < size(s); ++i) {
       const int h = l.hh_slot(b + i);
-      if (h < 0) continue;
-      g[h] = c.hh_m(s, i);
-      g[hh_capacity + h] = c.hh_h(s, i);
-      g[2 * hh_capacity + h] = c.hh_n(s, i);
+      if (h >= 0)
+        mechanisms::hh_initial_states(v_init, q10, g[h], g[hh_capacity + h],
+                                      g[2 * hh_capacity + h]);
     }
   }
 };
@@ -379,10 +381,10 @@ class CellGroup {
     Kokkos::deep_copy(exec, c.hh_gl, hgl);
     Kokkos::deep_copy(exec, c.hh_el, hel);
     exec.fence();
-    if (on_chip_) {  // it reads the templates' blocks (build_on_chip_lists) instead
+    if (on_chip_) {  // it reads the templates' blocks and its own gates (build_on_chip_lists)
       c.parent = {};
       c.d = c.rhs = c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl =
-          c.hh_el = typename views::nodes_d();
+          c.hh_el = c.hh_m = c.hh_h = c.hh_n = typename views::nodes_d();
     }
     c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
     c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
@@ -471,7 +473,8 @@ class CellGroup {
     if (on_chip_)
       Kokkos::parallel_for("hinesbatch::sim_init_on_chip_gates",
                            Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-                           impl::InitOnChipGates<ExecutionSpace>{state_, lists_, on_chip_hh_});
+                           impl::InitOnChipGates<ExecutionSpace>{lists_, state_.size, on_chip_hh_,
+                                                                 params_.v_init, q10_});
   }
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) {
