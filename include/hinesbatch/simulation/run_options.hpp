@@ -29,8 +29,8 @@ inline const char* host_schedule_name(HostSchedule s) {
 }
 
 // The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell (a warp on a GPU) runs
-// every step of an epoch with the cell's state in team scratch. Auto: on GPUs when the
-// group's largest cell fits in level-0 scratch (about 600 nodes in Kokkos 3.4's 40 KB),
+// every step of an epoch with the cell's voltages and system in team scratch. Auto: on GPUs when
+// the group's largest cell fits in level-0 scratch (24 B per node: 1,706 in Kokkos 3.4's 40 KB),
 // one thread per cell per step otherwise; never on hosts. On: on every backend, InputError
 // when the largest cell does not fit. Off: never. Same raster as the other schedules;
 // voltages agree to rounding (the sums meet in another order).
