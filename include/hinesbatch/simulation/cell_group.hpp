@@ -170,8 +170,8 @@ template <class ExecutionSpace>
 struct InitCells {
   CellGroupViews<ExecutionSpace> c;
   double v_init, q10;
+  bool gates;  // false: the on-chip schedule sets its own (InitOnChipGates)
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    const bool gates = c.hh_m.extent(0) > 0;  // the on-chip schedule keeps its own
     for (int i = 0; i < c.size(s); ++i) {
       c.v(s, i) = v_init;
       if (gates && (c.mechs(s, i) & kHHBit))
@@ -289,8 +289,13 @@ class CellGroup {
     c.size = typename views::vec_i("hb::size", nc);
     c.parent = typename views::nodes_i("hb::parent", nc, max_nodes_);
     c.v = nd("hb::v");
-    c.d = nd("hb::d");
-    c.rhs = nd("hb::rhs");
+    if (!on_chip_) {  // it keeps d and rhs in team scratch and its gates in its own rows
+      c.d = nd("hb::d");
+      c.rhs = nd("hb::rhs");
+      c.hh_m = typename views::nodes_d("hb::m", nc, max_nodes_);
+      c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
+      c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
+    }
     c.minus_g_axial = typename views::nodes_d("hb::minus_g_axial", nc, max_nodes_);
     c.d0 = typename views::nodes_d("hb::d0", nc, max_nodes_);
     c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
@@ -300,9 +305,6 @@ class CellGroup {
     c.hh_gk = typename views::nodes_d("hb::gk", nc, max_nodes_);
     c.hh_gl = typename views::nodes_d("hb::gl", nc, max_nodes_);
     c.hh_el = typename views::nodes_d("hb::el", nc, max_nodes_);
-    c.hh_m = typename views::nodes_d("hb::m", nc, max_nodes_);
-    c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
-    c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
     auto hsize = Kokkos::create_mirror_view(c.size);
     auto hparent = Kokkos::create_mirror_view(c.parent);
     auto ha = Kokkos::create_mirror_view(c.minus_g_axial);
@@ -370,22 +372,23 @@ class CellGroup {
       build_on_chip_lists(exec, syn_node, trees, net,
                           {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel});
     Kokkos::deep_copy(exec, c.size, hsize);
-    Kokkos::deep_copy(exec, c.parent, hparent);
-    Kokkos::deep_copy(exec, c.minus_g_axial, ha);
-    Kokkos::deep_copy(exec, c.d0, hd0);
     Kokkos::deep_copy(exec, c.mechs, hmechs);
-    Kokkos::deep_copy(exec, c.pas_g, hpg);
-    Kokkos::deep_copy(exec, c.pas_e, hpe);
-    Kokkos::deep_copy(exec, c.hh_gna, hgna);
-    Kokkos::deep_copy(exec, c.hh_gk, hgk);
-    Kokkos::deep_copy(exec, c.hh_gl, hgl);
-    Kokkos::deep_copy(exec, c.hh_el, hel);
-    exec.fence();
-    if (on_chip_) {  // it reads the templates' blocks and its own gates (build_on_chip_lists)
+    if (on_chip_) {  // it reads the templates' blocks instead (build_on_chip_lists)
       c.parent = {};
-      c.d = c.rhs = c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl =
-          c.hh_el = c.hh_m = c.hh_h = c.hh_n = typename views::nodes_d();
+      c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl = c.hh_el =
+          typename views::nodes_d();
+    } else {
+      Kokkos::deep_copy(exec, c.parent, hparent);
+      Kokkos::deep_copy(exec, c.minus_g_axial, ha);
+      Kokkos::deep_copy(exec, c.d0, hd0);
+      Kokkos::deep_copy(exec, c.pas_g, hpg);
+      Kokkos::deep_copy(exec, c.pas_e, hpe);
+      Kokkos::deep_copy(exec, c.hh_gna, hgna);
+      Kokkos::deep_copy(exec, c.hh_gk, hgk);
+      Kokkos::deep_copy(exec, c.hh_gl, hgl);
+      Kokkos::deep_copy(exec, c.hh_el, hel);
     }
+    exec.fence();
     c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
     c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
     c.syn_decay = impl::to_device(exec, syn_decay, "hb::syn_decay");
@@ -469,7 +472,7 @@ class CellGroup {
     }
     Kokkos::parallel_for("hinesbatch::sim_init",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
-                         impl::InitCells<ExecutionSpace>{state_, params_.v_init, q10_});
+                         impl::InitCells<ExecutionSpace>{state_, params_.v_init, q10_, !on_chip_});
     if (on_chip_)
       Kokkos::parallel_for("hinesbatch::sim_init_on_chip_gates",
                            Kokkos::RangePolicy<ExecutionSpace>(exec, 0, num_cells()),
