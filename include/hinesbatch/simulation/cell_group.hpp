@@ -22,6 +22,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -287,8 +288,8 @@ class CellGroup {
     };
     views& c = state_;
     c.size = typename views::vec_i("hb::size", nc);
-    c.parent = typename views::nodes_i("hb::parent", nc, max_nodes_);
     c.v = nd("hb::v");
+    c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
     if (!on_chip_) {  // it keeps d and rhs in team scratch and its gates in its own rows
       c.d = nd("hb::d");
       c.rhs = nd("hb::rhs");
@@ -296,26 +297,26 @@ class CellGroup {
       c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
       c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
     }
-    c.minus_g_axial = typename views::nodes_d("hb::minus_g_axial", nc, max_nodes_);
-    c.d0 = typename views::nodes_d("hb::d0", nc, max_nodes_);
-    c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
-    c.pas_g = typename views::nodes_d("hb::pas_g", nc, max_nodes_);
-    c.pas_e = typename views::nodes_d("hb::pas_e", nc, max_nodes_);
-    c.hh_gna = typename views::nodes_d("hb::gna", nc, max_nodes_);
-    c.hh_gk = typename views::nodes_d("hb::gk", nc, max_nodes_);
-    c.hh_gl = typename views::nodes_d("hb::gl", nc, max_nodes_);
-    c.hh_el = typename views::nodes_d("hb::el", nc, max_nodes_);
+    // The per-slot constants, zeroed on the host. The on-chip schedule reads the templates'
+    // blocks instead (build_on_chip_lists), so with it they never reach the device.
+    auto per_slot = [&](auto& device_view, const char* label) ->
+        typename std::decay_t<decltype(device_view)>::HostMirror {
+          using View = std::decay_t<decltype(device_view)>;
+          if (on_chip_) return typename View::HostMirror(std::string(label), nc, max_nodes_);
+          device_view = View(std::string(label), nc, max_nodes_);
+          return Kokkos::create_mirror_view(device_view);
+        };
     auto hsize = Kokkos::create_mirror_view(c.size);
-    auto hparent = Kokkos::create_mirror_view(c.parent);
-    auto ha = Kokkos::create_mirror_view(c.minus_g_axial);
-    auto hd0 = Kokkos::create_mirror_view(c.d0);
     auto hmechs = Kokkos::create_mirror_view(c.mechs);
-    auto hpg = Kokkos::create_mirror_view(c.pas_g);
-    auto hpe = Kokkos::create_mirror_view(c.pas_e);
-    auto hgna = Kokkos::create_mirror_view(c.hh_gna);
-    auto hgk = Kokkos::create_mirror_view(c.hh_gk);
-    auto hgl = Kokkos::create_mirror_view(c.hh_gl);
-    auto hel = Kokkos::create_mirror_view(c.hh_el);
+    auto hparent = per_slot(c.parent, "hb::parent");
+    auto ha = per_slot(c.minus_g_axial, "hb::minus_g_axial");
+    auto hd0 = per_slot(c.d0, "hb::d0");
+    auto hpg = per_slot(c.pas_g, "hb::pas_g");
+    auto hpe = per_slot(c.pas_e, "hb::pas_e");
+    auto hgna = per_slot(c.hh_gna, "hb::gna");
+    auto hgk = per_slot(c.hh_gk, "hb::gk");
+    auto hgl = per_slot(c.hh_gl, "hb::gl");
+    auto hel = per_slot(c.hh_el, "hb::el");
     std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
     std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
     syn_begin_of_slot_.assign(1, 0);
@@ -373,11 +374,7 @@ class CellGroup {
                           {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel});
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.mechs, hmechs);
-    if (on_chip_) {  // it reads the templates' blocks instead (build_on_chip_lists)
-      c.parent = {};
-      c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl = c.hh_el =
-          typename views::nodes_d();
-    } else {
+    if (!on_chip_) {
       Kokkos::deep_copy(exec, c.parent, hparent);
       Kokkos::deep_copy(exec, c.minus_g_axial, ha);
       Kokkos::deep_copy(exec, c.d0, hd0);
