@@ -910,10 +910,18 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
 }
 
+// How far the on-chip schedule's voltages may be from the cells schedule's, in mV. The
+// on-chip schedule solves its system for v itself and the cells schedule (as NEURON) for dv,
+// so a step's rounding is relative to v and grows with the tree's conditioning: 2e-11 mV
+// on mixed_trees before the first spike, 3e-11 between spikes, 1.3e-8 at worst during an
+// upstroke, which amplifies any difference and lets it decay again (it does not
+// accumulate). Both are within 1e-6 mV of the dense reference; rasters are identical.
+constexpr double kOnChipVsCellsMv = 1e-7;
+
 // The on-chip schedule (cell_epoch_on_chip.hpp) forced on every backend, against the
 // cells schedule of the same backend and the dense network, on mixed_trees: events arrive
 // inside epochs of 20 steps (delays 1-2 ms) and of 7. Same raster; voltages at every
-// recorded node agree to rounding (the sums meet in another order).
+// recorded node agree to rounding (kOnChipVsCellsMv).
 TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
   const MixedTrees m = mixed_trees(30);
   const DenseNetworkResult ref = dense_network_reference(m.templates, m.net, m.p, m.rec);
@@ -940,7 +948,7 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
         rasters.push_back(sim.spikes());
         traces.push_back(sim.traces());
       }
-    double worst = 0, worst_ref = 0;
+    double worst = 0, worst_ref = 0, worst_ref_of[2] = {0, 0};  // cells, on chip
     for (std::size_t b = 0; b < rasters.size(); ++b) {
       EXPECT_EQ(rasters[b], ref.raster) << "run " << b;
       ASSERT_EQ(traces[b].size(), ref.traces.size());
@@ -949,21 +957,30 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
           ASSERT_TRUE(std::isfinite(traces[b][k][j])) << "run " << b << " row " << k;
           worst = std::max(worst, std::fabs(traces[b][k][j] - traces[b & ~std::size_t{1}][k][j]));
           worst_ref = std::max(worst_ref, std::fabs(traces[b][k][j] - ref.traces[k][j]));
+          worst_ref_of[b & 1] =
+              std::max(worst_ref_of[b & 1], std::fabs(traces[b][k][j] - ref.traces[k][j]));
         }
     }
-    EXPECT_LE(worst, 1e-9) << "max |v_on_chip - v_cells| in mV";
+    EXPECT_LE(worst, kOnChipVsCellsMv) << "max |v_on_chip - v_cells| in mV";
     std::ostringstream worst_text;
     worst_text << worst;
     ::testing::Test::RecordProperty(std::string("max_abs_v_on_chip_minus_cells_mV_") + Exec::name(),
                                     worst_text.str());
+    for (int on = 0; on < 2; ++on) {
+      std::ostringstream text;
+      text << worst_ref_of[on];
+      ::testing::Test::RecordProperty(
+          std::string("max_abs_v_minus_dense_mV_") + (on ? "on_chip_" : "cells_") + Exec::name(),
+          text.str());
+    }
     EXPECT_LT(worst_ref, 1e-6) << "max |v - v_ref| in mV";
   };
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }
 
 // P3's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
-// schedule's scratch: its constants live in the template's block and its gates in memory,
-// the scratch keeps v, d and rhs. On a GPU backend auto picks it. Forced on every
+// schedule's scratch: its constants live in the template's block, its voltages and gates in
+// memory, the scratch keeps d and rhs. On a GPU backend auto picks it. Forced on every
 // backend, against the cells schedule: same raster, every spike of a 20 ms ring with events
 // inside epochs, voltages at every recorded node equal to rounding.
 TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
@@ -1015,7 +1032,11 @@ TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
         ASSERT_TRUE(std::isfinite(traces[1][k][j])) << "row " << k << " column " << j;
         worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
       }
-    EXPECT_LE(worst, 1e-9) << "max |v_on_chip - v_cells| in mV";
+    EXPECT_LE(worst, kOnChipVsCellsMv) << "max |v_on_chip - v_cells| in mV";
+    std::ostringstream worst_text;
+    worst_text << worst;
+    ::testing::Test::RecordProperty(
+        std::string("max_abs_v_on_chip_minus_cells_p3_hh_mV_") + Exec::name(), worst_text.str());
   };
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }

@@ -18,11 +18,13 @@ CableMatrix cable_matrix(const NeuronCompartments& c, double cm_uF_cm2, double d
   const int n = c.size();
   CableMatrix m;
   m.d0.assign(n, 0.0);
+  m.c_dt.assign(n, 0.0);
   m.minus_g_axial.assign(n, 0.0);
   // Parents come before children, so a node's C/dt is in d0 before its children's g: the
   // order of the sums is the one every earlier run used (rasters stay bit for bit).
   for (int i = 0; i < n; ++i) {
-    m.d0[i] += cm_uF_cm2 * c.area_um2[i] * 1e-5 / dt_ms;  // uF/cm2 um2 / ms -> uS
+    m.c_dt[i] = cm_uF_cm2 * c.area_um2[i] * 1e-5 / dt_ms;  // uF/cm2 um2 / ms -> uS
+    m.d0[i] += m.c_dt[i];
     if (i > 0) {
       const double g = c.g_axial_uS[i];
       m.minus_g_axial[i] = -g;

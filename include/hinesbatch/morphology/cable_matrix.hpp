@@ -14,6 +14,7 @@ namespace hinesbatch {
 struct CableMatrix {
   std::vector<double> d0;             // uS: C/dt + the sum of g_axial over the node's edges
   std::vector<double> minus_g_axial;  // uS: -g_axial to the parent (0 at the root)
+  std::vector<double> c_dt;           // uS: C/dt alone (0 on NEURON's zero-area nodes)
   int size() const { return static_cast<int>(d0.size()); }
 };
 

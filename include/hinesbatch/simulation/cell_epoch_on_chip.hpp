@@ -1,30 +1,32 @@
 #pragma once
 // The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
-// cell runs every step of an epoch with the cell's voltages and system in team scratch. No spike
-// can reach a cell from another one inside an epoch (the epoch is at most the minimum delay), so
-// its voltages are read from memory once per epoch and written back once. What a cell has in common
-// with every cell of its template (the constant diagonal, -g_axial, parents, mechanisms and their
-// constants) is one block per template in global memory: all of a template's cells read the same
-// block, so it stays in cache (L1 on a GPU). The hh gates stay in memory too, in the cell's own
-// rows: only the lane that owns a node reads them (assembly, update) and writes them (update), from
-// L1/L2. Team scratch keeps v, d and rhs, what the solve reads and writes across lanes: 24 B per
-// node. Less scratch per cell is more cells per SM: on an H100, P3 networks of 100,000 cells
-// ran 1.5-1.6x faster than with the constants in scratch, cells with hh on every node 1.5x faster
-// than with their gates there (docs/SCALING.md). Per step:
+// cell runs every step of an epoch with the cell's system in team scratch. No spike can reach
+// a cell from another one inside an epoch (the epoch is at most the minimum delay), so the
+// epoch is one launch. What a cell has in common with every cell of its template (the
+// constant diagonal, -g_axial, parents, mechanisms and their constants) is one block per
+// template in global memory: all of a template's cells read the same block, so it stays in
+// cache (L1 on a GPU). The cell's voltages and hh gates are in its own rows in memory: only
+// the lane that owns a node reads them (assembly, update) and writes them (update), from
+// L1/L2. Each step assembles the system for the new voltages themselves, not for dv as the
+// cells schedule does, so no lane reads another lane's v. Team scratch keeps d and rhs,
+// what the solve reads and writes across lanes: 16 B per node. Less scratch per cell is more
+// cells per SM, and the launch bounds (OnChipLaunchBounds) keep the registers from being
+// the next limit. On an H100 (docs/SCALING.md), P3 networks of 100,000 cells ran 1.5-1.6x
+// faster with the constants out of scratch, and 1.2x faster again with v out of it and the
+// launch bounds; keeping the system for dv with v in memory gained nothing (its solve reads
+// other lanes' v from memory). Per step:
 //   events    this step's events added to the cell's synapses (lanes over events)
-//   assemble  d and rhs of every node from its mechanisms and its own axial current (lanes
-//             over nodes), then the synapses (lanes over the nodes that carry synapses,
-//             each node's synapses in order) and the IClamps (one lane)
+//   assemble  d and rhs of every node from its mechanisms (lanes over nodes), then the
+//             synapses (lanes over the nodes that carry synapses, each node's synapses in
+//             order) and the IClamps (one lane)
 //   solve     the Hines system over the lanes of a CellLanePlan (cell_lane_plan.hpp): level
 //             by level each lane eliminates its pieces (whole subtrees, or chains between
-//             branch points), then x level by level the other way. The currents a node's
-//             children send into it are subtracted as the elimination reaches it, and sums
-//             the next entry of a lane reads stay in registers, so the dependent chain per
-//             node is one reciprocal and a few multiply-adds
-//   update    v += dv, hh gates, ExpSyn decay (lanes); the detector and the recordings.
-// The cells schedule (StepCells in cell_group.hpp) runs the same mechanism functions; the
-// sums come out in another order (children's currents meet the elimination), so the two
-// agree to rounding, not bit for bit (tested).
+//             branch points), then x level by level the other way. Sums the next entry of
+//             a lane reads stay in registers, so the dependent chain per node is one
+//             reciprocal and a few multiply-adds
+//   update    v = x, hh gates, ExpSyn decay (lanes); the detector and the recordings.
+// The cells schedule (StepCells in cell_group.hpp) runs the same mechanism functions and
+// solves for dv; the two agree to rounding, not bit for bit (tested).
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +43,12 @@
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
+
+// The epoch kernel's launch bounds on CUDA: a warp per cell and at least 28 cells per SM.
+// They cap it at 72 registers (86 without, which let only 20 cells run per SM where P3's
+// cell's 7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on
+// the 100,000-cell P3 network, docs/SCALING.md). Host backends ignore them.
+using OnChipLaunchBounds = Kokkos::LaunchBounds<32, 28>;
 
 // Per-slot lists the on-chip schedule walks with its lanes (CellGroup builds them).
 template <class MemorySpace>
@@ -64,49 +72,49 @@ struct OnChipCellLists {
   vec_i constant_begin;
   // The hh gates of slot s: m, h and n of its hh slots from gates(3 * hh_capacity * s).
   Kokkos::View<double*, MemorySpace> gates;
+  // The voltages of slot s during an epoch: voltages(node_capacity * s + i), one row per cell
+  // (CellGroupViews::v has the cells side by side).
+  Kokkos::View<double*, MemorySpace> voltages;
   cached<int> parent, hh_slot;
   cached<unsigned char> mechs;
-  cached<double> d0, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
+  // c_dt: C/dt alone (d0 is C/dt and the sum of g_axial over the node's edges).
+  cached<double> d0, c_dt, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
 };
 
 namespace impl {
 
-// One cell as the epoch kernel works on it: v, d and rhs per node in team scratch (24 B;
-// 1,706 nodes in Kokkos 3.4's 40 KB of CUDA team scratch), the hh gates in its rows of
-// OnChipCellLists::gates in memory.
+// One cell as the epoch kernel works on it: d and rhs per node in team scratch (16 B;
+// 2,560 nodes in Kokkos 3.4's 40 KB of CUDA team scratch), its voltages and hh gates in its
+// rows of OnChipCellLists::voltages and ::gates in memory.
 struct OnChipCell {
-  double *v, *d, *rhs;
+  double *d, *rhs;
+  double* v;          // per node, in memory
   double *m, *h, *n;  // per hh slot, in memory
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes) {
-    return 3 * static_cast<std::size_t>(nodes) * sizeof(double);
+    return 2 * static_cast<std::size_t>(nodes) * sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
-  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, double* gates, int hh_nodes)
-      : v(scratch), d(v + nodes), rhs(d + nodes), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
+  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, double* voltages, double* gates,
+                                    int hh_nodes)
+      : d(scratch), rhs(d + nodes), v(voltages), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
 };
 
-// The cell's system as lanes_hines_solve reads it: off-diagonal -g_axial both ways (from
-// the template's block), and each node's axial current into its parent at the present v
-// carried by its step.
+// The cell's system as lanes_hines_solve reads it, for the new voltages themselves:
+// off-diagonal -g_axial both ways, from the template's block.
 template <class Lists>
 struct OnChipCellSystem {
   using scalar_type = double;
-  static constexpr bool kCarries = true;
   double* d;
   double* rhs;
-  const double* v;
   typename Lists::template cached<double> minus_g_axial;
   typename Lists::template cached<int> parent_;
   int b;  // the template's block
   KOKKOS_INLINE_FUNCTION OnChipCellSystem(const OnChipCell& x, const Lists& l, int b_)
-      : d(x.d), rhs(x.rhs), v(x.v), minus_g_axial(l.minus_g_axial), parent_(l.parent), b(b_) {}
+      : d(x.d), rhs(x.rhs), minus_g_axial(l.minus_g_axial), parent_(l.parent), b(b_) {}
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_(b + i); }
   KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial(b + i); }
   KOKKOS_INLINE_FUNCTION double l(int i) const { return minus_g_axial(b + i); }
-  KOKKOS_INLINE_FUNCTION double carried(int i, int p) const {
-    return -minus_g_axial(b + i) * (v[p] - v[i]);
-  }
 };
 
 // first(j * (cells + 1) + s) = the first event of step j (of the epoch) whose synapse
@@ -171,8 +179,8 @@ struct StepCellEpochOnChip {
                    lists.constant_begin(s)};
     const OnChipCell x(on_chip<0>(static_cast<double*>(
                            t.team_scratch(0).get_shmem(OnChipCell::scratch_bytes(node_capacity)))),
-                       node_capacity, lists.gates.data() + std::size_t(3) * hh_capacity * s,
-                       hh_capacity);
+                       node_capacity, lists.voltages.data() + std::size_t(node_capacity) * s,
+                       lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
     load(t, s, n, x);
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
@@ -206,13 +214,13 @@ struct StepCellEpochOnChip {
     store(t, s, n, x);
   }
 
-  // The cell's voltages from memory (its gates stay there).
+  // The cell's voltages into its row (its gates stay in theirs).
   KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
                                    const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { x.v[i] = c.v(s, i); });
   }
 
-  // The voltages back to memory.
+  // The voltages back to the cells' views.
   KOKKOS_INLINE_FUNCTION void store(const member& t, const int s, const int n,
                                     const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { c.v(s, i) = x.v[i]; });
@@ -228,22 +236,23 @@ struct StepCellEpochOnChip {
     });
   }
 
-  // d and rhs of every node: its mechanisms at v, then its own axial current (the
-  // children's currents into it are subtracted by the solve). b: the template's block.
+  // d and rhs of every node for the new voltage itself: the mechanisms give NEURON's terms
+  // for dv (conductance g and rhs -i at v), and the system for v + dv adds (C/dt + g) v to
+  // rhs, so no lane reads another's v. g is summed apart from d0, where C/dt + g would be
+  // lost beside large axial conductances. b: the template's block.
   KOKKOS_INLINE_FUNCTION void assemble_nodes(const member& t, const int n, const int b,
                                              const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.v[i];
-      double di = lists.d0(b + i), ri = 0;
+      double g = 0, ri = 0;
       const unsigned char mk = lists.mechs(b + i);
-      if (mk & kPasBit) mechanisms::pas_current(lists.pas_g(b + i), lists.pas_e(b + i), vi, di, ri);
+      if (mk & kPasBit) mechanisms::pas_current(lists.pas_g(b + i), lists.pas_e(b + i), vi, g, ri);
       const int h = lists.hh_slot(b + i);
       if (h >= 0)
         mechanisms::hh_current(lists.hh_gna(b + i), lists.hh_gk(b + i), lists.hh_gl(b + i),
-                               lists.hh_el(b + i), x.m[h], x.h[h], x.n[h], vi, ena, ek, di, ri);
-      if (i > 0) ri += -lists.minus_g_axial(b + i) * (x.v[lists.parent(b + i)] - vi);
-      x.d[i] = di;
-      x.rhs[i] = ri;
+                               lists.hh_el(b + i), x.m[h], x.h[h], x.n[h], vi, ena, ek, g, ri);
+      x.d[i] = lists.d0(b + i) + g;
+      x.rhs[i] = ri + (lists.c_dt(b + i) + g) * vi;
     });
   }
 
@@ -252,21 +261,20 @@ struct StepCellEpochOnChip {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
       const int node = lists.group_node(g);
       const double vn = x.v[node];
-      double dn = x.d[node], rn = x.rhs[node];
+      double gn = 0, rn = 0;
       for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
         const int k = lists.group_syn(q);
-        mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), vn, dn, rn);
+        mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), vn, gn, rn);
       }
-      x.d[node] = dn;
-      x.rhs[node] = rn;
+      x.d[node] += gn;
+      x.rhs[node] += rn + gn * vn;  // for the new v, as assemble_nodes
     });
   }
 
-  // The Hines elimination (parent < node; off-diagonal -g_axial, symmetric) for dv, left in
-  // rhs, over the cell's CellLanePlan (solvers/hines_lanes.hpp). Node i's own current to
-  // its parent p leaves p's rhs when i's step is added; all of i's children come before i,
-  // so rhs(i) is whole when it is used. d keeps 1/d for the substitution. The status keeps
-  // the smallest node with a zero pivot or non-finite result, as for the cells schedule.
+  // The Hines elimination (parent < node; off-diagonal -g_axial, symmetric) for the new v,
+  // left in rhs, over the cell's CellLanePlan (solvers/hines_lanes.hpp). d keeps 1/d for
+  // the substitution. The status keeps the smallest node with a zero pivot or non-finite
+  // result, as for the cells schedule.
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
                                     const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
@@ -280,7 +288,7 @@ struct StepCellEpochOnChip {
   KOKKOS_INLINE_FUNCTION void update(const member& t, const Ranges& r, const int n,
                                      const OnChipCell& x) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
-      const double vi = x.v[i] + x.rhs[i];
+      const double vi = x.rhs[i];
       x.v[i] = vi;
       const int h = lists.hh_slot(r.constants + i);
       if (h >= 0) mechanisms::hh_advance_states(vi, dt, q10, x.m[h], x.h[h], x.n[h]);

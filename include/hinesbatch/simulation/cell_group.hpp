@@ -317,6 +317,9 @@ class CellGroup {
     auto hgk = per_slot(c.hh_gk, "hb::gk");
     auto hgl = per_slot(c.hh_gl, "hb::gl");
     auto hel = per_slot(c.hh_el, "hb::el");
+    // C/dt alone, for the on-chip schedule's system for v (cell_epoch_on_chip.hpp).
+    typename views::nodes_d::HostMirror hcdt;
+    if (on_chip_) hcdt = typename views::nodes_d::HostMirror("hb::c_dt", nc, max_nodes_);
     std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
     std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
     syn_begin_of_slot_.assign(1, 0);
@@ -335,6 +338,7 @@ class CellGroup {
         hparent(s, i) = comp.tree.parent(i);
         ha(s, i) = cable.minus_g_axial[i];
         hd0(s, i) = cable.d0[i];
+        if (on_chip_) hcdt(s, i) = cable.c_dt[i];
       }
       for (const DensityMechanism& m : t.density)
         impl::for_each_node_of(t, m, [&](const int i) {
@@ -371,7 +375,7 @@ class CellGroup {
     syn_begin_of_slot_ = syn_begin;
     if (on_chip_)
       build_on_chip_lists(exec, syn_node, trees, net,
-                          {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel});
+                          {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel, hcdt});
     Kokkos::deep_copy(exec, c.size, hsize);
     Kokkos::deep_copy(exec, c.mechs, hmechs);
     if (!on_chip_) {
@@ -553,7 +557,8 @@ class CellGroup {
     const std::size_t bytes = on_chip_scratch_;
     Kokkos::parallel_for(
         "hinesbatch::sim_epoch_on_chip",
-        Kokkos::TeamPolicy<ExecutionSpace>(exec, nc, on_chip_lanes<ExecutionSpace>())
+        Kokkos::TeamPolicy<ExecutionSpace, OnChipLaunchBounds>(exec, nc,
+                                                               on_chip_lanes<ExecutionSpace>())
             .set_scratch_size(0, Kokkos::PerTeam(bytes)),
         impl::StepCellEpochOnChip<ExecutionSpace, views>{
             state_, lists_, syn, w, cell_events, trace, dt, params_.ena, params_.ek, q10_, first,
@@ -679,7 +684,7 @@ class CellGroup {
     typename views::vec_i::HostMirror size;
     typename views::nodes_i::HostMirror parent;
     typename views::nodes_u8::HostMirror mechs;
-    typename views::nodes_d::HostMirror d0, minus_g_axial, pas_g, pas_e, gna, gk, gl, el;
+    typename views::nodes_d::HostMirror d0, minus_g_axial, pas_g, pas_e, gna, gk, gl, el, c_dt;
   };
   // The on-chip schedule's lists: per slot, its synapses grouped by node (nodes in
   // increasing order, each node's synapses in increasing index), and its tree's
@@ -735,7 +740,7 @@ class CellGroup {
     std::unordered_map<int, int> begin_of_template;
     std::vector<int> constant_begin(num_cells()), parent, hh_slot;
     std::vector<unsigned char> mechs;
-    std::vector<double> d0, ga, pg, pe, gna, gk, gl, el;
+    std::vector<double> d0, c_dt, ga, pg, pe, gna, gk, gl, el;
     for (int s = 0; s < num_cells(); ++s) {
       const auto at = begin_of_template.emplace(net.template_of(gid_of_slot_[s]),
                                                 static_cast<int>(parent.size()));
@@ -747,6 +752,7 @@ class CellGroup {
         mechs.push_back(h.mechs(s, i));
         hh_slot.push_back((h.mechs(s, i) & kHHBit) ? hh++ : -1);
         d0.push_back(h.d0(s, i));
+        c_dt.push_back(h.c_dt(s, i));
         ga.push_back(h.minus_g_axial(s, i));
         pg.push_back(h.pas_g(s, i));
         pe.push_back(h.pas_e(s, i));
@@ -762,6 +768,7 @@ class CellGroup {
     l.hh_slot = impl::to_device(exec, hh_slot, "hb::template_hh_slot");
     l.mechs = impl::to_device(exec, mechs, "hb::template_mechs");
     l.d0 = impl::to_device(exec, d0, "hb::template_d0");
+    l.c_dt = impl::to_device(exec, c_dt, "hb::template_c_dt");
     l.minus_g_axial = impl::to_device(exec, ga, "hb::template_minus_g_axial");
     l.pas_g = impl::to_device(exec, pg, "hb::template_pas_g");
     l.pas_e = impl::to_device(exec, pe, "hb::template_pas_e");
@@ -771,6 +778,9 @@ class CellGroup {
     l.hh_el = impl::to_device(exec, el, "hb::template_el");
     l.gates = Kokkos::View<double*, memory_space>(
         "hb::on_chip_gates", std::size_t(3) * std::max(on_chip_hh_, 1) * num_cells());
+    l.voltages = Kokkos::View<double*, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::on_chip_voltages")),
+        std::size_t(on_chip_nodes_) * num_cells());
   }
 
   impl::TileVoltages<memory_space> tile_voltages() const {

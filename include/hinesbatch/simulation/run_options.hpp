@@ -29,11 +29,11 @@ inline const char* host_schedule_name(HostSchedule s) {
 }
 
 // The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell (a warp on a GPU) runs
-// every step of an epoch with the cell's voltages and system in team scratch. Auto: on GPUs when
-// the group's largest cell fits in level-0 scratch (24 B per node: 1,706 in Kokkos 3.4's 40 KB),
+// every step of an epoch with the cell's system in team scratch. Auto: on GPUs when the
+// group's largest cell fits in level-0 scratch (16 B per node: 2,560 in Kokkos 3.4's 40 KB),
 // one thread per cell per step otherwise; never on hosts. On: on every backend, InputError
 // when the largest cell does not fit. Off: never. Same raster as the other schedules;
-// voltages agree to rounding (the sums meet in another order).
+// voltages agree to rounding (it solves for v, the others for dv).
 enum class OnChipSteps { Auto, On, Off };
 OnChipSteps parse_on_chip_steps(const std::string& name);  // "auto", "on" or "off"
 inline const char* on_chip_steps_name(OnChipSteps s) {

@@ -9,8 +9,8 @@
 // Two users, one elimination:
 //  - the packed multi-morphology schedule (PackedSchedule::CellLanes,
 //    multi_morphology_solve.hpp): a team per cell, every cell its own tree;
-//  - the simulation's on-chip step (cell_epoch_on_chip.hpp), whose system also carries
-//    each node's axial current into its parent (System::kCarries).
+//  - the simulation's on-chip step (cell_epoch_on_chip.hpp), whose -g_axial and parents
+//    come from its template's block.
 #include <Kokkos_Core.hpp>
 #include <vector>
 
@@ -64,7 +64,6 @@ namespace impl {
 template <class T>
 struct LaneSystem {
   using scalar_type = T;
-  static constexpr bool kCarries = false;
   T* d;
   T* rhs;
   const T* u_;
@@ -73,7 +72,6 @@ struct LaneSystem {
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
   KOKKOS_INLINE_FUNCTION T u(int i) const { return u_[i]; }
   KOKKOS_INLINE_FUNCTION T l(int i) const { return l_[i]; }
-  KOKKOS_INLINE_FUNCTION T carried(int, int) const { return T(0); }
 };
 
 // Solves the system in place over the lanes of a team: d <- 1/d' (the eliminated pivots'
@@ -82,9 +80,7 @@ struct LaneSystem {
 // entries in memory, or a copy of them in team scratch); the team's size must be the plan's
 // lane count. Each lane reports the smallest node with a zero or non-finite pivot and with
 // a non-finite x that it met (-1 if none).
-// System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i), and kCarries with
-// carried(i, p): what node i's step takes from rhs(p) besides u(i) x(i)'s share (the
-// simulation's axial current; 0 otherwise).
+// System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i).
 template <class Member, class MemorySpace, class System>
 KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
                                               const DeviceLanePlans<MemorySpace>& plans,
@@ -125,7 +121,6 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
       const T f = sys.u(node) * inv;
       const T dp = (cached ? dc : d[p]) - f * sys.l(node);
       T rp = cached ? rc : rhs[p];
-      if (System::kCarries) rp -= sys.carried(node, p);
       rp -= f * ri;
       cached = (entry & CellLanePlan::kKeep) != 0;
       if (cached) {
