@@ -262,8 +262,9 @@ TEST(NeuronCompartmentsTest, RealFilesKeepTheirAreaWhateverNseg) {
 
 // The one builder of the fixed part of the cable matrix (CellGroup and the solver tests and
 // benchmarks use it): each row is C/dt on the node's area plus the conductances of its
-// edges, the off-diagonal is -g_axial both ways, every real file gives a matrix whose rows
-// are diagonally dominant (weakly at zero-area ends, strictly elsewhere).
+// edges (C/dt also alone, for the on-chip schedule), the off-diagonal is -g_axial both ways,
+// every real file gives a matrix whose rows are diagonally dominant (weakly at zero-area
+// ends, strictly elsewhere).
 TEST(CableMatrixTest, RowsAreCapacityPlusTheEdgesConductances) {
   std::vector<std::pair<std::string, NeuronCompartments>> cells{
       {"synthetic:p3", neuron_compartments(synthetic_sections("p3"), 100)}};
@@ -286,6 +287,7 @@ TEST(CableMatrixTest, RowsAreCapacityPlusTheEdgesConductances) {
       const long double capacity = (long double)cm * c.area_um2[i] * 1e-5L / dt;
       EXPECT_NEAR(double(m.d0[i] - edges[i]), double(capacity), 1e-12 * double(edges[i]))
           << "node " << i;
+      EXPECT_NEAR(m.c_dt[i], double(capacity), 1e-15 * double(capacity)) << "node " << i;
       EXPECT_GE(m.d0[i], double(edges[i]) * (1 - 1e-15)) << "node " << i;
     }
   }
