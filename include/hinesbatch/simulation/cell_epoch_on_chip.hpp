@@ -47,8 +47,18 @@ namespace hinesbatch {
 // The epoch kernel's launch bounds on CUDA: a warp per cell and at least 28 cells per SM.
 // They cap it at 72 registers (86 without, which let only 20 cells run per SM where P3's
 // cell's 7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on
-// the 100,000-cell P3 network, docs/SCALING.md). Host backends ignore them.
-using OnChipLaunchBounds = Kokkos::LaunchBounds<32, 28>;
+// the 100,000-cell P3 network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
+// Kepler, Turing and sm_86, 24 on Ada), the bound is that number: a larger one is ignored
+// with a ptxas warning. The macros are the same in the host and device passes, so the
+// kernel's type is too. Host backends ignore the bounds.
+#if defined(KOKKOS_ARCH_KEPLER) || defined(KOKKOS_ARCH_TURING75) || defined(KOKKOS_ARCH_AMPERE86)
+inline constexpr unsigned kOnChipMinCellsPerSM = 16;
+#elif defined(KOKKOS_ARCH_ADA89)
+inline constexpr unsigned kOnChipMinCellsPerSM = 24;
+#else
+inline constexpr unsigned kOnChipMinCellsPerSM = 28;
+#endif
+using OnChipLaunchBounds = Kokkos::LaunchBounds<32, kOnChipMinCellsPerSM>;
 
 // Per-slot lists the on-chip schedule walks with its lanes (CellGroup builds them).
 template <class MemorySpace>
