@@ -289,7 +289,6 @@ class CellGroup {
     views& c = state_;
     c.size = typename views::vec_i("hb::size", nc);
     c.v = nd("hb::v");
-    c.mechs = typename views::nodes_u8("hb::mechs", nc, max_nodes_);
     if (!on_chip_) {  // it keeps d and rhs in team scratch and its gates in its own rows
       c.d = nd("hb::d");
       c.rhs = nd("hb::rhs");
@@ -297,8 +296,9 @@ class CellGroup {
       c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
       c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
     }
-    // The per-slot constants, zeroed on the host. The on-chip schedule reads the templates'
-    // blocks instead (build_on_chip_lists), so with it they never reach the device.
+    // The per-slot constants and mechanism flags, zeroed on the host. The on-chip schedule
+    // reads the templates' blocks instead (build_on_chip_lists), so with it they never reach
+    // the device.
     auto per_slot = [&](auto& device_view, const char* label) ->
         typename std::decay_t<decltype(device_view)>::HostMirror {
           using View = std::decay_t<decltype(device_view)>;
@@ -307,7 +307,7 @@ class CellGroup {
           return Kokkos::create_mirror_view(device_view);
         };
     auto hsize = Kokkos::create_mirror_view(c.size);
-    auto hmechs = Kokkos::create_mirror_view(c.mechs);
+    auto hmechs = per_slot(c.mechs, "hb::mechs");
     auto hparent = per_slot(c.parent, "hb::parent");
     auto ha = per_slot(c.minus_g_axial, "hb::minus_g_axial");
     auto hd0 = per_slot(c.d0, "hb::d0");
@@ -377,8 +377,8 @@ class CellGroup {
       build_on_chip_lists(exec, syn_node, trees, net,
                           {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel, hcdt});
     Kokkos::deep_copy(exec, c.size, hsize);
-    Kokkos::deep_copy(exec, c.mechs, hmechs);
     if (!on_chip_) {
+      Kokkos::deep_copy(exec, c.mechs, hmechs);
       Kokkos::deep_copy(exec, c.parent, hparent);
       Kokkos::deep_copy(exec, c.minus_g_axial, ha);
       Kokkos::deep_copy(exec, c.d0, hd0);
