@@ -244,6 +244,69 @@ void for_each_node_of(const CellTemplate& t, const DensityMechanism& m, F&& f) {
   }
 }
 
+// One template's per-node constants and synapses, which every cell of it shares: the
+// constructor computes them once per template, copies them into each slot's row for the
+// cells and lanes schedules, and hands the on-chip schedule one block per template.
+struct TemplateNodes {
+  std::vector<int> parent;
+  std::vector<unsigned char> mechs;
+  std::vector<double> d0, minus_g_axial, c_dt, pas_g, pas_e, gna, gk, gl, el;  // uS, mV
+  std::vector<int> syn_node;  // per synapse of the template
+  std::vector<double> syn_decay, syn_e;
+  // The synapses grouped by node, as the on-chip schedule reads them: nodes in increasing
+  // order, group g has synapses group_syn[group_first[g] .. group_first[g + 1]) (indices
+  // into the template's synapses, increasing).
+  std::vector<int> group_node, group_first{0}, group_syn;
+};
+inline TemplateNodes template_nodes(const CellTemplate& t, double dt) {
+  const NeuronCompartments& comp = t.compartments;
+  const int n = comp.size();
+  const CableMatrix cable = cable_matrix(comp, t.cm, dt);
+  TemplateNodes k;
+  k.parent.resize(n);
+  for (int i = 0; i < n; ++i) k.parent[i] = comp.tree.parent(i);
+  k.d0 = cable.d0;
+  k.minus_g_axial = cable.minus_g_axial;
+  k.c_dt = cable.c_dt;
+  k.mechs.assign(n, 0);
+  for (auto* x : {&k.pas_g, &k.pas_e, &k.gna, &k.gk, &k.gl, &k.el}) x->assign(n, 0.0);
+  for (const DensityMechanism& m : t.density)
+    for_each_node_of(t, m, [&](const int i) {
+      if (m.kind == DensityMechanism::Pas) {
+        k.mechs[i] |= kPasBit;
+        k.pas_g[i] = membrane_uS(comp, i, m.pas.g);
+        k.pas_e[i] = m.pas.e;
+      } else {
+        k.mechs[i] |= kHHBit;
+        k.gna[i] = membrane_uS(comp, i, m.hh.gnabar);
+        k.gk[i] = membrane_uS(comp, i, m.hh.gkbar);
+        k.gl[i] = membrane_uS(comp, i, m.hh.gl);
+        k.el[i] = m.hh.el;
+      }
+    });
+  for (const ExpSynSpec& syn : t.synapses) {
+    k.syn_node.push_back(comp.node_at(syn.where));
+    k.syn_decay.push_back(std::exp(-dt / syn.tau));
+    k.syn_e.push_back(syn.e);
+  }
+  std::vector<int> order(k.syn_node.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return k.syn_node[a] < k.syn_node[b]; });
+  for (std::size_t q = 0; q < order.size(); ++q) {
+    if (q > 0 && k.syn_node[order[q]] != k.syn_node[order[q - 1]]) {
+      k.group_first.push_back(static_cast<int>(k.group_syn.size()));
+      k.group_node.push_back(k.syn_node[order[q - 1]]);
+    }
+    k.group_syn.push_back(order[q]);
+  }
+  if (!order.empty()) {
+    k.group_first.push_back(static_cast<int>(k.group_syn.size()));
+    k.group_node.push_back(k.syn_node[order.back()]);
+  }
+  return k;
+}
+
 }  // namespace impl
 
 // One rank's cells. Slots are the cells sorted by node count (descending, ties by gid).
@@ -296,99 +359,42 @@ class CellGroup {
       c.hh_h = typename views::nodes_d("hb::h", nc, max_nodes_);
       c.hh_n = typename views::nodes_d("hb::n", nc, max_nodes_);
     }
-    // The per-slot constants and mechanism flags, zeroed on the host. The on-chip schedule
-    // reads the templates' blocks instead (build_on_chip_lists), so with it they never reach
-    // the device.
-    auto per_slot = [&](auto& device_view, const char* label) ->
-        typename std::decay_t<decltype(device_view)>::HostMirror {
-          using View = std::decay_t<decltype(device_view)>;
-          if (on_chip_) return typename View::HostMirror(std::string(label), nc, max_nodes_);
-          device_view = View(std::string(label), nc, max_nodes_);
-          return Kokkos::create_mirror_view(device_view);
-        };
+    std::vector<impl::TemplateNodes> nodes_of_template;
+    for (const CellTemplate& t : templates)
+      nodes_of_template.push_back(impl::template_nodes(t, p.dt));
     auto hsize = Kokkos::create_mirror_view(c.size);
-    auto hmechs = per_slot(c.mechs, "hb::mechs");
-    auto hparent = per_slot(c.parent, "hb::parent");
-    auto ha = per_slot(c.minus_g_axial, "hb::minus_g_axial");
-    auto hd0 = per_slot(c.d0, "hb::d0");
-    auto hpg = per_slot(c.pas_g, "hb::pas_g");
-    auto hpe = per_slot(c.pas_e, "hb::pas_e");
-    auto hgna = per_slot(c.hh_gna, "hb::gna");
-    auto hgk = per_slot(c.hh_gk, "hb::gk");
-    auto hgl = per_slot(c.hh_gl, "hb::gl");
-    auto hel = per_slot(c.hh_el, "hb::el");
-    // C/dt alone, for the on-chip schedule's system for v (cell_epoch_on_chip.hpp).
-    typename views::nodes_d::HostMirror hcdt;
-    if (on_chip_) hcdt = typename views::nodes_d::HostMirror("hb::c_dt", nc, max_nodes_);
     std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
     std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
-    syn_begin_of_slot_.assign(1, 0);
-    std::vector<CableMatrix> cable_of_template;
-    for (const CellTemplate& t : templates)
-      cable_of_template.push_back(cable_matrix(t.compartments, t.cm, p.dt));
     for (int s = 0; s < nc; ++s) {
       const std::int64_t gid = gid_of_slot_[s];
       slot_of_gid_[gid] = s;
       const CellTemplate& t = templates[net.template_of(gid)];
-      const NeuronCompartments& comp = t.compartments;
-      const int n = comp.size();
-      hsize(s) = n;
-      const CableMatrix& cable = cable_of_template[net.template_of(gid)];
-      for (int i = 0; i < n; ++i) {
-        hparent(s, i) = comp.tree.parent(i);
-        ha(s, i) = cable.minus_g_axial[i];
-        hd0(s, i) = cable.d0[i];
-        if (on_chip_) hcdt(s, i) = cable.c_dt[i];
-      }
-      for (const DensityMechanism& m : t.density)
-        impl::for_each_node_of(t, m, [&](const int i) {
-          if (m.kind == DensityMechanism::Pas) {
-            hmechs(s, i) |= kPasBit;
-            hpg(s, i) = membrane_uS(comp, i, m.pas.g);
-            hpe(s, i) = m.pas.e;
-          } else {
-            hmechs(s, i) |= kHHBit;
-            hgna(s, i) = membrane_uS(comp, i, m.hh.gnabar);
-            hgk(s, i) = membrane_uS(comp, i, m.hh.gkbar);
-            hgl(s, i) = membrane_uS(comp, i, m.hh.gl);
-            hel(s, i) = m.hh.el;
-          }
-        });
-      for (const ExpSynSpec& syn : t.synapses) {
-        syn_node.push_back(comp.node_at(syn.where));
-        syn_decay.push_back(std::exp(-p.dt / syn.tau));
-        syn_e.push_back(syn.e);
-      }
+      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid)];
+      hsize(s) = t.compartments.size();
+      syn_node.insert(syn_node.end(), k.syn_node.begin(), k.syn_node.end());
+      syn_decay.insert(syn_decay.end(), k.syn_decay.begin(), k.syn_decay.end());
+      syn_e.insert(syn_e.end(), k.syn_e.begin(), k.syn_e.end());
       syn_begin.push_back(static_cast<int>(syn_node.size()));
       std::vector<IClampSpec> stims = t.iclamps;
       for (const IClampSpec& x : net.stimulus(gid, t).iclamps) stims.push_back(x);
       for (const IClampSpec& x : stims) {
-        stim_node.push_back(comp.node_at(x.where));
+        stim_node.push_back(t.compartments.node_at(x.where));
         stim_del.push_back(x.del);
         stim_dur.push_back(x.dur);
         stim_amp.push_back(x.amp);
       }
       stim_begin.push_back(static_cast<int>(stim_node.size()));
-      det_node.push_back(t.detector.present ? comp.node_at(t.detector.where) : -1);
+      det_node.push_back(t.detector.present ? t.compartments.node_at(t.detector.where) : -1);
       det_thr.push_back(t.detector.threshold);
     }
     syn_begin_of_slot_ = syn_begin;
-    if (on_chip_)
-      build_on_chip_lists(exec, syn_node, trees, net,
-                          {hsize, hparent, hmechs, hd0, ha, hpg, hpe, hgna, hgk, hgl, hel, hcdt});
     Kokkos::deep_copy(exec, c.size, hsize);
-    if (!on_chip_) {
-      Kokkos::deep_copy(exec, c.mechs, hmechs);
-      Kokkos::deep_copy(exec, c.parent, hparent);
-      Kokkos::deep_copy(exec, c.minus_g_axial, ha);
-      Kokkos::deep_copy(exec, c.d0, hd0);
-      Kokkos::deep_copy(exec, c.pas_g, hpg);
-      Kokkos::deep_copy(exec, c.pas_e, hpe);
-      Kokkos::deep_copy(exec, c.hh_gna, hgna);
-      Kokkos::deep_copy(exec, c.hh_gk, hgk);
-      Kokkos::deep_copy(exec, c.hh_gl, hgl);
-      Kokkos::deep_copy(exec, c.hh_el, hel);
-    }
+    // The on-chip schedule reads one block of constants per template; the others a row per
+    // slot.
+    if (on_chip_)
+      build_on_chip_lists(exec, trees, net, nodes_of_template);
+    else
+      fill_slot_constants(exec, net, nodes_of_template);
     exec.fence();
     c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
     c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
@@ -679,19 +685,60 @@ class CellGroup {
     return false;
   }
 
-  // The (slot, node) constants as the constructor fills them on the host.
-  struct HostConstants {
-    typename views::vec_i::HostMirror size;
-    typename views::nodes_i::HostMirror parent;
-    typename views::nodes_u8::HostMirror mechs;
-    typename views::nodes_d::HostMirror d0, minus_g_axial, pas_g, pas_e, gna, gk, gl, el, c_dt;
-  };
-  // The on-chip schedule's lists: per slot, its synapses grouped by node (nodes in
-  // increasing order, each node's synapses in increasing index), and its tree's
-  // CellLanePlan for the team's lanes (one per distinct tree), and the templates' constants.
-  void build_on_chip_lists(const ExecutionSpace& exec, const std::vector<int>& syn_node,
-                           const impl::TemplateTrees& trees, const NetworkSpec& net,
-                           const HostConstants& h) {
+  // The cells and lanes schedules' (slot, node) constants: each slot's row is its template's.
+  void fill_slot_constants(const ExecutionSpace& exec, const NetworkSpec& net,
+                           const std::vector<impl::TemplateNodes>& nodes_of_template) {
+    views& c = state_;
+    const int nc = num_cells();
+    const auto alloc = [&](auto& device_view, const char* label) {
+      using View = std::decay_t<decltype(device_view)>;
+      device_view = View(std::string(label), nc, max_nodes_);
+      return Kokkos::create_mirror_view(device_view);
+    };
+    auto hmechs = alloc(c.mechs, "hb::mechs");
+    auto hparent = alloc(c.parent, "hb::parent");
+    auto ha = alloc(c.minus_g_axial, "hb::minus_g_axial");
+    auto hd0 = alloc(c.d0, "hb::d0");
+    auto hpg = alloc(c.pas_g, "hb::pas_g");
+    auto hpe = alloc(c.pas_e, "hb::pas_e");
+    auto hgna = alloc(c.hh_gna, "hb::gna");
+    auto hgk = alloc(c.hh_gk, "hb::gk");
+    auto hgl = alloc(c.hh_gl, "hb::gl");
+    auto hel = alloc(c.hh_el, "hb::el");
+    for (int s = 0; s < nc; ++s) {
+      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
+      for (std::size_t i = 0; i < k.parent.size(); ++i) {
+        hparent(s, i) = k.parent[i];
+        hmechs(s, i) = k.mechs[i];
+        ha(s, i) = k.minus_g_axial[i];
+        hd0(s, i) = k.d0[i];
+        hpg(s, i) = k.pas_g[i];
+        hpe(s, i) = k.pas_e[i];
+        hgna(s, i) = k.gna[i];
+        hgk(s, i) = k.gk[i];
+        hgl(s, i) = k.gl[i];
+        hel(s, i) = k.el[i];
+      }
+    }
+    Kokkos::deep_copy(exec, c.mechs, hmechs);
+    Kokkos::deep_copy(exec, c.parent, hparent);
+    Kokkos::deep_copy(exec, c.minus_g_axial, ha);
+    Kokkos::deep_copy(exec, c.d0, hd0);
+    Kokkos::deep_copy(exec, c.pas_g, hpg);
+    Kokkos::deep_copy(exec, c.pas_e, hpe);
+    Kokkos::deep_copy(exec, c.hh_gna, hgna);
+    Kokkos::deep_copy(exec, c.hh_gk, hgk);
+    Kokkos::deep_copy(exec, c.hh_gl, hgl);
+    Kokkos::deep_copy(exec, c.hh_el, hel);
+    exec.fence();  // before the host mirrors go
+  }
+
+  // The on-chip schedule's lists: per slot, its synapses grouped by node (its template's
+  // groups, offset to the slot's synapses), its tree's CellLanePlan for the team's lanes
+  // (one per distinct tree), and the templates' constants.
+  void build_on_chip_lists(const ExecutionSpace& exec, const impl::TemplateTrees& trees,
+                           const NetworkSpec& net,
+                           const std::vector<impl::TemplateNodes>& nodes_of_template) {
     const int lanes = on_chip_lanes<ExecutionSpace>();
     std::vector<int> plan_of_tree(trees.parents.size(), -1);
     std::vector<int> plan_of_slot(num_cells());
@@ -704,23 +751,15 @@ class CellGroup {
     }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plans = plans.to_device<memory_space>(exec);
-    build_template_constants(exec, net, h);
+    build_template_constants(exec, net, nodes_of_template);
     std::vector<int> group_begin{0}, group_node, group_first{0}, group_syn;
     for (int s = 0; s < num_cells(); ++s) {
-      std::vector<int> order(syn_begin_of_slot_[s + 1] - syn_begin_of_slot_[s]);
-      std::iota(order.begin(), order.end(), syn_begin_of_slot_[s]);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int a, int b) { return syn_node[a] < syn_node[b]; });
-      for (std::size_t q = 0; q < order.size(); ++q) {
-        if (q > 0 && syn_node[order[q]] != syn_node[order[q - 1]]) {
-          group_first.push_back(static_cast<int>(group_syn.size()));
-          group_node.push_back(syn_node[order[q - 1]]);
-        }
-        group_syn.push_back(order[q]);
-      }
-      if (!order.empty()) {
-        group_first.push_back(static_cast<int>(group_syn.size()));
-        group_node.push_back(syn_node[order.back()]);
+      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
+      const int first_syn = syn_begin_of_slot_[s], first_group = static_cast<int>(group_syn.size());
+      for (int q : k.group_syn) group_syn.push_back(first_syn + q);
+      for (std::size_t g = 0; g < k.group_node.size(); ++g) {
+        group_node.push_back(k.group_node[g]);
+        group_first.push_back(first_group + k.group_first[g + 1]);
       }
       group_begin.push_back(static_cast<int>(group_node.size()));
     }
@@ -733,34 +772,35 @@ class CellGroup {
     lists_.record_node = lists_.record_column = typename views::vec_i("hb::rec_none", 0);
   }
 
-  // One block of constants per template, copied from the template's first slot: every cell
-  // of a template has the same (the constructor fills them from the template alone).
+  // One block of constants per template of the group, in the order of their first slots.
   void build_template_constants(const ExecutionSpace& exec, const NetworkSpec& net,
-                                const HostConstants& h) {
+                                const std::vector<impl::TemplateNodes>& nodes_of_template) {
     std::unordered_map<int, int> begin_of_template;
     std::vector<int> constant_begin(num_cells()), parent, hh_slot;
     std::vector<unsigned char> mechs;
     std::vector<double> d0, c_dt, ga, pg, pe, gna, gk, gl, el;
+    const auto append = [](auto& to, const auto& from) {
+      to.insert(to.end(), from.begin(), from.end());
+    };
     for (int s = 0; s < num_cells(); ++s) {
-      const auto at = begin_of_template.emplace(net.template_of(gid_of_slot_[s]),
-                                                static_cast<int>(parent.size()));
+      const int t = net.template_of(gid_of_slot_[s]);
+      const auto at = begin_of_template.emplace(t, static_cast<int>(parent.size()));
       constant_begin[s] = at.first->second;
       if (!at.second) continue;
+      const impl::TemplateNodes& k = nodes_of_template[t];
       int hh = 0;
-      for (int i = 0; i < h.size(s); ++i) {
-        parent.push_back(h.parent(s, i));
-        mechs.push_back(h.mechs(s, i));
-        hh_slot.push_back((h.mechs(s, i) & kHHBit) ? hh++ : -1);
-        d0.push_back(h.d0(s, i));
-        c_dt.push_back(h.c_dt(s, i));
-        ga.push_back(h.minus_g_axial(s, i));
-        pg.push_back(h.pas_g(s, i));
-        pe.push_back(h.pas_e(s, i));
-        gna.push_back(h.gna(s, i));
-        gk.push_back(h.gk(s, i));
-        gl.push_back(h.gl(s, i));
-        el.push_back(h.el(s, i));
-      }
+      for (unsigned char m : k.mechs) hh_slot.push_back((m & kHHBit) ? hh++ : -1);
+      append(parent, k.parent);
+      append(mechs, k.mechs);
+      append(d0, k.d0);
+      append(c_dt, k.c_dt);
+      append(ga, k.minus_g_axial);
+      append(pg, k.pas_g);
+      append(pe, k.pas_e);
+      append(gna, k.gna);
+      append(gk, k.gk);
+      append(gl, k.gl);
+      append(el, k.el);
     }
     OnChipCellLists<memory_space>& l = lists_;
     l.constant_begin = impl::to_device(exec, constant_begin, "hb::constant_begin");
