@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -1308,6 +1309,30 @@ TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
                InputError);  // detector on a section that does not exist
   EXPECT_THROW(make_cell_template(synthetic_sections("ball-and-stick"), -1, 1, {}, {}, {}, {}),
                InputError);
+}
+
+// Synapses are numbered per rank in int (what the kernels index with): a rank whose cells
+// have more is refused by name before anything is allocated for them.
+TEST(SimulationErrors, MoreSynapsesThanARankCanNumberIsNamed) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const CellTemplate t =
+      make_cell_template(synthetic_sections("ball-and-stick"), 100, 1, {}, {},
+                         std::vector<ExpSynSpec>(1 << 20, ExpSynSpec{{0, 0.5}, 2, 0}), {});
+  NetworkSpec net;
+  net.cells = 2100;  // 2,100 x 2^20 = 2.2e9 synapses
+  std::vector<std::int64_t> gids(net.cells);
+  std::iota(gids.begin(), gids.end(), 0);
+  for (const OnChipSteps on_chip : {OnChipSteps::Off, OnChipSteps::On}) {
+    try {
+      CellGroup<Exec> group(Exec(), {t}, net, gids, SimulationParameters{}, 1, HostSchedule::Cells,
+                            on_chip);
+      FAIL() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("synapses (at gid 2047)"), std::string::npos)
+          << e.what();
+      EXPECT_EQ(e.value(), std::to_string((std::int64_t(1) << 20) * 2048));
+    }
+  }
 }
 
 }  // namespace

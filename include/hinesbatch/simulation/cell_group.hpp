@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
@@ -363,18 +364,22 @@ class CellGroup {
     for (const CellTemplate& t : templates)
       nodes_of_template.push_back(impl::template_nodes(t, p.dt));
     auto hsize = Kokkos::create_mirror_view(c.size);
-    std::vector<int> syn_begin{0}, syn_node, stim_begin{0}, stim_node, det_node;
-    std::vector<double> syn_decay, syn_e, stim_del, stim_dur, stim_amp, det_thr;
+    std::vector<int> stim_begin{0}, stim_node, det_node;
+    std::vector<double> stim_del, stim_dur, stim_amp, det_thr;
+    // Synapses are numbered slot by slot (int indices, as the kernels read them).
+    syn_begin_of_slot_.assign(1, 0);
     for (int s = 0; s < nc; ++s) {
       const std::int64_t gid = gid_of_slot_[s];
       slot_of_gid_[gid] = s;
       const CellTemplate& t = templates[net.template_of(gid)];
-      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid)];
       hsize(s) = t.compartments.size();
-      syn_node.insert(syn_node.end(), k.syn_node.begin(), k.syn_node.end());
-      syn_decay.insert(syn_decay.end(), k.syn_decay.begin(), k.syn_decay.end());
-      syn_e.insert(syn_e.end(), k.syn_e.begin(), k.syn_e.end());
-      syn_begin.push_back(static_cast<int>(syn_node.size()));
+      const std::int64_t syn_end = std::int64_t(syn_begin_of_slot_.back()) + t.synapses.size();
+      if (syn_end > std::numeric_limits<int>::max())
+        throw InputError("a rank's cells have more than " +
+                             std::to_string(std::numeric_limits<int>::max()) +
+                             " synapses (at gid " + std::to_string(gid) + "): use more ranks",
+                         {}, 0, std::to_string(syn_end));
+      syn_begin_of_slot_.push_back(static_cast<int>(syn_end));
       std::vector<IClampSpec> stims = t.iclamps;
       for (const IClampSpec& x : net.stimulus(gid, t).iclamps) stims.push_back(x);
       for (const IClampSpec& x : stims) {
@@ -387,8 +392,8 @@ class CellGroup {
       det_node.push_back(t.detector.present ? t.compartments.node_at(t.detector.where) : -1);
       det_thr.push_back(t.detector.threshold);
     }
-    syn_begin_of_slot_ = syn_begin;
     Kokkos::deep_copy(exec, c.size, hsize);
+    fill_synapses(exec, net, nodes_of_template);
     // The on-chip schedule reads one block of constants per template; the others a row per
     // slot.
     if (on_chip_)
@@ -396,11 +401,6 @@ class CellGroup {
     else
       fill_slot_constants(exec, net, nodes_of_template);
     exec.fence();
-    c.syn_begin = impl::to_device(exec, syn_begin, "hb::syn_begin");
-    c.syn_node = impl::to_device(exec, syn_node, "hb::syn_node");
-    c.syn_decay = impl::to_device(exec, syn_decay, "hb::syn_decay");
-    c.syn_e = impl::to_device(exec, syn_e, "hb::syn_e");
-    c.syn_g = typename views::vec_d("hb::syn_g", syn_node.size());
     c.stim_begin = impl::to_device(exec, stim_begin, "hb::stim_begin");
     c.stim_node = impl::to_device(exec, stim_node, "hb::stim_node");
     c.stim_del = impl::to_device(exec, stim_del, "hb::stim_del");
@@ -685,6 +685,43 @@ class CellGroup {
     return false;
   }
 
+  // Each slot's synapses (node, decay factor, reversal potential) are its template's, from
+  // syn_begin_of_slot_; filled in parallel over slots (P3's literal network has 50 M).
+  void fill_synapses(const ExecutionSpace& exec, const NetworkSpec& net,
+                     const std::vector<impl::TemplateNodes>& nodes_of_template) {
+    views& c = state_;
+    const std::size_t total = static_cast<std::size_t>(num_synapses());
+    const auto alloc = [&](auto& device_view, const char* label) {
+      using View = std::decay_t<decltype(device_view)>;
+      device_view =
+          View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), total);
+      return Kokkos::create_mirror_view(device_view);
+    };
+    // The on-chip schedule finds a synapse's node through its groups (OnChipCellLists).
+    typename views::vec_i::HostMirror hnode;
+    if (!on_chip_) hnode = alloc(c.syn_node, "hb::syn_node");
+    auto hdecay = alloc(c.syn_decay, "hb::syn_decay");
+    auto he = alloc(c.syn_e, "hb::syn_e");
+    Kokkos::parallel_for(
+        "hinesbatch::sim_fill_synapses",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, num_cells()), [&](const int s) {
+          const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
+          const int b = syn_begin_of_slot_[s];
+          for (std::size_t q = 0; q < k.syn_node.size(); ++q) {
+            if (!on_chip_) hnode(b + q) = k.syn_node[q];
+            hdecay(b + q) = k.syn_decay[q];
+            he(b + q) = k.syn_e[q];
+          }
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
+    if (!on_chip_) Kokkos::deep_copy(exec, c.syn_node, hnode);
+    Kokkos::deep_copy(exec, c.syn_decay, hdecay);
+    Kokkos::deep_copy(exec, c.syn_e, he);
+    c.syn_begin = impl::to_device(exec, syn_begin_of_slot_, "hb::syn_begin");
+    c.syn_g = typename views::vec_d("hb::syn_g", total);
+    exec.fence();  // before the host mirrors go
+  }
+
   // The cells and lanes schedules' (slot, node) constants: each slot's row is its template's.
   void fill_slot_constants(const ExecutionSpace& exec, const NetworkSpec& net,
                            const std::vector<impl::TemplateNodes>& nodes_of_template) {
@@ -705,21 +742,24 @@ class CellGroup {
     auto hgk = alloc(c.hh_gk, "hb::gk");
     auto hgl = alloc(c.hh_gl, "hb::gl");
     auto hel = alloc(c.hh_el, "hb::el");
-    for (int s = 0; s < nc; ++s) {
-      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
-      for (std::size_t i = 0; i < k.parent.size(); ++i) {
-        hparent(s, i) = k.parent[i];
-        hmechs(s, i) = k.mechs[i];
-        ha(s, i) = k.minus_g_axial[i];
-        hd0(s, i) = k.d0[i];
-        hpg(s, i) = k.pas_g[i];
-        hpe(s, i) = k.pas_e[i];
-        hgna(s, i) = k.gna[i];
-        hgk(s, i) = k.gk[i];
-        hgl(s, i) = k.gl[i];
-        hel(s, i) = k.el[i];
-      }
-    }
+    Kokkos::parallel_for(
+        "hinesbatch::sim_fill_slot_constants",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nc), [&](const int s) {
+          const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
+          for (std::size_t i = 0; i < k.parent.size(); ++i) {
+            hparent(s, i) = k.parent[i];
+            hmechs(s, i) = k.mechs[i];
+            ha(s, i) = k.minus_g_axial[i];
+            hd0(s, i) = k.d0[i];
+            hpg(s, i) = k.pas_g[i];
+            hpe(s, i) = k.pas_e[i];
+            hgna(s, i) = k.gna[i];
+            hgk(s, i) = k.gk[i];
+            hgl(s, i) = k.gl[i];
+            hel(s, i) = k.el[i];
+          }
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
     Kokkos::deep_copy(exec, c.mechs, hmechs);
     Kokkos::deep_copy(exec, c.parent, hparent);
     Kokkos::deep_copy(exec, c.minus_g_axial, ha);
@@ -752,17 +792,28 @@ class CellGroup {
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plans = plans.to_device<memory_space>(exec);
     build_template_constants(exec, net, nodes_of_template);
-    std::vector<int> group_begin{0}, group_node, group_first{0}, group_syn;
-    for (int s = 0; s < num_cells(); ++s) {
-      const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
-      const int first_syn = syn_begin_of_slot_[s], first_group = static_cast<int>(group_syn.size());
-      for (int q : k.group_syn) group_syn.push_back(first_syn + q);
-      for (std::size_t g = 0; g < k.group_node.size(); ++g) {
-        group_node.push_back(k.group_node[g]);
-        group_first.push_back(first_group + k.group_first[g + 1]);
-      }
-      group_begin.push_back(static_cast<int>(group_node.size()));
-    }
+    // A slot's groups are its template's; its group_syn entries are a permutation of its
+    // synapses, so they start at its first synapse.
+    std::vector<int> group_begin{0};
+    for (int s = 0; s < num_cells(); ++s)
+      group_begin.push_back(
+          group_begin.back() +
+          static_cast<int>(nodes_of_template[net.template_of(gid_of_slot_[s])].group_node.size()));
+    std::vector<int> group_node(group_begin.back()), group_first(group_begin.back() + 1, 0),
+        group_syn(num_synapses());
+    Kokkos::parallel_for(
+        "hinesbatch::sim_group_synapses",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, num_cells()), [&](const int s) {
+          const impl::TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot_[s])];
+          const int first_syn = syn_begin_of_slot_[s], first_group = group_begin[s];
+          for (std::size_t q = 0; q < k.group_syn.size(); ++q)
+            group_syn[first_syn + q] = first_syn + k.group_syn[q];
+          for (std::size_t g = 0; g < k.group_node.size(); ++g) {
+            group_node[first_group + g] = k.group_node[g];
+            group_first[first_group + g + 1] = first_syn + k.group_first[g + 1];
+          }
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
     lists_.group_begin = impl::to_device(exec, group_begin, "hb::syn_group_begin");
     lists_.group_node = impl::to_device(exec, group_node, "hb::syn_group_node");
     lists_.group_first = impl::to_device(exec, group_first, "hb::syn_group_first");
