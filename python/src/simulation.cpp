@@ -6,10 +6,10 @@
 
 #include <memory>
 
+#include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/morphology/sections.hpp"
 #include "runtime.hpp"
 
 namespace hinesbatch {
@@ -198,6 +198,8 @@ py::dict metrics_dict(const RunMetrics& m) {
   d["global_nodes"] = m.global_nodes;
   d["local_connections"] = m.local_connections;
   d["setup_s"] = m.setup_s;
+  d["setup_cells_s"] = m.setup_cells_s;
+  d["setup_connections_s"] = m.setup_connections_s;
   d["wall_s"] = m.wall_s;
   d["compute_s"] = m.compute_s;
   d["exchange_s"] = m.exchange_s;

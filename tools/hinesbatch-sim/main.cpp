@@ -227,7 +227,8 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
         "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
         "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
         "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
-        "  \"setup_s\": %.6g,\n  \"setup_connections_s\": %.6g,\n  \"wall_s\": %.6g,\n  "
+        "  \"setup_s\": %.6g,\n  \"setup_cells_s\": %.6g,\n  \"setup_connections_s\": %.6g,\n"
+        "  \"wall_s\": %.6g,\n  "
         "\"wall_s_per_simulated_s\": %.6g,\n"
         "  \"compartment_steps_per_s\": %.6g,\n  \"compute_s_rank0\": %.6g,\n"
         "  \"compute_max_s\": %.6g,\n  \"compute_mean_s\": %.6g,\n  \"load_balance\": %.6g,\n"
@@ -239,7 +240,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
         m.ranks, static_cast<long long>(r.cells), static_cast<long long>(m.global_nodes),
         static_cast<long long>(m.local_connections), m.overlap ? "true" : "false", m.epoch_steps,
         static_cast<long long>(m.steps), static_cast<long long>(m.epochs), m.simulated_ms,
-        m.setup_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
+        m.setup_s, m.setup_cells_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
         m.compartment_steps_per_s(), m.compute_s, m.compute_max_s, m.compute_mean_s,
         m.load_balance(), m.exchange_s, m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
         static_cast<long long>(m.spikes), m.spikes_per_epoch(),

@@ -63,6 +63,7 @@ struct RunMetrics {
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
   double setup_s = 0, wall_s = 0;  // this rank
+  double setup_cells_s = 0;        // of setup_s: the cells (CellGroup: constants, synapses)
   double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
   double compute_s = 0;            // launching and finishing the steps
   double exchange_s = 0;           // inside all_gather

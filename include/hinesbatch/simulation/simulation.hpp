@@ -87,10 +87,12 @@ class NetworkSimulation {
       d = static_cast<int>(std::min<std::int64_t>({d, std::max<std::int64_t>(steps_, 1), 1000}));
     }
     epoch_steps_ = d;
+    const auto t_cells = clock::now();
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
                                                          epoch_steps_, options.host_schedule,
                                                          options.on_chip);
     const auto t_connections = clock::now();
+    metrics_.setup_cells_s = since(t_cells);
     // Incoming connections and external events of the local cells: drawn per target in
     // parallel on the host, then sorted into CSR by source on the device.
     const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
