@@ -55,22 +55,41 @@ class DeviceEventQueue {
   DeviceEventQueue(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
                    const std::vector<int>& synapse, const std::vector<double>& weight,
                    const std::vector<double>& delay, int num_synapses, double dt)
+      : DeviceEventQueue(exec, host_view(source), host_view(synapse), host_view(weight),
+                         host_view(delay), num_synapses, dt) {}
+  // The same from host arrays (the simulation fills them in parallel, uninitialised first).
+  template <class T>
+  using host_array =
+      Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  DeviceEventQueue(const ExecutionSpace& exec, const host_array<std::int64_t>& source,
+                   const host_array<int>& synapse, const host_array<double>& weight,
+                   const host_array<double>& delay, int num_synapses, double dt)
       : dt_(dt), num_synapses_(std::max(num_synapses, 1)) {
     build(exec, source, synapse, weight, delay);
   }
 
   // The constructor's work (CUDA's extended lambdas may not live in a constructor).
-  void build(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
-             const std::vector<int>& synapse, const std::vector<double>& weight,
-             const std::vector<double>& delay) {
-    const std::int64_t n = static_cast<std::int64_t>(source.size());
+  void build(const ExecutionSpace& exec, const host_array<std::int64_t>& source,
+             const host_array<int>& synapse, const host_array<double>& weight,
+             const host_array<double>& delay) {
+    const std::int64_t n = static_cast<std::int64_t>(source.extent(0));
+    if (static_cast<std::int64_t>(synapse.extent(0)) != n ||
+        static_cast<std::int64_t>(weight.extent(0)) != n ||
+        static_cast<std::int64_t>(delay.extent(0)) != n)
+      throw std::invalid_argument("hinesbatch: connection arrays of different lengths");
     num_connections_ = n;
     auto src_in = upload(exec, source, "hb::conn_src_in");
     auto syn_in = upload(exec, synapse, "hb::conn_syn_in");
     auto w_in = upload(exec, weight, "hb::conn_w_in");
     auto d_in = upload(exec, delay, "hb::conn_d_in");
     std::int64_t max_gid = 0;
-    for (std::int64_t s : source) max_gid = std::max(max_gid, s);
+    Kokkos::parallel_reduce(
+        "hinesbatch::conn_max_source", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+          if (src_in(i) > m) m = src_in(i);
+        },
+        Kokkos::Max<std::int64_t>(max_gid));
+    max_gid = std::max<std::int64_t>(max_gid, 0);  // Max starts from the lowest int64
     // Sort key (source, position): stable by construction.
     const int bpos = impl::bits_for(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
     const int bsrc = impl::bits_for(static_cast<std::uint64_t>(max_gid) + 1);
@@ -135,9 +154,9 @@ class DeviceEventQueue {
     const std::int64_t m = static_cast<std::int64_t>(step.size());
     if (m == 0) return;
     reserve(exec, pool_n_ + m);
-    auto s = upload(exec, step, "hb::ext_step");
-    auto y = upload(exec, synapse, "hb::ext_syn");
-    auto w = upload(exec, weight, "hb::ext_w");
+    auto s = upload(exec, host_view(step), "hb::ext_step");
+    auto y = upload(exec, host_view(synapse), "hb::ext_syn");
+    auto w = upload(exec, host_view(weight), "hb::ext_w");
     auto ps = pool_step_;
     auto py = pool_syn_;
     auto pw = pool_w_;
@@ -352,10 +371,12 @@ class DeviceEventQueue {
 
  private:
   template <class T>
-  static view<T> upload(const ExecutionSpace& exec, const std::vector<T>& v, const char* label) {
-    view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), v.size());
-    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(),
-                                                                                         v.size());
+  static host_array<T> host_view(const std::vector<T>& v) {
+    return host_array<T>(v.data(), v.size());
+  }
+  template <class T>
+  static view<T> upload(const ExecutionSpace& exec, const host_array<T>& h, const char* label) {
+    view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), h.extent(0));
     Kokkos::deep_copy(exec, d, h);
     exec.fence();
     return d;

@@ -101,31 +101,50 @@ class NetworkSimulation {
                          Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
                          [&](const std::int64_t i) { in[i] = net.incoming(local_gids[i]); });
     std::vector<std::int64_t> offset(nl + 1, 0);
-    for (std::int64_t i = 0; i < nl; ++i) {
+    for (std::int64_t i = 0; i < nl; ++i)
       offset[i + 1] = offset[i] + static_cast<std::int64_t>(in[i].size());
-      const int nsyn = group_->synapses_of(local_gids[i]);
-      for (const Connection& c : in[i])
+    // Flat arrays filled in parallel, uninitialised until then (50 M connections are 1.4 GB:
+    // zeroing them on one thread took longer than drawing them); each target's list is
+    // checked and freed where it is copied.
+    const auto flat = [&](auto* type, const char* label) {
+      using T = std::remove_pointer_t<decltype(type)>;
+      return Kokkos::View<T*, Kokkos::HostSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), offset[nl]);
+    };
+    const auto c_src = flat(static_cast<std::int64_t*>(nullptr), "hb::conn_src_host");
+    const auto c_syn = flat(static_cast<int*>(nullptr), "hb::conn_syn_host");
+    const auto c_w = flat(static_cast<double*>(nullptr), "hb::conn_w_host");
+    const auto c_delay = flat(static_cast<double*>(nullptr), "hb::conn_delay_host");
+    std::int64_t first_bad = nl;  // the first local cell with a connection to no synapse
+    Kokkos::parallel_reduce(
+        "hinesbatch::sim_connections",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
+        [&](const std::int64_t i, std::int64_t& bad) {
+          const int base = group_->synapse_index(local_gids[i], 0);
+          const int nsyn = group_->synapses_of(local_gids[i]);
+          bool valid = true;
+          for (std::size_t k = 0; k < in[i].size(); ++k) {
+            const Connection& c = in[i][k];
+            valid = valid && c.synapse >= 0 && c.synapse < nsyn;
+            c_src(offset[i] + k) = c.source;
+            c_syn(offset[i] + k) = base + c.synapse;
+            c_w(offset[i] + k) = c.weight;
+            c_delay(offset[i] + k) = c.delay;
+          }
+          if (valid)
+            std::vector<Connection>().swap(in[i]);
+          else
+            bad = std::min(bad, i);  // kept, to be named below
+        },
+        Kokkos::Min<std::int64_t>(first_bad));
+    if (first_bad < nl) {
+      const int nsyn = group_->synapses_of(local_gids[first_bad]);
+      for (const Connection& c : in[first_bad])
         if (c.synapse < 0 || c.synapse >= nsyn)
-          throw InputError("connection into gid " + std::to_string(local_gids[i]) +
+          throw InputError("connection into gid " + std::to_string(local_gids[first_bad]) +
                                " names synapse " + std::to_string(c.synapse),
                            {}, 0, std::to_string(c.synapse));
     }
-    std::vector<std::int64_t> c_src(offset[nl]);
-    std::vector<int> c_syn(offset[nl]);
-    std::vector<double> c_w(offset[nl]), c_delay(offset[nl]);
-    Kokkos::parallel_for("hinesbatch::sim_connections",
-                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
-                         [&](const std::int64_t i) {
-                           const int base = group_->synapse_index(local_gids[i], 0);
-                           for (std::size_t k = 0; k < in[i].size(); ++k) {
-                             const Connection& c = in[i][k];
-                             c_src[offset[i] + k] = c.source;
-                             c_syn[offset[i] + k] = base + c.synapse;
-                             c_w[offset[i] + k] = c.weight;
-                             c_delay[offset[i] + k] = c.delay;
-                           }
-                         });
-    Kokkos::DefaultHostExecutionSpace().fence();
     in.clear();
     events_ = DeviceEventQueue<ExecutionSpace>(exec, c_src, c_syn, c_w, c_delay,
                                                group_->num_synapses(), params.dt);
