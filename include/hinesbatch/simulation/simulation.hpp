@@ -41,6 +41,11 @@ class NetworkSimulation {
   static double since(clock::time_point t) {
     return std::chrono::duration<double>(clock::now() - t).count();
   }
+  template <class T>
+  static Kokkos::View<T*, Kokkos::HostSpace> uninitialized_host(const char* label, std::int64_t n) {
+    return Kokkos::View<T*, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+  }
 
  public:
   NetworkSimulation(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
@@ -106,16 +111,13 @@ class NetworkSimulation {
     // Flat arrays filled in parallel, uninitialised until then (50 M connections are 1.4 GB:
     // zeroing them on one thread took longer than drawing them); each target's list is
     // checked and freed where it is copied.
-    const auto flat = [&](auto* type, const char* label) {
-      using T = std::remove_pointer_t<decltype(type)>;
-      return Kokkos::View<T*, Kokkos::HostSpace>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), offset[nl]);
-    };
-    const auto c_src = flat(static_cast<std::int64_t*>(nullptr), "hb::conn_src_host");
-    const auto c_syn = flat(static_cast<int*>(nullptr), "hb::conn_syn_host");
-    const auto c_w = flat(static_cast<double*>(nullptr), "hb::conn_w_host");
-    const auto c_delay = flat(static_cast<double*>(nullptr), "hb::conn_delay_host");
-    std::int64_t first_bad = nl;  // the first local cell with a connection to no synapse
+    const auto c_src = uninitialized_host<std::int64_t>("hb::conn_src_host", offset[nl]);
+    const auto c_syn = uninitialized_host<int>("hb::conn_syn_host", offset[nl]);
+    const auto c_w = uninitialized_host<double>("hb::conn_w_host", offset[nl]);
+    const auto c_delay = uninitialized_host<double>("hb::conn_delay_host", offset[nl]);
+    // The first local cell with a connection to no synapse (Min's identity, the largest
+    // int64, where there is none).
+    std::int64_t first_bad = 0;
     Kokkos::parallel_reduce(
         "hinesbatch::sim_connections",
         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
