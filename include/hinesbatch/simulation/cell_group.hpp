@@ -308,6 +308,77 @@ inline TemplateNodes template_nodes(const CellTemplate& t, double dt) {
   return k;
 }
 
+// The templates' per-node constants as one block per template of a group, in the order of
+// their first slots: slot s's node i is entry begin[s] + i. hh_slot numbers a template's hh
+// nodes in node order (-1: no hh).
+struct TemplateBlocks {
+  std::vector<int> begin;  // per slot
+  std::vector<int> parent, hh_slot;
+  std::vector<unsigned char> mechs;
+  std::vector<double> d0, c_dt, minus_g_axial, pas_g, pas_e, gna, gk, gl, el;
+};
+inline TemplateBlocks template_blocks(const std::vector<int>& template_of_slot,
+                                      const std::vector<TemplateNodes>& nodes_of_template) {
+  TemplateBlocks b;
+  std::vector<int> begin_of_template(nodes_of_template.size(), -1);
+  const auto append = [](auto& to, const auto& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  };
+  for (const int t : template_of_slot) {
+    if (begin_of_template[t] < 0) {
+      begin_of_template[t] = static_cast<int>(b.parent.size());
+      const TemplateNodes& k = nodes_of_template[t];
+      int hh = 0;
+      for (unsigned char m : k.mechs) b.hh_slot.push_back((m & kHHBit) ? hh++ : -1);
+      append(b.parent, k.parent);
+      append(b.mechs, k.mechs);
+      append(b.d0, k.d0);
+      append(b.c_dt, k.c_dt);
+      append(b.minus_g_axial, k.minus_g_axial);
+      append(b.pas_g, k.pas_g);
+      append(b.pas_e, k.pas_e);
+      append(b.gna, k.gna);
+      append(b.gk, k.gk);
+      append(b.gl, k.gl);
+      append(b.el, k.el);
+    }
+    b.begin.push_back(begin_of_template[t]);
+  }
+  return b;
+}
+
+// TemplateBlocks read as the (slot, node) arrays that FillCellTiles copies into the lanes
+// schedule's tiles (host memory; raw pointers, as the functor is a device function too).
+struct TemplateBlockRows {
+  const int *begin_, *parent_;
+  const unsigned char* mechs_;
+  const double *d0_, *minus_g_axial_, *pas_g_, *pas_e_, *gna_, *gk_, *gl_, *el_;
+  explicit TemplateBlockRows(const TemplateBlocks& b)
+      : begin_(b.begin.data()),
+        parent_(b.parent.data()),
+        mechs_(b.mechs.data()),
+        d0_(b.d0.data()),
+        minus_g_axial_(b.minus_g_axial.data()),
+        pas_g_(b.pas_g.data()),
+        pas_e_(b.pas_e.data()),
+        gna_(b.gna.data()),
+        gk_(b.gk.data()),
+        gl_(b.gl.data()),
+        el_(b.el.data()) {}
+  KOKKOS_INLINE_FUNCTION int parent(int s, int i) const { return parent_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION unsigned char mechs(int s, int i) const { return mechs_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double d0(int s, int i) const { return d0_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double minus_g_axial(int s, int i) const {
+    return minus_g_axial_[begin_[s] + i];
+  }
+  KOKKOS_INLINE_FUNCTION double pas_g(int s, int i) const { return pas_g_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double pas_e(int s, int i) const { return pas_e_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double hh_gna(int s, int i) const { return gna_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double hh_gk(int s, int i) const { return gk_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double hh_gl(int s, int i) const { return gl_[begin_[s] + i]; }
+  KOKKOS_INLINE_FUNCTION double hh_el(int s, int i) const { return el_[begin_[s] + i]; }
+};
+
 }  // namespace impl
 
 // One rank's cells. Slots are the cells sorted by node count (descending, ties by gid).
@@ -352,8 +423,11 @@ class CellGroup {
     };
     views& c = state_;
     c.size = typename views::vec_i("hb::size", nc);
-    c.v = nd("hb::v");
-    if (!on_chip_) {  // it keeps d and rhs in team scratch and its gates in its own rows
+    // The cells schedule's (slot, node) state; on-chip keeps d and rhs in team scratch and its
+    // gates in its own rows (v is loaded from and stored to c.v per epoch); lanes keeps all of
+    // it in its tiles.
+    if (!lanes_) c.v = nd("hb::v");
+    if (!on_chip_ && !lanes_) {
       c.d = nd("hb::d");
       c.rhs = nd("hb::rhs");
       c.hh_m = typename views::nodes_d("hb::m", nc, max_nodes_);
@@ -394,11 +468,16 @@ class CellGroup {
     }
     Kokkos::deep_copy(exec, c.size, hsize);
     fill_synapses(exec, net, nodes_of_template);
-    // The on-chip schedule reads one block of constants per template; the others a row per
-    // slot.
+    // The on-chip and lanes schedules read one block of constants per template (lanes: copied
+    // into its tiles below); the cells schedule a row per slot.
+    std::vector<int> template_of_slot(nc);
+    for (int s = 0; s < nc; ++s) template_of_slot[s] = net.template_of(gid_of_slot_[s]);
+    const impl::TemplateBlocks blocks =
+        on_chip_ || lanes_ ? impl::template_blocks(template_of_slot, nodes_of_template)
+                           : impl::TemplateBlocks{};
     if (on_chip_)
-      build_on_chip_lists(exec, trees, net, nodes_of_template);
-    else
+      build_on_chip_lists(exec, trees, net, nodes_of_template, blocks);
+    else if (!lanes_)
       fill_slot_constants(exec, net, nodes_of_template);
     exec.fence();
     c.stim_begin = impl::to_device(exec, stim_begin, "hb::stim_begin");
@@ -422,12 +501,9 @@ class CellGroup {
     exec.fence();
     if constexpr (is_host_execution_space<ExecutionSpace>()) {
       if (lanes_) {
-        std::vector<int> tree_of_slot(nc), template_of_slot(nc);
-        for (int s = 0; s < nc; ++s) {
-          template_of_slot[s] = net.template_of(gid_of_slot_[s]);
-          tree_of_slot[s] = trees.tree_of_template[template_of_slot[s]];
-        }
-        build_tiles(exec, tree_of_slot, template_of_slot);
+        std::vector<int> tree_of_slot(nc);
+        for (int s = 0; s < nc; ++s) tree_of_slot[s] = trees.tree_of_template[template_of_slot[s]];
+        build_tiles(exec, tree_of_slot, template_of_slot, blocks);
       }
     }
   }
@@ -778,7 +854,8 @@ class CellGroup {
   // (one per distinct tree), and the templates' constants.
   void build_on_chip_lists(const ExecutionSpace& exec, const impl::TemplateTrees& trees,
                            const NetworkSpec& net,
-                           const std::vector<impl::TemplateNodes>& nodes_of_template) {
+                           const std::vector<impl::TemplateNodes>& nodes_of_template,
+                           const impl::TemplateBlocks& blocks) {
     const int lanes = on_chip_lanes<ExecutionSpace>();
     std::vector<int> plan_of_tree(trees.parents.size(), -1);
     std::vector<int> plan_of_slot(num_cells());
@@ -791,7 +868,7 @@ class CellGroup {
     }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plans = plans.to_device<memory_space>(exec);
-    build_template_constants(exec, net, nodes_of_template);
+    upload_template_blocks(exec, blocks);
     // A slot's groups are its template's; its group_syn entries are a permutation of its
     // synapses, so they start at its first synapse.
     std::vector<int> group_begin{0};
@@ -823,50 +900,22 @@ class CellGroup {
     lists_.record_node = lists_.record_column = typename views::vec_i("hb::rec_none", 0);
   }
 
-  // One block of constants per template of the group, in the order of their first slots.
-  void build_template_constants(const ExecutionSpace& exec, const NetworkSpec& net,
-                                const std::vector<impl::TemplateNodes>& nodes_of_template) {
-    std::unordered_map<int, int> begin_of_template;
-    std::vector<int> constant_begin(num_cells()), parent, hh_slot;
-    std::vector<unsigned char> mechs;
-    std::vector<double> d0, c_dt, ga, pg, pe, gna, gk, gl, el;
-    const auto append = [](auto& to, const auto& from) {
-      to.insert(to.end(), from.begin(), from.end());
-    };
-    for (int s = 0; s < num_cells(); ++s) {
-      const int t = net.template_of(gid_of_slot_[s]);
-      const auto at = begin_of_template.emplace(t, static_cast<int>(parent.size()));
-      constant_begin[s] = at.first->second;
-      if (!at.second) continue;
-      const impl::TemplateNodes& k = nodes_of_template[t];
-      int hh = 0;
-      for (unsigned char m : k.mechs) hh_slot.push_back((m & kHHBit) ? hh++ : -1);
-      append(parent, k.parent);
-      append(mechs, k.mechs);
-      append(d0, k.d0);
-      append(c_dt, k.c_dt);
-      append(ga, k.minus_g_axial);
-      append(pg, k.pas_g);
-      append(pe, k.pas_e);
-      append(gna, k.gna);
-      append(gk, k.gk);
-      append(gl, k.gl);
-      append(el, k.el);
-    }
+  // The templates' blocks of constants on the device, and the cells' rows of gates and v.
+  void upload_template_blocks(const ExecutionSpace& exec, const impl::TemplateBlocks& b) {
     OnChipCellLists<memory_space>& l = lists_;
-    l.constant_begin = impl::to_device(exec, constant_begin, "hb::constant_begin");
-    l.parent = impl::to_device(exec, parent, "hb::template_parent");
-    l.hh_slot = impl::to_device(exec, hh_slot, "hb::template_hh_slot");
-    l.mechs = impl::to_device(exec, mechs, "hb::template_mechs");
-    l.d0 = impl::to_device(exec, d0, "hb::template_d0");
-    l.c_dt = impl::to_device(exec, c_dt, "hb::template_c_dt");
-    l.minus_g_axial = impl::to_device(exec, ga, "hb::template_minus_g_axial");
-    l.pas_g = impl::to_device(exec, pg, "hb::template_pas_g");
-    l.pas_e = impl::to_device(exec, pe, "hb::template_pas_e");
-    l.hh_gna = impl::to_device(exec, gna, "hb::template_gna");
-    l.hh_gk = impl::to_device(exec, gk, "hb::template_gk");
-    l.hh_gl = impl::to_device(exec, gl, "hb::template_gl");
-    l.hh_el = impl::to_device(exec, el, "hb::template_el");
+    l.constant_begin = impl::to_device(exec, b.begin, "hb::constant_begin");
+    l.parent = impl::to_device(exec, b.parent, "hb::template_parent");
+    l.hh_slot = impl::to_device(exec, b.hh_slot, "hb::template_hh_slot");
+    l.mechs = impl::to_device(exec, b.mechs, "hb::template_mechs");
+    l.d0 = impl::to_device(exec, b.d0, "hb::template_d0");
+    l.c_dt = impl::to_device(exec, b.c_dt, "hb::template_c_dt");
+    l.minus_g_axial = impl::to_device(exec, b.minus_g_axial, "hb::template_minus_g_axial");
+    l.pas_g = impl::to_device(exec, b.pas_g, "hb::template_pas_g");
+    l.pas_e = impl::to_device(exec, b.pas_e, "hb::template_pas_e");
+    l.hh_gna = impl::to_device(exec, b.gna, "hb::template_gna");
+    l.hh_gk = impl::to_device(exec, b.gk, "hb::template_gk");
+    l.hh_gl = impl::to_device(exec, b.gl, "hb::template_gl");
+    l.hh_el = impl::to_device(exec, b.el, "hb::template_el");
     l.gates = Kokkos::View<double*, memory_space>(
         "hb::on_chip_gates", std::size_t(3) * std::max(on_chip_hh_, 1) * num_cells());
     l.voltages = Kokkos::View<double*, memory_space>(
@@ -878,11 +927,11 @@ class CellGroup {
     return {tiles_.v, tiles_.slot_origin, cell_lanes()};
   }
 
-  // Packs the (slot, node) arrays built by the constructor into tiles of W cells of one
-  // tree (consecutive slots; tree_of_slot is constant over a tile) and drops them. Full
-  // tiles of one template share one constant block.
+  // Packs the templates' blocks into tiles of W cells of one tree (consecutive slots;
+  // tree_of_slot is constant over a tile): the lanes schedule's only copy of the cells.
+  // Full tiles of one template share one constant block.
   void build_tiles(const ExecutionSpace& exec, const std::vector<int>& tree_of_slot,
-                   const std::vector<int>& template_of_slot) {
+                   const std::vector<int>& template_of_slot, const impl::TemplateBlocks& blocks) {
     constexpr int W = cell_tile_lanes<ExecutionSpace>();
     using tv = CellTileViews<ExecutionSpace>;
     const int nc = num_cells();
@@ -945,14 +994,9 @@ class CellGroup {
       t.rhs = typename tv::vec_d(alloc("hb::tile_rhs"), elems);
     }
     Kokkos::parallel_for("hinesbatch::sim_fill_tiles", impl::simd_tile_policy(exec, t.tiles, W),
-                         impl::FillCellTiles<ExecutionSpace, views, W>{t, state_});
+                         impl::FillCellTiles<ExecutionSpace, impl::TemplateBlockRows, W>{
+                             t, impl::TemplateBlockRows(blocks)});
     exec.fence();
-    // The (slot, node) arrays are not used by the lanes schedule.
-    views& c = state_;
-    c.parent = {};
-    c.v = c.d = c.rhs = c.minus_g_axial = c.d0 = c.pas_g = c.pas_e = c.hh_gna = c.hh_gk = c.hh_gl =
-        c.hh_el = c.hh_m = c.hh_h = c.hh_n = typename views::nodes_d();
-    c.mechs = {};
   }
 
   SimulationParameters params_;

@@ -100,13 +100,13 @@ TileVoltages<MemorySpace> host_voltages(const TileVoltages<MemorySpace>& v) {
   return v;
 }
 
-// Copies the cells' (slot, node) staging arrays into the tiles, each tile written by the
-// thread that will step it (a shared constant block by its first tile); padding lanes get
-// d0 = 1 and zeros.
+// Copies the cells' (slot, node) constants (their templates' blocks) into the tiles, each tile
+// written by the thread that will step it (a shared constant block by its first tile); padding
+// lanes get d0 = 1 and zeros.
 template <class ExecutionSpace, class Staging, int W>
 struct FillCellTiles {
   CellTileViews<ExecutionSpace> t;
-  Staging s;  // CellGroupViews (host-accessible (slot, node) Views)
+  Staging s;  // (slot, node) accessors: TemplateBlockRows (cell_group.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
     const int tile = simd_tile_of(team);
