@@ -635,6 +635,69 @@ TYPED_TEST(Simulation, DeviceEventsMatchTheHostQueue) {
   EXPECT_THROW(late.push_spikes(exec, {{1, 5}}, 20), std::logic_error);
 }
 
+// The connections' CSR by source: each source's connections in the order they were added
+// (the order events on one synapse are summed in), whether it is built by counting (dense
+// gids) or by sorting keys (sparse gids, or a source with a larger fan-out than one thread
+// sorts); checked against a stable sort on the host.
+TYPED_TEST(Simulation, ConnectionsOrderedBySourceAsAdded) {
+  using Exec = TypeParam;
+  using mem = typename Exec::memory_space;
+  const Exec exec;
+  struct Case {
+    const char* name;
+    std::int64_t n, gids, stride, hub_fan_out;
+    bool counting;  // expected to be built by counting
+  };
+  const Case cases[] = {{"dense gids", 20000, 500, 1, 0, true},
+                        {"sparse gids", 3000, 200, 1000003, 0, false},
+                        {"one source of large fan-out", 40000, 50, 1, 20000, false},
+                        {"one connection", 1, 1, 1, 0, true}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Kokkos::View<std::int64_t*, mem> src("src", c.n);
+    auto h = Kokkos::create_mirror_view(src);
+    for (std::int64_t i = 0; i < c.n; ++i)
+      h(i) = i < c.hub_fan_out ? 7 * c.stride
+                               : static_cast<std::int64_t>(uniform01(21, i, 0) * c.gids) * c.stride;
+    // Fresh order: the hub's connections shuffled among the others.
+    for (std::int64_t i = c.n - 1; i > 0; --i)
+      std::swap(h(i), h(static_cast<std::int64_t>(uniform01(22, i, 0) * (i + 1))));
+    Kokkos::deep_copy(src, h);
+    std::int64_t max_gid = 0;
+    for (std::int64_t i = 0; i < c.n; ++i) max_gid = std::max(max_gid, h(i));
+    std::vector<std::int64_t> expect(c.n);
+    std::iota(expect.begin(), expect.end(), std::int64_t(0));
+    std::stable_sort(expect.begin(), expect.end(),
+                     [&](std::int64_t a, std::int64_t b) { return h(a) < h(b); });
+    std::vector<std::int64_t> gids, begins;
+    for (std::int64_t k = 0; k < c.n; ++k)
+      if (k == 0 || h(expect[k]) != h(expect[k - 1])) {
+        gids.push_back(h(expect[k]));
+        begins.push_back(k);
+      }
+    begins.push_back(c.n);
+    auto check = [&](const impl::CsrBySource<mem>& csr, const char* how) {
+      SCOPED_TRACE(how);
+      ASSERT_EQ(static_cast<std::int64_t>(csr.order.extent(0)), c.n);
+      auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.order);
+      auto sg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.source_gid);
+      auto sb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.source_begin);
+      for (std::int64_t k = 0; k < c.n; ++k) ASSERT_EQ(order(k), expect[k]) << "slot " << k;
+      ASSERT_EQ(csr.num_sources, static_cast<int>(gids.size()));
+      ASSERT_EQ(sb.extent(0), begins.size());
+      for (std::size_t k = 0; k < gids.size(); ++k) EXPECT_EQ(sg(k), gids[k]) << "source " << k;
+      for (std::size_t k = 0; k < begins.size(); ++k) EXPECT_EQ(sb(k), begins[k]) << "begin " << k;
+    };
+    const auto counted = impl::csr_by_counting(exec, src, max_gid);
+    EXPECT_EQ(counted.order.extent(0) > 0, c.counting);
+    if (c.counting) check(counted, "by counting");
+    check(impl::csr_by_key(exec, src, max_gid), "by key");
+  }
+  // A negative source gid is named, not sorted somewhere.
+  EXPECT_THROW(DeviceEventQueue<Exec>(exec, {3, -2}, {0, 0}, {1.0, 1.0}, {1.0, 1.0}, 1, 0.025),
+               std::invalid_argument);
+}
+
 TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {
   using Exec = TypeParam;
   for (bool with_hh : {false, true}) {

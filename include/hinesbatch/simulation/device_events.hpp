@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hinesbatch/simulation/spike_exchange.hpp"
@@ -38,6 +39,170 @@ inline int bits_for(std::uint64_t n) {  // bits to hold 0 .. n - 1 (at least 1)
   return b;
 }
 
+// Heap sort of a(lo .. lo + len) ascending: in place, no recursion, O(len log len) on one
+// thread whatever the input order.
+template <class View>
+KOKKOS_INLINE_FUNCTION void sift_down(const View& a, std::int64_t lo, std::int64_t root,
+                                      std::int64_t len) {
+  const auto x = a(lo + root);
+  while (2 * root + 1 < len) {
+    std::int64_t child = 2 * root + 1;
+    if (child + 1 < len && a(lo + child) < a(lo + child + 1)) ++child;
+    if (!(x < a(lo + child))) break;
+    a(lo + root) = a(lo + child);
+    root = child;
+  }
+  a(lo + root) = x;
+}
+template <class View>
+KOKKOS_INLINE_FUNCTION void heap_sort(const View& a, std::int64_t lo, std::int64_t len) {
+  bool sorted = true;  // the common case on the host: one thread filled the whole range
+  for (std::int64_t k = 1; k < len && sorted; ++k) sorted = !(a(lo + k) < a(lo + k - 1));
+  if (sorted) return;
+  for (std::int64_t root = len / 2 - 1; root >= 0; --root) sift_down(a, lo, root, len);
+  for (std::int64_t end = len - 1; end > 0; --end) {
+    const auto top = a(lo);
+    a(lo) = a(lo + end);
+    a(lo + end) = top;
+    sift_down(a, lo, 0, end);
+  }
+}
+
+// Connections ordered by source: order(slot) = the input connection in that slot (by
+// source gid, each source's connections in the order added); the distinct source gids,
+// ascending, and where each one's slots begin (one more entry: the end).
+template <class Memory>
+struct CsrBySource {
+  Kokkos::View<std::int64_t*, Memory> order, source_gid, source_begin;
+  int num_sources = 0;
+};
+
+// By counting: a count per gid, their offsets, a slot per connection (atomic, so in any
+// order within its source), then each source's slots sorted by input index. Returns an
+// empty order where that does not suit: gids much sparser than connections (the counts
+// would outgrow them) or a source whose fan-out one thread would sort for too long;
+// csr_by_key then gives the same result.
+template <class ExecutionSpace, class SourceView>
+CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const ExecutionSpace& exec,
+                                                                   const SourceView& src,
+                                                                   std::int64_t max_gid) {
+  using mem = typename ExecutionSpace::memory_space;
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  using index_view = Kokkos::View<std::int64_t*, mem>;
+  CsrBySource<mem> csr;
+  const std::int64_t n = static_cast<std::int64_t>(src.extent(0));
+  constexpr std::int64_t kMaxFanOutToSort = std::int64_t(1) << 14;
+  if (n == 0 || max_gid + 1 > 4 * n + 4096) return csr;
+  const std::int64_t ng = max_gid + 1;
+  index_view begin("hb::conn_gid_begin", ng + 1);  // counts (shifted by one), then offsets
+  Kokkos::parallel_for(
+      "hinesbatch::conn_count", policy(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { Kokkos::atomic_increment(&begin(src(i) + 1)); });
+  std::int64_t fan_out = 0;
+  int nsrc = 0;
+  Kokkos::parallel_reduce(
+      "hinesbatch::conn_fan_out", policy(exec, 0, ng),
+      KOKKOS_LAMBDA(const std::int64_t g, std::int64_t& m) {
+        if (begin(g + 1) > m) m = begin(g + 1);
+      },
+      Kokkos::Max<std::int64_t>(fan_out));
+  if (fan_out > kMaxFanOutToSort) return csr;
+  Kokkos::parallel_reduce(
+      "hinesbatch::conn_count_sources", policy(exec, 0, ng),
+      KOKKOS_LAMBDA(const std::int64_t g, int& c) { c += begin(g + 1) > 0 ? 1 : 0; }, nsrc);
+  csr.source_gid = index_view("hb::conn_source", nsrc);
+  csr.source_begin = index_view("hb::conn_source_begin", nsrc + 1);
+  auto sg = csr.source_gid;
+  auto sb = csr.source_begin;
+  Kokkos::parallel_scan(
+      "hinesbatch::conn_offsets", policy(exec, 0, ng + 1),
+      KOKKOS_LAMBDA(const std::int64_t g, std::int64_t& acc, const bool final) {
+        acc += begin(g);
+        if (final) begin(g) = acc;
+      });
+  Kokkos::parallel_scan(
+      "hinesbatch::conn_sources", policy(exec, 0, ng),
+      KOKKOS_LAMBDA(const std::int64_t g, int& k, const bool final) {
+        if (begin(g + 1) == begin(g)) return;
+        if (final) {
+          sg(k) = g;
+          sb(k) = begin(g);
+        }
+        ++k;
+      });
+  Kokkos::deep_copy(exec, Kokkos::subview(sb, nsrc), n);
+  index_view cursor(Kokkos::view_alloc("hb::conn_cursor", Kokkos::WithoutInitializing), ng);
+  Kokkos::deep_copy(exec, cursor, Kokkos::subview(begin, std::make_pair(std::int64_t(0), ng)));
+  csr.order = index_view(Kokkos::view_alloc("hb::conn_order", Kokkos::WithoutInitializing), n);
+  auto order = csr.order;
+  Kokkos::parallel_for(
+      "hinesbatch::conn_place", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        order(Kokkos::atomic_fetch_add(&cursor(src(i)), std::int64_t(1))) = i;
+      });
+  Kokkos::parallel_for(
+      "hinesbatch::conn_sort_sources", policy(exec, 0, nsrc),
+      KOKKOS_LAMBDA(const int k) { heap_sort(order, sb(k), sb(k + 1) - sb(k)); });
+  csr.num_sources = nsrc;
+  exec.fence();
+  return csr;
+}
+
+// The same from a sort of (source, index) keys: any gids, any fan-out.
+template <class ExecutionSpace, class SourceView>
+CsrBySource<typename ExecutionSpace::memory_space> csr_by_key(const ExecutionSpace& exec,
+                                                              const SourceView& src,
+                                                              std::int64_t max_gid) {
+  using mem = typename ExecutionSpace::memory_space;
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  using index_view = Kokkos::View<std::int64_t*, mem>;
+  CsrBySource<mem> csr;
+  const std::int64_t n = static_cast<std::int64_t>(src.extent(0));
+  const int bpos = bits_for(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
+  const int bsrc = bits_for(static_cast<std::uint64_t>(max_gid) + 1);
+  if (bpos + bsrc > 64)
+    throw std::length_error("hinesbatch: too many connections and gids for a 64-bit sort key");
+  Kokkos::View<std::uint64_t*, mem> key(
+      Kokkos::view_alloc("hb::conn_key", Kokkos::WithoutInitializing), n);
+  Kokkos::parallel_for(
+      "hinesbatch::conn_key", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        key(i) = (static_cast<std::uint64_t>(src(i)) << bpos) | static_cast<std::uint64_t>(i);
+      });
+  exec.fence();
+  if (n > 1) Kokkos::sort(key);
+  csr.order = index_view(Kokkos::view_alloc("hb::conn_order", Kokkos::WithoutInitializing), n);
+  auto order = csr.order;
+  const std::uint64_t mask = (std::uint64_t(1) << bpos) - 1;
+  int nsrc = 0;
+  Kokkos::parallel_reduce(
+      "hinesbatch::conn_order_of_key", policy(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, int& c) {
+        order(i) = static_cast<std::int64_t>(key(i) & mask);
+        c += (i == 0 || (key(i) >> bpos) != (key(i - 1) >> bpos)) ? 1 : 0;
+      },
+      nsrc);
+  csr.source_gid = index_view("hb::conn_source", nsrc);
+  csr.source_begin = index_view("hb::conn_source_begin", nsrc + 1);
+  auto sg = csr.source_gid;
+  auto sb = csr.source_begin;
+  Kokkos::parallel_scan(
+      "hinesbatch::conn_sources", policy(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, int& k, const bool final) {
+        if (i == 0 || (key(i) >> bpos) != (key(i - 1) >> bpos)) {
+          if (final) {
+            sg(k) = static_cast<std::int64_t>(key(i) >> bpos);
+            sb(k) = i;
+          }
+          ++k;
+        }
+      });
+  Kokkos::parallel_for(
+      "hinesbatch::conn_sources_end", policy(exec, 0, 1),
+      KOKKOS_LAMBDA(const int) { sb(nsrc) = n; });
+  csr.num_sources = nsrc;
+  exec.fence();
+  return csr;
+}
+
 }  // namespace impl
 
 template <class ExecutionSpace>
@@ -51,7 +216,7 @@ class DeviceEventQueue {
   DeviceEventQueue() = default;
 
   // Connections (source gid, local synapse, weight, delay) in the order they were added;
-  // num_synapses bounds the synapse indices. Builds the CSR on the device (parallel sort).
+  // num_synapses bounds the synapse indices. Builds the CSR on the device (impl::csr_by_counting).
   DeviceEventQueue(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
                    const std::vector<int>& synapse, const std::vector<double>& weight,
                    const std::vector<double>& delay, int num_synapses, double dt)
@@ -82,67 +247,41 @@ class DeviceEventQueue {
     auto syn_in = upload(exec, synapse, "hb::conn_syn_in");
     auto w_in = upload(exec, weight, "hb::conn_w_in");
     auto d_in = upload(exec, delay, "hb::conn_d_in");
-    std::int64_t max_gid = 0;
+    // The CSR order: for each connection slot, which input connection sits there (by
+    // source gid, each source's connections in the order added).
+    Kokkos::MinMaxScalar<std::int64_t> range;
     Kokkos::parallel_reduce(
-        "hinesbatch::conn_max_source", policy(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-          if (src_in(i) > m) m = src_in(i);
+        "hinesbatch::conn_source_range", policy(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, Kokkos::MinMaxScalar<std::int64_t>& r) {
+          if (src_in(i) < r.min_val) r.min_val = src_in(i);
+          if (src_in(i) > r.max_val) r.max_val = src_in(i);
         },
-        Kokkos::Max<std::int64_t>(max_gid));
-    max_gid = std::max<std::int64_t>(max_gid, 0);  // Max starts from the lowest int64
-    // Sort key (source, position): stable by construction.
-    const int bpos = impl::bits_for(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
-    const int bsrc = impl::bits_for(static_cast<std::uint64_t>(max_gid) + 1);
-    if (bpos + bsrc > 64)
-      throw std::length_error("hinesbatch: too many connections and gids for a 64-bit sort key");
-    view<std::uint64_t> key(Kokkos::view_alloc("hb::conn_key", Kokkos::WithoutInitializing), n);
-    Kokkos::parallel_for(
-        "hinesbatch::conn_key", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-          key(i) = (static_cast<std::uint64_t>(src_in(i)) << bpos) | static_cast<std::uint64_t>(i);
-        });
-    exec.fence();
-    if (n > 1) Kokkos::sort(key);
+        Kokkos::MinMax<std::int64_t>(range));
+    if (n > 0 && range.min_val < 0)
+      throw std::invalid_argument("hinesbatch: a connection has source gid " +
+                                  std::to_string(range.min_val) + " (gids are >= 0)");
+    const std::int64_t max_gid = n > 0 ? range.max_val : 0;
+    auto csr = impl::csr_by_counting(exec, src_in, max_gid);
+    if (csr.order.extent(0) == 0 && n > 0) csr = impl::csr_by_key(exec, src_in, max_gid);
     target_synapse_ = view<int>(Kokkos::view_alloc("hb::conn_syn", Kokkos::WithoutInitializing), n);
     target_weight_ = view<double>(Kokkos::view_alloc("hb::conn_w", Kokkos::WithoutInitializing), n);
     target_delay_ =
         view<double>(Kokkos::view_alloc("hb::conn_delay", Kokkos::WithoutInitializing), n);
-    view<int> is_first(Kokkos::view_alloc("hb::conn_first", Kokkos::WithoutInitializing), n);
     auto ts = target_synapse_;
     auto tw = target_weight_;
     auto td = target_delay_;
-    const std::uint64_t mask = (std::uint64_t(1) << bpos) - 1;
+    auto order = csr.order;
     Kokkos::parallel_for(
         "hinesbatch::conn_permute", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t j = static_cast<std::int64_t>(key(i) & mask);
+          const std::int64_t j = order(i);
           ts(i) = syn_in(j);
           tw(i) = w_in(j);
           td(i) = d_in(j);
-          is_first(i) = (i == 0 || (key(i) >> bpos) != (key(i - 1) >> bpos)) ? 1 : 0;
         });
-    // Unique sources and their ranges.
-    int nsrc = 0;
-    Kokkos::parallel_reduce(
-        "hinesbatch::conn_count_sources", policy(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i, int& c) { c += is_first(i); }, nsrc);
-    source_gid_ = view<std::int64_t>("hb::conn_source", nsrc);
-    source_begin_ = view<std::int64_t>("hb::conn_source_begin", nsrc + 1);
-    auto sg = source_gid_;
-    auto sb = source_begin_;
-    Kokkos::parallel_scan(
-        "hinesbatch::conn_sources", policy(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i, int& k, const bool final) {
-          if (is_first(i)) {
-            if (final) {
-              sg(k) = static_cast<std::int64_t>(key(i) >> bpos);
-              sb(k) = i;
-            }
-            ++k;
-          }
-        });
-    Kokkos::parallel_for(
-        "hinesbatch::conn_sources_end", policy(exec, 0, 1),
-        KOKKOS_LAMBDA(const int) { sb(nsrc) = n; });
-    num_sources_ = nsrc;
+    source_gid_ = csr.source_gid;
+    source_begin_ = csr.source_begin;
+    if (n == 0) source_begin_ = view<std::int64_t>("hb::conn_source_begin", 1);
+    num_sources_ = csr.num_sources;
     exec.fence();
   }
 
@@ -374,12 +513,21 @@ class DeviceEventQueue {
   static host_array<T> host_view(const std::vector<T>& v) {
     return host_array<T>(v.data(), v.size());
   }
+  // The host array itself where the device reads host memory (OpenMP, Serial), else a copy.
   template <class T>
-  static view<T> upload(const ExecutionSpace& exec, const host_array<T>& h, const char* label) {
-    view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), h.extent(0));
-    Kokkos::deep_copy(exec, d, h);
-    exec.fence();
-    return d;
+  static Kokkos::View<const T*, mem> upload(const ExecutionSpace& exec, const host_array<T>& h,
+                                            const char* label) {
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible &&
+                  std::is_same<mem, Kokkos::HostSpace>::value) {
+      (void)exec;
+      (void)label;
+      return Kokkos::View<const T*, mem>(h.data(), h.extent(0));  // unmanaged: h outlives it
+    } else {
+      view<T> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), h.extent(0));
+      Kokkos::deep_copy(exec, d, h);
+      exec.fence();
+      return d;
+    }
   }
 
   // Grow-only scratch (no allocation per epoch once the sizes settle).
