@@ -216,7 +216,7 @@ class DeviceEventQueue {
   DeviceEventQueue() = default;
 
   // Connections (source gid, local synapse, weight, delay) in the order they were added;
-  // num_synapses bounds the synapse indices. Builds the CSR on the device (impl::csr_by_counting).
+  // num_synapses bounds the synapse indices. Builds the CSR on the device.
   DeviceEventQueue(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
                    const std::vector<int>& synapse, const std::vector<double>& weight,
                    const std::vector<double>& delay, int num_synapses, double dt)
@@ -261,7 +261,12 @@ class DeviceEventQueue {
       throw std::invalid_argument("hinesbatch: a connection has source gid " +
                                   std::to_string(range.min_val) + " (gids are >= 0)");
     const std::int64_t max_gid = n > 0 ? range.max_val : 0;
-    auto csr = impl::csr_by_counting(exec, src_in, max_gid);
+    // In host memory, counting (the connections' whole setup of P3's networks on 16 cores
+    // took 3.6-4.4x less than with Kokkos::sort); on the GPU the key sort is the faster one
+    // (H100, 10 M connections: 3 against 5 ms). docs/SCALING.md, stop 27.
+    impl::CsrBySource<mem> csr;
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, mem>::accessible)
+      csr = impl::csr_by_counting(exec, src_in, max_gid);
     if (csr.order.extent(0) == 0 && n > 0) csr = impl::csr_by_key(exec, src_in, max_gid);
     target_synapse_ = view<int>(Kokkos::view_alloc("hb::conn_syn", Kokkos::WithoutInitializing), n);
     target_weight_ = view<double>(Kokkos::view_alloc("hb::conn_w", Kokkos::WithoutInitializing), n);

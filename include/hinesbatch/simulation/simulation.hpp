@@ -99,7 +99,7 @@ class NetworkSimulation {
     const auto t_connections = clock::now();
     metrics_.setup_cells_s = since(t_cells);
     // Incoming connections and external events of the local cells: drawn per target in
-    // parallel on the host, then ordered into CSR by source on the device (by counting).
+    // parallel on the host, then ordered into CSR by source on the device.
     const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
     std::vector<std::vector<Connection>> in(nl);
     Kokkos::parallel_for("hinesbatch::sim_incoming",
