@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -696,6 +697,15 @@ TYPED_TEST(Simulation, ConnectionsOrderedBySourceAsAdded) {
   // A negative source gid is named, not sorted somewhere.
   EXPECT_THROW(DeviceEventQueue<Exec>(exec, {3, -2}, {0, 0}, {1.0, 1.0}, {1.0, 1.0}, 1, 0.025),
                std::invalid_argument);
+  // The largest gid there is: no count per gid, so the key sort; with two connections
+  // (source, index) still fits 64 bits and a spike from it is delivered, with three it
+  // does not and the queue says so.
+  const std::int64_t top = std::numeric_limits<std::int64_t>::max();
+  DeviceEventQueue<Exec> huge(exec, {3, top}, {0, 0}, {1.0, 1.0}, {1.0, 1.0}, 1, 0.025);
+  EXPECT_EQ(huge.push_spikes(exec, {{top, 5}}, 6), 1);
+  EXPECT_THROW(DeviceEventQueue<Exec>(exec, {3, top, 4}, {0, 0, 0}, {1.0, 1.0, 1.0},
+                                      {1.0, 1.0, 1.0}, 1, 0.025),
+               std::length_error);
 }
 
 TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {

@@ -92,7 +92,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
   CsrBySource<mem> csr;
   const std::int64_t n = static_cast<std::int64_t>(src.extent(0));
   constexpr std::int64_t kMaxFanOutToSort = std::int64_t(1) << 14;
-  if (n == 0 || max_gid + 1 > 4 * n + 4096) return csr;
+  if (n == 0 || max_gid >= 4 * n + 4096) return csr;  // (max_gid + 1 could overflow)
   const std::int64_t ng = max_gid + 1;
   index_view begin("hb::conn_gid_begin", ng + 1);  // counts (shifted by one), then offsets
   Kokkos::parallel_for(
