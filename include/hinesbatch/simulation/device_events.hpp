@@ -56,7 +56,7 @@ KOKKOS_INLINE_FUNCTION void sift_down(const View& a, std::int64_t lo, std::int64
 }
 template <class View>
 KOKKOS_INLINE_FUNCTION void heap_sort(const View& a, std::int64_t lo, std::int64_t len) {
-  bool sorted = true;  // the common case on the host: one thread filled the whole range
+  bool sorted = true;  // already in order (one thread placed all of them): one pass, no sort
   for (std::int64_t k = 1; k < len && sorted; ++k) sorted = !(a(lo + k) < a(lo + k - 1));
   if (sorted) return;
   for (std::int64_t root = len / 2 - 1; root >= 0; --root) sift_down(a, lo, root, len);
@@ -131,13 +131,12 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
         ++k;
       });
   Kokkos::deep_copy(exec, Kokkos::subview(sb, nsrc), n);
-  index_view cursor(Kokkos::view_alloc("hb::conn_cursor", Kokkos::WithoutInitializing), ng);
-  Kokkos::deep_copy(exec, cursor, Kokkos::subview(begin, std::make_pair(std::int64_t(0), ng)));
+  // begin is the cursor from here on (sb keeps each source's start for the sort).
   csr.order = index_view(Kokkos::view_alloc("hb::conn_order", Kokkos::WithoutInitializing), n);
   auto order = csr.order;
   Kokkos::parallel_for(
       "hinesbatch::conn_place", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        order(Kokkos::atomic_fetch_add(&cursor(src(i)), std::int64_t(1))) = i;
+        order(Kokkos::atomic_fetch_add(&begin(src(i)), std::int64_t(1))) = i;
       });
   Kokkos::parallel_for(
       "hinesbatch::conn_sort_sources", policy(exec, 0, nsrc),
@@ -522,8 +521,7 @@ class DeviceEventQueue {
   template <class T>
   static Kokkos::View<const T*, mem> upload(const ExecutionSpace& exec, const host_array<T>& h,
                                             const char* label) {
-    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible &&
-                  std::is_same<mem, Kokkos::HostSpace>::value) {
+    if constexpr (std::is_same<mem, Kokkos::HostSpace>::value) {
       (void)exec;
       (void)label;
       return Kokkos::View<const T*, mem>(h.data(), h.extent(0));  // unmanaged: h outlives it
