@@ -18,6 +18,7 @@
 #include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
@@ -1016,7 +1017,9 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
         o.epoch_steps = epoch_steps;
         NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
         EXPECT_STREQ(sim.metrics().schedule.c_str(), mode == OnChipSteps::On ? "on_chip" : "cells");
-        EXPECT_EQ(sim.metrics().cell_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1);
+        // A warp per cell of these small trees on a GPU, a thread on a host.
+        EXPECT_EQ(sim.metrics().cell_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1)
+            << sim.metrics().schedule_detail;
         // One rank never overlaps: the whole minimum delay (1 ms) is one epoch.
         EXPECT_EQ(sim.epoch_steps(), epoch_steps ? epoch_steps : 40);
         EXPECT_FALSE(sim.metrics().overlap);
@@ -1118,9 +1121,9 @@ TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
 }
 
 // A non-physical cell under the on-chip schedule stops the run naming its gid, as the
-// cells schedule does; a cell too large for team scratch is refused when on_chip is "on"
-// (auto falls back to the cells schedule).
-TEST(SimulationSchedules, OnChipNamesFailuresAndRefusesCellsThatDoNotFit) {
+// cells schedule does; a cell too large for shared memory (4,003 nodes: 64 KB of scratch)
+// still runs on chip, auto and on, with the cells schedule's raster.
+TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
     SCOPED_TRACE(Exec::name());
@@ -1144,24 +1147,32 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndRefusesCellsThatDoNotFit) {
     EXPECT_NE(errors[1].find("at gid 1, node "), std::string::npos) << errors[1];
     EXPECT_NE(errors[0].find("at gid 1, node "), std::string::npos) << errors[0];
 
-    SectionOptions so;
-    so.nseg_per_section = 4001;
-    const CellTemplate big = make_cell_template(synthetic_sections("ball-and-stick", so), 100, 1,
-                                                {}, {}, {}, DetectorSpec{});
-    NetworkSpec one;
-    LocalExchange ex;
-    RunOptions o;
-    o.on_chip = OnChipSteps::On;
-    try {
-      NetworkSimulation<Exec> sim(exec, {big}, one, {0}, r.p, ex, o);
-      FAIL() << "accepted a cell of " << big.compartments.size() << " nodes";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("on_chip: a cell of "), std::string::npos) << e.what();
+    const SimulationConfig big = parse_simulation_config(
+        R"({"dt": 0.025, "tstop": 6, "cell": {"morphology": "synthetic:ball-and-stick",
+            "nseg": 4001, "mechanisms": [{"name": "hh", "region": "all"}],
+            "iclamp": [{"location": {"section": 0, "x": 0.5}, "del": 0.5, "dur": 1, "amp": 2}],
+            "detector": {"location": {"section": 0, "x": 0.5}, "threshold": 10}},
+            "network": {"type": "single"}})",
+        "big", "");
+    ASSERT_GT(big.templates[0].compartments.size(), 4000);
+    std::vector<std::vector<Spike>> rasters;
+    for (OnChipSteps mode : {OnChipSteps::Off, OnChipSteps::On, OnChipSteps::Auto}) {
+      LocalExchange ex;
+      RunOptions o;
+      o.host_schedule = HostSchedule::Cells;
+      o.on_chip = mode;
+      NetworkSimulation<Exec> sim(exec, big.templates, big.network, {0}, big.params, ex, o);
+      EXPECT_STREQ(
+          sim.metrics().schedule.c_str(),
+          mode == OnChipSteps::Off || (mode == OnChipSteps::Auto && is_host_execution_space<Exec>())
+              ? "cells"
+              : "on_chip");
+      sim.run();
+      rasters.push_back(sim.spikes());
     }
-    o.on_chip = OnChipSteps::Auto;
-    o.host_schedule = HostSchedule::Cells;
-    NetworkSimulation<Exec> sim(exec, {big}, one, {0}, r.p, ex, o);
-    EXPECT_STREQ(sim.metrics().schedule.c_str(), "cells");
+    ASSERT_FALSE(rasters[0].empty()) << "the kick must fire the cell";
+    EXPECT_EQ(rasters[1], rasters[0]);
+    EXPECT_EQ(rasters[2], rasters[0]);
   };
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }

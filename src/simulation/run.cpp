@@ -30,6 +30,15 @@ OnChipSteps parse_on_chip_steps(const std::string& name) {
   throw InputError("on_chip must be auto, on or off", {}, 0, name);
 }
 
+int parse_on_chip_kind(const std::string& name) {
+  if (name == "auto") return -1;
+  if (name == "warp_per_cell") return OnChipLaunch::kWarpPerCell;
+  if (name == "team_per_cell") return OnChipLaunch::kTeamPerCell;
+  if (name == "team_in_memory") return OnChipLaunch::kTeamInMemory;
+  throw InputError("on_chip_kind must be auto, warp_per_cell, team_per_cell or team_in_memory", {},
+                   0, name);
+}
+
 // What does not depend on the backend: the gids of this rank and the exchange (a dry run
 // replaces the caller's with an emulation of dry_run_ranks ranks).
 struct Simulation::Impl {

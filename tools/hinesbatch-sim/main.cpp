@@ -223,7 +223,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
     std::snprintf(
         buf, sizeof buf,
         "{\n  \"config\": \"%s\",\n  \"backend\": \"%s\",\n  \"exchange\": \"%s\",\n"
-        "  \"schedule\": \"%s\",\n  \"cell_lanes\": %d,\n"
+        "  \"schedule\": \"%s\",\n  \"cell_lanes\": %d,\n  \"schedule_detail\": \"%s\",\n"
         "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
         "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
         "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
@@ -237,10 +237,11 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
         "  \"spikes\": %lld,\n  \"spikes_per_epoch\": %.6g,\n  \"max_spikes_per_epoch\": %lld,\n"
         "  \"bytes_per_epoch\": %.6g,\n  \"events_delivered_rank0\": %lld\n}\n",
         cfg.path.c_str(), r.backend.c_str(), m.exchange.c_str(), m.schedule.c_str(), m.cell_lanes,
-        m.ranks, static_cast<long long>(r.cells), static_cast<long long>(m.global_nodes),
-        static_cast<long long>(m.local_connections), m.overlap ? "true" : "false", m.epoch_steps,
-        static_cast<long long>(m.steps), static_cast<long long>(m.epochs), m.simulated_ms,
-        m.setup_s, m.setup_cells_s, m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
+        m.schedule_detail.c_str(), m.ranks, static_cast<long long>(r.cells),
+        static_cast<long long>(m.global_nodes), static_cast<long long>(m.local_connections),
+        m.overlap ? "true" : "false", m.epoch_steps, static_cast<long long>(m.steps),
+        static_cast<long long>(m.epochs), m.simulated_ms, m.setup_s, m.setup_cells_s,
+        m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
         m.compartment_steps_per_s(), m.compute_s, m.compute_max_s, m.compute_mean_s,
         m.load_balance(), m.exchange_s, m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
         static_cast<long long>(m.spikes), m.spikes_per_epoch(),

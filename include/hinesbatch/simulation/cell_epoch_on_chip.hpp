@@ -10,7 +10,7 @@
 // L1/L2. Each step assembles the system for the new voltages themselves, not for dv as the
 // cells schedule does, so no lane reads another lane's v. Team scratch keeps d and rhs,
 // what the solve reads and writes across lanes: 16 B per node. Less scratch per cell is more
-// cells per SM, and the launch bounds (OnChipLaunchBounds) keep the registers from being
+// cells per SM, and the launch bounds (OnChipWarpBounds) keep the registers from being
 // the next limit. On an H100 (docs/SCALING.md), P3 networks of 100,000 cells ran 1.5-1.6x
 // faster with the constants out of scratch, and 1.2x faster again with v out of it and the
 // launch bounds; keeping the system for dv with v in memory gained nothing (its solve reads
@@ -44,13 +44,18 @@
 
 namespace hinesbatch {
 
-// The epoch kernel's launch bounds on CUDA: a warp per cell and at least 28 cells per SM.
-// They cap it at 72 registers (86 without, which let only 20 cells run per SM where P3's
-// cell's 7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on
-// the 100,000-cell P3 network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
-// Kepler, Turing and sm_86, 24 on Ada), the bound is that number: a larger one is ignored
-// with a ptxas warning. The macros are the same in the host and device passes, so the
-// kernel's type is too. Host backends ignore the bounds.
+// The epoch kernel's launch bounds on CUDA, one per kind of launch (OnChipLaunch):
+//  - a warp per cell, at least kOnChipMinCellsPerSM cells per SM: the bounds cap the kernel
+//    at 72 registers (86 without, which let only 20 cells run per SM where P3's cell's
+//    7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on the
+//    100,000-cell P3 network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
+//    Kepler, Turing and sm_86, 24 on Ada), the bound is that number: a larger one is
+//    ignored with a ptxas warning. Only cells whose scratch lets that many teams share an
+//    SM can take it (Kokkos' team_size_max says 0 otherwise).
+//  - a team of up to 1,024 lanes per cell, one cell per SM at the least: any cell whose
+//    scratch fits a block can take it; 64 registers, so 32 warps per SM.
+// The macros are the same in the host and device passes, so the kernels' types are too.
+// Host backends ignore the bounds.
 #if defined(KOKKOS_ARCH_KEPLER) || defined(KOKKOS_ARCH_TURING75) || defined(KOKKOS_ARCH_AMPERE86)
 inline constexpr unsigned kOnChipMinCellsPerSM = 16;
 #elif defined(KOKKOS_ARCH_ADA89)
@@ -58,7 +63,8 @@ inline constexpr unsigned kOnChipMinCellsPerSM = 24;
 #else
 inline constexpr unsigned kOnChipMinCellsPerSM = 28;
 #endif
-using OnChipLaunchBounds = Kokkos::LaunchBounds<32, kOnChipMinCellsPerSM>;
+using OnChipWarpBounds = Kokkos::LaunchBounds<32, kOnChipMinCellsPerSM>;
+using OnChipTeamBounds = Kokkos::LaunchBounds<1024, 1>;
 
 // Per-slot lists the on-chip schedule walks with its lanes (CellGroup builds them).
 template <class MemorySpace>
@@ -93,9 +99,10 @@ struct OnChipCellLists {
 
 namespace impl {
 
-// One cell as the epoch kernel works on it: d and rhs per node in team scratch (16 B;
-// 2,560 nodes in Kokkos 3.4's 40 KB of CUDA team scratch), its voltages and hh gates in its
-// rows of OnChipCellLists::voltages and ::gates in memory.
+// One cell as the epoch kernel works on it: d and rhs per node in team scratch (16 B per
+// node: level 0, shared memory on a GPU, where the cell fits; level 1, memory private to
+// the team, otherwise), its voltages and hh gates in its rows of OnChipCellLists::voltages
+// and ::gates in memory.
 struct OnChipCell {
   double *d, *rhs;
   double* v;          // per node, in memory
@@ -150,7 +157,10 @@ struct LocateCellEvents {
   }
 };
 
-template <class ExecutionSpace, class Views>
+// ScratchLevel: where d and rhs live (0: shared memory on a GPU; 1: the team's memory).
+// The launch covers slots [slot_begin, slot_begin + league size); its team's size is the
+// lane count its slots' plans were built for.
+template <class ExecutionSpace, class Views, int ScratchLevel>
 struct StepCellEpochOnChip {
   using memory_space = typename ExecutionSpace::memory_space;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -163,6 +173,7 @@ struct StepCellEpochOnChip {
   double dt, ena, ek, q10;
   std::int64_t first_step;
   int steps, cells, max_nodes, node_capacity, hh_capacity;
+  int slot_begin, scratch_nodes;  // this launch's first slot; nodes its scratch holds
 
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
@@ -172,7 +183,7 @@ struct StepCellEpochOnChip {
   };
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
-    const int s = t.league_rank();
+    const int s = slot_begin + t.league_rank();
     const int n = c.size(s);
     const int plan = lists.plan_of_slot(s);
     const Ranges r{c.stim_begin(s),
@@ -187,9 +198,10 @@ struct StepCellEpochOnChip {
                    lists.plans.levels(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s)};
-    const OnChipCell x(on_chip<0>(static_cast<double*>(
-                           t.team_scratch(0).get_shmem(OnChipCell::scratch_bytes(node_capacity)))),
-                       node_capacity, lists.voltages.data() + std::size_t(node_capacity) * s,
+    double* const scratch = static_cast<double*>(
+        t.team_scratch(ScratchLevel).get_shmem(OnChipCell::scratch_bytes(scratch_nodes)));
+    const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes,
+                       lists.voltages.data() + std::size_t(node_capacity) * s,
                        lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
     load(t, s, n, x);
     t.team_barrier();

@@ -13,8 +13,9 @@
 // so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous).
 // On a host the default is the lanes schedule instead (cell_tiles.hpp: a work item steps
 // a tile of W cells of one tree, vectorised over them); HostSchedule::Cells keeps this one.
-// On a GPU the default is the on-chip schedule (cell_epoch_on_chip.hpp: a warp per cell
-// runs a whole epoch with the cell in shared memory) when the largest cell fits.
+// On a GPU the default is the on-chip schedule (cell_epoch_on_chip.hpp: a team per cell
+// runs a whole epoch with the cell's system in team scratch) for every cell; how each run
+// of alike cells is launched is on_chip_launch_plan.hpp's choice.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "hinesbatch/core/device_copy.hpp"
@@ -40,6 +42,7 @@
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 #include "hinesbatch/simulation/voltage_check.hpp"
@@ -393,10 +396,13 @@ class CellGroup {
   CellGroup(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
             const NetworkSpec& net, const std::vector<std::int64_t>& gids,
             const SimulationParameters& p, int spike_capacity_steps,
-            HostSchedule schedule = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off)
+            HostSchedule schedule = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off,
+            OnChipForce on_chip_force = {})
       : params_(p) {
     const int nc = static_cast<int>(gids.size());
-    on_chip_ = choose_on_chip(templates, net, gids, on_chip);
+    on_chip_ = on_chip == OnChipSteps::On ||
+               (on_chip == OnChipSteps::Auto && !is_host_execution_space<ExecutionSpace>());
+    if (on_chip_) count_on_chip_capacity(templates, net, gids);
     lanes_ =
         !on_chip_ && is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes;
     gid_of_slot_.assign(gids.begin(), gids.end());
@@ -476,7 +482,7 @@ class CellGroup {
         on_chip_ || lanes_ ? impl::template_blocks(template_of_slot, nodes_of_template)
                            : impl::TemplateBlocks{};
     if (on_chip_)
-      build_on_chip_lists(exec, trees, net, nodes_of_template, blocks);
+      build_on_chip_lists(exec, trees, net, templates, nodes_of_template, blocks, on_chip_force);
     else if (!lanes_)
       fill_slot_constants(exec, net, nodes_of_template);
     exec.fence();
@@ -534,12 +540,19 @@ class CellGroup {
   // that step one cell (on_chip: a team's size; lanes: the cells W of a tile; cells: 1).
   const char* schedule_name() const { return on_chip_ ? "on_chip" : lanes_ ? "lanes" : "cells"; }
   int cell_lanes() const {
-    if (on_chip_) return on_chip_lanes<ExecutionSpace>();
+    if (on_chip_) return launches_.empty() ? 1 : launches_.front().lanes;
     if constexpr (is_host_execution_space<ExecutionSpace>())
       return lanes_ ? cell_tile_lanes<ExecutionSpace>() : 1;
     return 1;
   }
   int num_tiles() const { return tiles_.tiles; }
+  // The on-chip schedule's launches (empty under the other schedules), and what they say.
+  const std::vector<OnChipLaunch>& on_chip_launches() const { return launches_; }
+  std::string schedule_detail() const {
+    std::string out;
+    for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
+    return out;
+  }
   // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
   bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
 
@@ -568,7 +581,12 @@ class CellGroup {
     if constexpr (is_host_execution_space<ExecutionSpace>()) {
       if (lanes_) {
         constexpr int W = cell_tile_lanes<ExecutionSpace>();
-        auto policy = impl::simd_tile_policy(exec, tiles_.tiles, W);
+        // Tiles handed out one at a time, largest first (slots are sorted by size): a
+        // mixed network's tiles differ 20-fold in work, and contiguous chunks of them left
+        // most threads idle.
+        auto policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                          exec, tiles_.tiles, 1)
+                          .set_chunk_size(1);
         if (tile_scratch_bytes_) policy.set_scratch_size(1, Kokkos::PerTeam(tile_scratch_bytes_));
         Kokkos::parallel_for(
             "hinesbatch::sim_step_tiles", policy,
@@ -636,15 +654,39 @@ class CellGroup {
       cell_events = cell_events_;
     }
     const double dt = params_.dt;
-    const std::size_t bytes = on_chip_scratch_;
-    Kokkos::parallel_for(
-        "hinesbatch::sim_epoch_on_chip",
-        Kokkos::TeamPolicy<ExecutionSpace, OnChipLaunchBounds>(exec, nc,
-                                                               on_chip_lanes<ExecutionSpace>())
-            .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-        impl::StepCellEpochOnChip<ExecutionSpace, views>{
-            state_, lists_, syn, w, cell_events, trace, dt, params_.ena, params_.ek, q10_, first,
-            count, nc, max_nodes_, on_chip_nodes_, on_chip_hh_});
+    for (const OnChipLaunch& l : launches_) {
+      const int cells = l.slot_end - l.slot_begin;
+      const auto bytes = Kokkos::PerTeam(impl::OnChipCell::scratch_bytes(l.scratch_nodes));
+      const auto step = [&](auto level) {
+        return impl::StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value>{
+            state_,      lists_,       syn,
+            w,           cell_events,  trace,
+            dt,          params_.ena,  params_.ek,
+            q10_,        first,        count,
+            nc,          max_nodes_,   on_chip_nodes_,
+            on_chip_hh_, l.slot_begin, l.scratch_nodes};
+      };
+      using level0 = std::integral_constant<int, 0>;
+      using level1 = std::integral_constant<int, 1>;
+      if (l.kind == OnChipLaunch::kWarpPerCell)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_warp",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
+                .set_scratch_size(0, bytes),
+            step(level0{}));
+      else if (l.kind == OnChipLaunch::kTeamPerCell)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_team",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+                .set_scratch_size(0, bytes),
+            step(level0{}));
+      else
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_team_in_memory",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+                .set_scratch_size(1, bytes),
+            step(level1{}));
+    }
   }
   // Record row `row` of trace from the recordings of set_records. Asynchronous.
   void record(const ExecutionSpace& exec,
@@ -724,41 +766,62 @@ class CellGroup {
   }
 
  private:
-  // Whether the on-chip schedule runs (OnChipSteps in run_options.hpp): its scratch is sized
-  // for the largest cell and the most hh nodes of any cell of the group.
-  bool choose_on_chip(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
-                      const std::vector<std::int64_t>& gids, OnChipSteps mode) {
-    if (mode == OnChipSteps::Off ||
-        (mode == OnChipSteps::Auto && is_host_execution_space<ExecutionSpace>()))
-      return false;
-    std::vector<int> hh_of_template(templates.size(), -1);
+  // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
+  // voltages and gates rows are that long), and the hh nodes of each template.
+  void count_on_chip_capacity(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
+                              const std::vector<std::int64_t>& gids) {
+    hh_of_template_.assign(templates.size(), -1);
     on_chip_nodes_ = 1;
     on_chip_hh_ = 0;
     for (std::int64_t g : gids) {
       const int k = net.template_of(g);
       const CellTemplate& t = templates[k];
-      if (hh_of_template[k] < 0) {
+      if (hh_of_template_[k] < 0) {
         std::vector<char> hh(t.compartments.size(), 0);
         for (const DensityMechanism& m : t.density)
           if (m.kind == DensityMechanism::HH)
             impl::for_each_node_of(t, m, [&](int i) { hh[i] = 1; });
-        hh_of_template[k] = static_cast<int>(std::count(hh.begin(), hh.end(), 1));
+        hh_of_template_[k] = static_cast<int>(std::count(hh.begin(), hh.end(), 1));
       }
       on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
-      on_chip_hh_ = std::max(on_chip_hh_, hh_of_template[k]);
+      on_chip_hh_ = std::max(on_chip_hh_, hh_of_template_[k]);
     }
-    on_chip_scratch_ = impl::OnChipCell::scratch_bytes(on_chip_nodes_);
-    const std::size_t max0 = static_cast<std::size_t>(
-        Kokkos::TeamPolicy<ExecutionSpace>(1, on_chip_lanes<ExecutionSpace>()).scratch_size_max(0));
-    if (on_chip_scratch_ <= max0) return true;
-    if (mode == OnChipSteps::On)
-      throw InputError("on_chip: a cell of " + std::to_string(on_chip_nodes_) + " nodes (" +
-                           std::to_string(on_chip_hh_) + " with hh) needs " +
-                           std::to_string(on_chip_scratch_) +
-                           " B of team scratch, the backend has " + std::to_string(max0) +
-                           " B (use on_chip auto or off)",
-                       {}, 0, std::to_string(on_chip_nodes_));
-    return false;
+  }
+
+  // What the device allows the epoch kernel, as the Kokkos in use reports it for the
+  // kernels run_steps launches.
+  static OnChipDevice on_chip_device() {
+    OnChipDevice d;
+    d.gpu = !is_host_execution_space<ExecutionSpace>();
+    d.scratch0_max = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(0));
+    d.scratch1_max = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(1));
+    d.warp_team_max = [](std::size_t bytes) {
+      return Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(1, 1)
+          .set_scratch_size(0, Kokkos::PerTeam(bytes))
+          .team_size_max(impl::StepCellEpochOnChip<ExecutionSpace, views, 0>{},
+                         Kokkos::ParallelForTag());
+    };
+    d.team_max = [](std::size_t bytes, int level) {
+      auto p = Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1);
+      p.set_scratch_size(level, Kokkos::PerTeam(bytes));
+      return level == 0 ? p.team_size_max(impl::StepCellEpochOnChip<ExecutionSpace, views, 0>{},
+                                          Kokkos::ParallelForTag())
+                        : p.team_size_max(impl::StepCellEpochOnChip<ExecutionSpace, views, 1>{},
+                                          Kokkos::ParallelForTag());
+    };
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
+      int device = 0, sms = 1, shared = 0;
+      cudaGetDevice(&device);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+      d.multiprocessors = std::max(1, sms);
+      d.shared_per_sm = static_cast<std::size_t>(std::max(0, shared));
+    }
+#endif
+    return d;
   }
 
   // Each slot's synapses (node, decay factor, reversal potential) are its template's, from
@@ -853,19 +916,43 @@ class CellGroup {
   // groups, offset to the slot's synapses), its tree's CellLanePlan for the team's lanes
   // (one per distinct tree), and the templates' constants.
   void build_on_chip_lists(const ExecutionSpace& exec, const impl::TemplateTrees& trees,
-                           const NetworkSpec& net,
+                           const NetworkSpec& net, const std::vector<CellTemplate>& templates,
                            const std::vector<impl::TemplateNodes>& nodes_of_template,
-                           const impl::TemplateBlocks& blocks) {
-    const int lanes = on_chip_lanes<ExecutionSpace>();
-    std::vector<int> plan_of_tree(trees.parents.size(), -1);
+                           const impl::TemplateBlocks& blocks, OnChipForce force) {
+    // The launches, from each tree's plans for the lane counts they consider (each plan
+    // made once).
+    std::map<std::pair<int, int>, CellLanePlan> plan_of;  // (tree, lanes)
+    const auto plan_for = [&](int tree, int lanes) -> const CellLanePlan& {
+      auto it = plan_of.find({tree, lanes});
+      if (it == plan_of.end())
+        it = plan_of
+                 .emplace(std::make_pair(tree, lanes),
+                          CellLanePlan::build(trees.parents[tree], lanes))
+                 .first;
+      return it->second;
+    };
+    OnChipCells cells;
+    for (int s = 0; s < num_cells(); ++s) {
+      const int k = net.template_of(gid_of_slot_[s]);
+      cells.nodes.push_back(static_cast<int>(templates[k].compartments.size()));
+      cells.hh_nodes.push_back(hh_of_template_[k]);
+      cells.tree.push_back(trees.tree_of_template[k]);
+    }
+    cells.critical_path = [&](int tree, int lanes) {
+      return plan_for(tree, lanes).critical_path();
+    };
+    launches_ = plan_on_chip_launches(cells, on_chip_device(), force);
+    std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
     std::vector<int> plan_of_slot(num_cells());
     LanePlanList plans;
-    for (int s = 0; s < num_cells(); ++s) {
-      const int tree = trees.tree_of_template[net.template_of(gid_of_slot_[s])];
-      if (plan_of_tree[tree] < 0)  // the tree's first cell: plan it
-        plan_of_tree[tree] = plans.add(CellLanePlan::build(trees.parents[tree], lanes));
-      plan_of_slot[s] = plan_of_tree[tree];
-    }
+    for (const OnChipLaunch& l : launches_)
+      for (int s = l.slot_begin; s < l.slot_end; ++s) {
+        const std::pair<int, int> key{cells.tree[s], l.lanes};
+        auto it = index_of.find(key);
+        if (it == index_of.end())
+          it = index_of.emplace(key, plans.add(plan_for(key.first, key.second))).first;
+        plan_of_slot[s] = it->second;
+      }
     lists_.plan_of_slot = impl::to_device(exec, plan_of_slot, "hb::plan_of_slot");
     lists_.plans = plans.to_device<memory_space>(exec);
     upload_template_blocks(exec, blocks);
@@ -1003,7 +1090,8 @@ class CellGroup {
   bool lanes_ = false;
   bool on_chip_ = false;  // the on-chip schedule's state:
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;
-  std::size_t on_chip_scratch_ = 0;
+  std::vector<int> hh_of_template_;
+  std::vector<OnChipLaunch> launches_;
   OnChipCellLists<memory_space> lists_;
   Kokkos::View<int*, memory_space> cell_events_;          // LocateCellEvents' output, reused
   Kokkos::View<int*, memory_space> rec_slot_, rec_node_;  // set_records

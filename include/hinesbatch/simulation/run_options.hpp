@@ -11,6 +11,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/neuron_compartments.hpp"
+#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {
@@ -28,12 +29,14 @@ inline const char* host_schedule_name(HostSchedule s) {
   return s == HostSchedule::Lanes ? "lanes" : "cells";
 }
 
-// The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell (a warp on a GPU) runs
-// every step of an epoch with the cell's system in team scratch. Auto: on GPUs when the
-// group's largest cell fits in level-0 scratch (16 B per node: 2,560 in Kokkos 3.4's 40 KB),
-// one thread per cell per step otherwise; never on hosts. On: on every backend, InputError
-// when the largest cell does not fit. Off: never. Same raster as the other schedules;
-// voltages agree to rounding (it solves for v, the others for dv).
+// The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell runs every step of an
+// epoch with the cell's d and rhs in team scratch; on_chip_launch_plan.hpp decides, from
+// what Kokkos reports for the kernel and the device, how cells of alike size are launched
+// together, the team's size (a warp, or up to 1,024 lanes for large cells or few cells) and
+// whether d and rhs fit shared memory or live in the team's memory. Auto: on GPUs, for
+// every cell (no size is refused); never on hosts. On: on every backend. Off: never. Same
+// raster as the other schedules; voltages agree to rounding (it solves for v, the others
+// for dv).
 enum class OnChipSteps { Auto, On, Off };
 OnChipSteps parse_on_chip_steps(const std::string& name);  // "auto", "on" or "off"
 inline const char* on_chip_steps_name(OnChipSteps s) {
@@ -46,7 +49,11 @@ struct RunOptions {
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
   HostSchedule host_schedule = HostSchedule::Lanes;
   OnChipSteps on_chip = OnChipSteps::Auto;
+  OnChipForce on_chip_force;  // a launch shape to force (benchmarks); default: the model's
 };
+
+// "auto", "warp_per_cell", "team_per_cell" or "team_in_memory" (-1 for auto).
+int parse_on_chip_kind(const std::string& name);
 
 struct RecordSpec {
   std::int64_t gid = 0;
@@ -57,6 +64,7 @@ struct RunMetrics {
   std::string exchange;
   std::string schedule;  // "on_chip", "lanes" or "cells" (the step's schedule on this backend)
   int cell_lanes = 1;    // lanes per cell (on_chip: the team), cells per tile (lanes), 1 (cells)
+  std::string schedule_detail;  // on_chip: each launch's shape and why (cells: why not)
   int ranks = 1;
   bool overlap = true;
   int epoch_steps = 0;

@@ -95,7 +95,7 @@ class NetworkSimulation {
     const auto t_cells = clock::now();
     group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
                                                          epoch_steps_, options.host_schedule,
-                                                         options.on_chip);
+                                                         options.on_chip, options.on_chip_force);
     const auto t_connections = clock::now();
     metrics_.setup_cells_s = since(t_cells);
     // Incoming connections and external events of the local cells: drawn per target in
@@ -181,6 +181,7 @@ class NetworkSimulation {
     metrics_.exchange = exchange.name();
     metrics_.schedule = group_->schedule_name();
     metrics_.cell_lanes = group_->cell_lanes();
+    metrics_.schedule_detail = group_->schedule_detail();
     metrics_.ranks = exchange.size();
     metrics_.overlap = overlap_;
     metrics_.epoch_steps = epoch_steps_;

@@ -24,7 +24,7 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const json run = root.value("run", json::object());
   ctx.only(run, "run",
            {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
-            "host_schedule", "on_chip"});
+            "host_schedule", "on_chip", "on_chip_kind", "on_chip_lanes"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
@@ -44,6 +44,14 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   } catch (const InputError&) {
     ctx.fail("run.on_chip", "must be auto, on or off", run.at("on_chip"));
   }
+  try {
+    c.run.on_chip_force.kind = parse_on_chip_kind(ctx.str(run, "run.", "on_chip_kind", "auto"));
+  } catch (const InputError&) {
+    ctx.fail("run.on_chip_kind", "must be auto, warp_per_cell, team_per_cell or team_in_memory",
+             run.at("on_chip_kind"));
+  }
+  c.run.on_chip_force.lanes =
+      static_cast<int>(ctx.integer(run, "run.", "on_chip_lanes", 0, 0, 1024));
 }
 
 void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {

@@ -1,0 +1,171 @@
+#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "hinesbatch/core/error.hpp"
+
+namespace hinesbatch {
+
+namespace {
+
+constexpr std::size_t kScratchBytesPerNode = 16;  // d and rhs in double
+constexpr int kMaxLanes = 1024;
+// The model's costs, in cycles or instructions of one lane (only their ratios matter):
+// work per node and step (an hh node computes six exponentials), the issue rate of an SM,
+// the latency of one dependent instruction and of one step of the solve's chain.
+constexpr double kWorkPassiveNode = 30, kWorkHHNode = 200;
+constexpr double kIssuePerCycle = 128, kInstructionLatency = 4, kSolveStepLatency = 30;
+// What an SM holds: blocks, and warps at the registers each kind is bounded to (72 for a
+// warp per cell: OnChipWarpBounds; 64 for a team: OnChipTeamBounds); 1 KB of shared
+// memory per block is CUDA's own.
+constexpr int kMaxBlocksPerSM = 32, kWarpKindBlocksPerSM = 28, kTeamKindThreadsPerSM = 1024;
+constexpr std::size_t kSharedPerBlockReserved = 1024;
+
+double group_work(const OnChipCells& c, int b, int e) {
+  double w = 0;
+  for (int s = b; s < e; ++s)
+    w += (c.nodes[s] - c.hh_nodes[s]) * kWorkPassiveNode + c.hh_nodes[s] * kWorkHHNode;
+  return w / std::max(1, e - b);
+}
+
+// Resident cells per SM for the launch's kind, lanes and scratch.
+double resident_cells(const OnChipLaunch& l, const OnChipDevice& d) {
+  double blocks = kMaxBlocksPerSM;
+  if (l.kind == OnChipLaunch::kWarpPerCell)
+    blocks = std::min<double>(blocks, kWarpKindBlocksPerSM);
+  else
+    blocks = std::min<double>(blocks, kTeamKindThreadsPerSM / l.lanes);
+  if (l.scratch_level() == 0 && d.shared_per_sm > 0)
+    blocks = std::min<double>(
+        blocks, std::floor(double(d.shared_per_sm) / double(kScratchBytesPerNode * l.scratch_nodes +
+                                                            kSharedPerBlockReserved)));
+  return std::max(0.0, blocks);
+}
+
+}  // namespace
+
+double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const OnChipDevice& d) {
+  const int count = l.slot_end - l.slot_begin;
+  const double occupancy = resident_cells(l, d);
+  if (occupancy < 1 || count < 1) return 0;
+  const double per_sm = std::ceil(double(count) / std::max(1, d.multiprocessors));
+  const double resident = std::min(occupancy, per_sm);
+  const double work = group_work(c, l.slot_begin, l.slot_end);
+  int path = 0;  // the largest cell's, the launch's slowest
+  path = c.critical_path(c.tree[l.slot_begin], l.lanes);
+  // A lane's share of the nodes: whole nodes, at least one.
+  const int n = c.nodes[l.slot_begin];
+  const double per_lane = std::ceil(double(n) / l.lanes) * (work / std::max(1, n));
+  const double issue = resident * work / kIssuePerCycle;
+  const double latency = per_lane * kInstructionLatency + 2.0 * path * kSolveStepLatency;
+  // In memory, d and rhs cost what an L1/L2 access costs over shared memory: twice the
+  // solve's latency.
+  const double memory = l.scratch_level() == 1 ? 2.0 * path * kSolveStepLatency : 0;
+  return resident / std::max(issue, latency + memory);
+}
+
+std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnChipDevice& d,
+                                                OnChipForce force) {
+  const int nc = static_cast<int>(c.nodes.size());
+  std::vector<OnChipLaunch> out;
+  // Launches of alike cells: a new one where the cells have half the nodes of its first,
+  // once it holds a cell per SM (fewer would leave SMs idle while it runs).
+  std::vector<std::pair<int, int>> ranges;
+  for (int s = 0; s < nc;) {
+    int e = s + 1;
+    const int min_cells = d.gpu ? d.multiprocessors : nc;
+    while (e < nc && (2 * c.nodes[e] > c.nodes[s] || e - s < min_cells || nc - e < min_cells)) ++e;
+    ranges.push_back({s, e});
+    s = e;
+  }
+  for (const auto& [b, e] : ranges) {
+    OnChipLaunch base;
+    base.slot_begin = b;
+    base.slot_end = e;
+    base.scratch_nodes = std::max(1, c.nodes[b]);
+    const std::size_t bytes = kScratchBytesPerNode * static_cast<std::size_t>(base.scratch_nodes);
+    char why[512];
+    if (!d.gpu) {  // a thread per cell: its scratch where it fits
+      base.lanes = 1;
+      const bool fits0 = bytes <= d.scratch0_max && d.team_max(bytes, 0) >= 1;
+      base.kind = fits0 ? OnChipLaunch::kWarpPerCell : OnChipLaunch::kTeamInMemory;
+      if (!fits0 && (bytes > d.scratch1_max || d.team_max(bytes, 1) < 1))
+        throw InputError("on_chip: a cell of " + std::to_string(base.scratch_nodes) +
+                             " nodes needs " + std::to_string(bytes) +
+                             " B of team scratch; the backend has " +
+                             std::to_string(d.scratch1_max) + " B",
+                         {}, 0, std::to_string(base.scratch_nodes));
+      std::snprintf(why, sizeof why, "a thread per cell, d and rhs %s (%zu B)",
+                    fits0 ? "in level-0 scratch" : "in level-1 scratch", bytes);
+      base.why = why;
+      out.push_back(base);
+      continue;
+    }
+    std::vector<OnChipLaunch> candidates;
+    if (bytes <= d.scratch0_max && d.warp_team_max(bytes) >= 32) {
+      OnChipLaunch l = base;
+      l.kind = OnChipLaunch::kWarpPerCell;
+      l.lanes = 32;
+      candidates.push_back(l);
+    }
+    for (const OnChipLaunch::Kind kind :
+         {OnChipLaunch::kTeamPerCell, OnChipLaunch::kTeamInMemory}) {
+      const int level = kind == OnChipLaunch::kTeamInMemory ? 1 : 0;
+      if (bytes > (level == 0 ? d.scratch0_max : d.scratch1_max)) continue;
+      // No more lanes than the largest cell has nodes (in whole warps).
+      const int most = std::min(
+          {kMaxLanes, d.team_max(bytes, level), std::max(32, (base.scratch_nodes + 31) / 32 * 32)});
+      for (int lanes = 32; lanes <= most; lanes *= 2) {
+        OnChipLaunch l = base;
+        l.kind = kind;
+        l.lanes = lanes;
+        candidates.push_back(l);
+      }
+      // In memory only where shared memory cannot (or where forced).
+      if (!candidates.empty() && force.kind != OnChipLaunch::kTeamInMemory) break;
+    }
+    if (candidates.empty())
+      throw InputError("on_chip: a cell of " + std::to_string(base.scratch_nodes) +
+                           " nodes needs " + std::to_string(bytes) +
+                           " B of team scratch; this device's teams have at most " +
+                           std::to_string(d.scratch1_max) + " B",
+                       {}, 0, std::to_string(base.scratch_nodes));
+    if (force.lanes > 0 || force.kind >= 0) {
+      std::vector<OnChipLaunch> forced;
+      for (const OnChipLaunch& l : candidates)
+        if ((force.lanes <= 0 || l.lanes == force.lanes) &&
+            (force.kind < 0 || l.kind == force.kind))
+          forced.push_back(l);
+      if (!forced.empty()) candidates = forced;
+    }
+    // The fastest modelled; within 3% the fewer lanes (fewer barriers), and a warp per cell
+    // (the tuned kernel) before a team of 32.
+    std::size_t best = 0;
+    std::vector<double> rate(candidates.size());
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      rate[k] = on_chip_modelled_rate(candidates[k], c, d);
+    const double top = *std::max_element(rate.begin(), rate.end());
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      if (rate[k] >= 0.97 * top) {
+        best = k;
+        break;
+      }
+    OnChipLaunch l = candidates[best];
+    l.cells_per_sm = resident_cells(l, d);
+    std::snprintf(
+        why, sizeof why,
+        "%s of %d lanes: %d cells of <= %d nodes, %zu B of %s, %.0f cells per SM%s", l.kind_name(),
+        l.lanes, e - b, l.scratch_nodes, bytes,
+        l.scratch_level() == 0 ? "shared memory" : "team memory", l.cells_per_sm,
+        (force.lanes > 0 && l.lanes != force.lanes) || (force.kind >= 0 && l.kind != force.kind)
+            ? " (the forced shape is not allowed here)"
+            : "");
+    l.why = why;
+    out.push_back(l);
+  }
+  return out;
+}
+
+}  // namespace hinesbatch
