@@ -8,7 +8,7 @@
 #            d_lambda 0.1) at 20,000 and 2,000 cells; examples/sim/real_large.json (the
 #            largest file at 10 um, hh soma, pas) at 2,000 and 200 cells; 50 ms each
 #   map      each shared file alone, d_lambda 0.1 (hh everywhere) and 10 um (hh soma, pas),
-#            at 200, 2,000 and 20,000 cells, 20 ms: compartment-steps/s against cells and
+#            at 200, 2,000 and 20,000 cells, 10 ms: compartment-steps/s against cells and
 #            compartments per cell, with the launch chosen at each point
 #   shapes   forced launch shapes (run.on_chip_kind, run.on_chip_lanes) on the targets,
 #            against the model's choice: same rasters, and whether the model picked well
@@ -84,9 +84,9 @@ for step in "${@:-targets}"; do
     for f in $files; do
       for n in 200 2000 20000; do
         run "map_dl_${f%%.*}_$n" real_mixed.json --set "cell.morphology=\"\${HINESBATCH_SHARED_DIR}/morphologies/$f\"" \
-          $(cells $n) --set tstop=20
+          $(cells $n) --set tstop=10
         run "map_10um_${f%%.*}_$n" real_large.json --set "cell.morphology=\"\${HINESBATCH_SHARED_DIR}/morphologies/$f\"" \
-          $(cells $n) --set tstop=20
+          $(cells $n) --set tstop=10
       done
     done
     ;;
@@ -113,9 +113,10 @@ for step in "${@:-targets}"; do
     run ringtest_65536 ringtest.json --set network.cells=65536 --set 'record=[]'
     ;;
   host)
-    run host_mixed_500_t1 real_mixed.json $(cells 500) --set tstop=10 --backend host --kokkos-num-threads=1
-    run host_mixed_500_t16 real_mixed.json $(cells 500) --set tstop=10 --backend host
-    run host_mixed_2000_t16 real_mixed.json $(cells 2000) --set tstop=10 --backend host
+    # Threads by OMP_NUM_THREADS: Kokkos 3.4 reads --kokkos-threads, not --kokkos-num-threads.
+    OMP_NUM_THREADS=1 run host_mixed_500_t1 real_mixed.json $(cells 500) --set tstop=10 --backend host
+    OMP_NUM_THREADS=16 run host_mixed_500_t16 real_mixed.json $(cells 500) --set tstop=10 --backend host
+    OMP_NUM_THREADS=16 run host_mixed_2000_t16 real_mixed.json $(cells 2000) --set tstop=10 --backend host
     same host_mixed_500_t1 host_mixed_500_t16
     ;;
   *) echo "unknown step $step" >&2 ;;

@@ -50,7 +50,21 @@ case_run() {  # name config [--set ...]
   printf '%s | %s | %s | %.1fx | %s (%s spikes)\n' "$name" "$nrn" "${times[*]}" \
     "$(awk -v n="$nrn" -v b="$best" 'BEGIN {print n / b}')" "$same" "$spikes" | tee -a "$summary"
 }
-case_run random_synaptic_p3_60ms "$here/cases/random_synaptic_p3.json" --set tstop=60
-case_run p3_synaptic_1000_50ms "$root/examples/sim/p3_synaptic.json" --set tstop=50
-case_run ring_200_100ms "$root/examples/sim/ring.json" --set network.cells=200
+# NEURON_PER_CORE_CASES: an extended regex of the case names to run (default: all).
+only=${NEURON_PER_CORE_CASES:-.}
+want() { [[ $1 =~ $only ]]; }
+want random_synaptic_p3_60ms &&
+  case_run random_synaptic_p3_60ms "$here/cases/random_synaptic_p3.json" --set tstop=60
+want p3_synaptic_1000_50ms &&
+  case_run p3_synaptic_1000_50ms "$root/examples/sim/p3_synaptic.json" --set tstop=50
+want ring_200_100ms && case_run ring_200_100ms "$root/examples/sim/ring.json" --set network.cells=200
+# The twelve shared morphologies mixed, hh everywhere (HINESBATCH_SHARED_DIR/morphologies);
+# NEURON with exact hh rates (as we compute them: same raster) and with its rate tables.
+if want real_mixed && [ -d "${HINESBATCH_SHARED_DIR:-$root/../shared}/morphologies" ]; then
+  export HINESBATCH_SHARED_DIR=${HINESBATCH_SHARED_DIR:-$root/../shared}
+  case_run real_mixed_96_20ms "$root/examples/sim/real_mixed.json" --set network.cells=96 \
+    --set network.kick.cells=10 --set tstop=20
+  NEURON_USETABLE_HH=1 case_run real_mixed_96_20ms_nrn_tables "$root/examples/sim/real_mixed.json" \
+    --set network.cells=96 --set network.kick.cells=10 --set tstop=20
+fi
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"

@@ -32,8 +32,11 @@ def build(h, model):
     dt = float(model["dt"])
     h.celsius = float(model.get("celsius", 6.3))
     h.secondorder = 0
+    # Exact hh rates, as HinesBatch computes them; NEURON_USETABLE_HH=1 keeps NEURON's rate
+    # tables (its default, faster and slightly different), for timing against NEURON as
+    # users run it.
     if hasattr(h, "usetable_hh"):
-        h.usetable_hh = 0
+        h.usetable_hh = 1 if os.environ.get("NEURON_USETABLE_HH") == "1" else 0
     cv = h.CVode()
     cv.active(0)
     for key in ("Ra", "cm"):
