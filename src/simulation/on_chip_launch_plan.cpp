@@ -17,6 +17,10 @@ constexpr int kMaxLanes = 1024;
 // the latency of one dependent instruction and of one step of the solve's chain.
 constexpr double kWorkPassiveNode = 30, kWorkHHNode = 200;
 constexpr double kIssuePerCycle = 128, kInstructionLatency = 4, kSolveStepLatency = 30;
+constexpr double kMemoryIssueFactor = 1.3, kMemoryLatencyFactor = 2.2;
+// Shared memory that holds this few cells per SM leaves the SM mostly idle: then teams
+// with d and rhs in their own memory, more of them per SM, are candidates too.
+constexpr double kFewCellsPerSM = 2;
 // What an SM holds: blocks, and warps at the registers each kind is bounded to (72 for a
 // warp per cell: OnChipWarpBounds; 64 for a team: OnChipTeamBounds); 1 KB of shared
 // memory per block is CUDA's own.
@@ -58,12 +62,15 @@ double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const 
   // A lane's share of the nodes: whole nodes, at least one.
   const int n = c.nodes[l.slot_begin];
   const double per_lane = std::ceil(double(n) / l.lanes) * (work / std::max(1, n));
-  const double issue = resident * work / kIssuePerCycle;
-  const double latency = per_lane * kInstructionLatency + 2.0 * path * kSolveStepLatency;
-  // In memory, d and rhs cost what an L1/L2 access costs over shared memory: twice the
-  // solve's latency.
-  const double memory = l.scratch_level() == 1 ? 2.0 * path * kSolveStepLatency : 0;
-  return resident / std::max(issue, latency + memory);
+  double issue = resident * work / kIssuePerCycle;
+  double latency = per_lane * kInstructionLatency + 2.0 * path * kSolveStepLatency;
+  // In the team's memory every access to d and rhs goes through L1/L2: on an H100 a team
+  // ran 0.5-0.7x as fast as the same team with them in shared memory.
+  if (l.scratch_level() == 1) {
+    issue *= kMemoryIssueFactor;
+    latency *= kMemoryLatencyFactor;
+  }
+  return resident / std::max(issue, latency);
 }
 
 std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnChipDevice& d,
@@ -123,8 +130,11 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
         l.lanes = lanes;
         candidates.push_back(l);
       }
-      // In memory only where shared memory cannot (or where forced).
-      if (!candidates.empty() && force.kind != OnChipLaunch::kTeamInMemory) break;
+      // In memory only where shared memory cannot hold the cell, or holds too few per SM
+      // (or where forced).
+      bool few = !candidates.empty();
+      for (const OnChipLaunch& l : candidates) few = few && resident_cells(l, d) <= kFewCellsPerSM;
+      if (!candidates.empty() && !few && force.kind != OnChipLaunch::kTeamInMemory) break;
     }
     if (candidates.empty())
       throw InputError("on_chip: a cell of " + std::to_string(base.scratch_nodes) +

@@ -371,8 +371,8 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     // backends: one thread per system, its lanes in turn.
     const bool host = impl::is_host_backend<ExecutionSpace>();
     const int team_size = host ? 1 : 32;
-    const std::size_t max0 = static_cast<std::size_t>(
-        Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size).scratch_size_max(0));
+    const std::size_t max0 =
+        solver_scratch0_max(Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size));
     auto bytes_for = [&](int systems) {
       return Level0::scratch_view::shmem_size(plan.scratch_scalars() * systems);
     };
@@ -425,7 +425,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     Kokkos::TeamPolicy<ExecutionSpace> policy(exec, batch.num_systems(), team_size);
     const std::size_t bytes = Functor::scratch_view::shmem_size(plan.scratch_scalars());
     // Trees too large for on-chip scratch use level 1 (device memory, mostly cached).
-    const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    const int level = bytes <= solver_scratch0_max(policy) ? 0 : 1;
     policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for(std::string("hinesbatch::solve_team_") + Layout::name, policy,
                          Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), plan,
@@ -438,7 +438,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     const std::size_t bytes = Functor::scratch_bytes(batch.num_nodes(), bs);
     Kokkos::TeamPolicy<ExecutionSpace> policy(
         exec, layouts::BlockShared::tile_count(batch.num_systems(), bs), Kokkos::AUTO);
-    const int max_bytes = policy.scratch_size_max(0);
+    const int max_bytes = static_cast<int>(solver_scratch0_max(policy));
     if (bytes > static_cast<std::size_t>(max_bytes))
       throw InputError("hinesbatch::solve (BlockShared): a tile's rhs needs " +
                            std::to_string(bytes) + " bytes of team scratch, the device has " +

@@ -370,7 +370,7 @@ void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpac
     const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
     Policy policy(exec, batch.num_cells(), team_size);
     const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
-    const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    const int level = bytes <= solver_scratch0_max(policy) ? 0 : 1;
     policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for(
         "hinesbatch::solve_packed_team", policy,
@@ -384,8 +384,7 @@ void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpac
                          std::to_string(on_chip_lanes<ExecutionSpace>()) +
                          " (build the batch with this backend's execution space)",
                      {}, 0, std::to_string(batch.lanes()));
-  const std::size_t max0 =
-      static_cast<std::size_t>(Policy(exec, 1, batch.lanes()).scratch_size_max(0));
+  const std::size_t max0 = solver_scratch0_max(Policy(exec, 1, batch.lanes()));
   const std::size_t limit0 = level0_bytes > 0 ? std::min(level0_bytes, max0) : max0;
   for (const impl::LaneLaunch& launch :
        impl::lane_launches(batch.sorted_sizes(), batch.sorted_entries(), sizeof(Scalar), limit0)) {

@@ -19,6 +19,16 @@ constexpr int on_chip_lanes() {
              : 32;
 }
 
+// The level-0 scratch a solver schedule sizes itself by: what the Kokkos in use offers a
+// team, at most 40 KB. A Kokkos that opts in to more shared memory (the bootstrap's patch:
+// up to 219 KB on an H100) would let a solver team take so much that one team fills an
+// SM; the solvers' schedules were measured with 40 KB, Kokkos 3.4's own limit. (The
+// simulation's epoch kernel sizes itself from the whole: on_chip_launch_plan.hpp.)
+template <class Policy>
+std::size_t solver_scratch0_max(const Policy& policy) {
+  return std::min<std::size_t>(static_cast<std::size_t>(policy.scratch_size_max(0)), 40 * 1024);
+}
+
 // Nodes (Hines) or rows (Thomas) per system whose two eliminated values fit in level-0
 // scratch beside the team's other systems: 80 in double and 160 in float on CUDA with
 // Kokkos 3.4 (40 KB per team). A constant of the backend, asked once.
@@ -26,8 +36,7 @@ template <class Scalar, class ExecutionSpace>
 int on_chip_capacity() {
   static const int capacity = [] {
     const int lanes = on_chip_lanes<ExecutionSpace>();
-    const std::size_t max0 =
-        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes).scratch_size_max(0));
+    const std::size_t max0 = solver_scratch0_max(Kokkos::TeamPolicy<ExecutionSpace>(1, lanes));
     return static_cast<int>(max0 / (2 * sizeof(Scalar) * static_cast<std::size_t>(lanes)));
   }();
   return capacity;

@@ -790,7 +790,7 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, team_size);
   const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
   // Systems too large for on-chip scratch use level 1 (device memory, mostly cache-resident).
-  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+  const int level = bytes <= solver_scratch0_max(policy) ? 0 : 1;
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for(
       label + "_team", policy,
