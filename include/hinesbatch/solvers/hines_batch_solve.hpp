@@ -438,7 +438,9 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     const std::size_t bytes = Functor::scratch_bytes(batch.num_nodes(), bs);
     Kokkos::TeamPolicy<ExecutionSpace> policy(
         exec, layouts::BlockShared::tile_count(batch.num_systems(), bs), Kokkos::AUTO);
-    const int max_bytes = static_cast<int>(solver_scratch0_max(policy));
+    // The layout itself asks for the tile in shared memory: whatever the device gives
+    // (not a schedule's choice, so not solver_scratch0_max).
+    const int max_bytes = policy.scratch_size_max(0);
     if (bytes > static_cast<std::size_t>(max_bytes))
       throw InputError("hinesbatch::solve (BlockShared): a tile's rhs needs " +
                            std::to_string(bytes) + " bytes of team scratch, the device has " +
