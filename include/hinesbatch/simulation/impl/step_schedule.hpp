@@ -36,7 +36,11 @@
 //   const CellGroupViews<ExecutionSpace>& data() const  the shared Views and its own
 //
 // Where each schedule runs the mechanisms (the hooks a mechanism's generated kernels fuse
-// into; the mechanisms' device functions are in mechanisms/):
+// into; the mechanisms' device functions are in mechanisms/). Their per-node parameters are
+// computed once per template (template_nodes, cell_templates.hpp) and stored by each
+// schedule's construct: the cells schedule in (slot, node) rows (fill_slot_constants), the
+// lanes schedule in its tiles (build_tiles), the on-chip schedule in one block per template
+// (upload_template_blocks). The detector (mechanisms/detector.hpp) follows update in all.
 //   cells    initialize InitCells; events ApplySynapticEvents; assemble StepCells::assemble;
 //            update StepCells::update
 //   lanes    initialize InitCellTiles; events ApplySynapticEvents; assemble
