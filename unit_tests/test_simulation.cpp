@@ -897,7 +897,7 @@ MixedTrees mixed_trees(int cells) {
 // raster, same voltages at every recorded node.
 TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  const int W = cell_tile_lanes<Host>();
+  const int W = impl::cell_tile_lanes<Host>();
   // per tree 1.5 (W + 1), 1.5 (W + 1), 3 (W + 1): partial tiles
   const MixedTrees m = mixed_trees(6 * (W + 1));
   const auto& templates = m.templates;
@@ -967,7 +967,7 @@ std::vector<std::int64_t> all_gids(std::int64_t cells) {
 // stops both schedules with the same error: same gid, node and time.
 TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   using Exec = Kokkos::DefaultHostExecutionSpace;
-  const Ring r = ring_with_non_physical_cells(2 * cell_tile_lanes<Exec>() + 3);
+  const Ring r = ring_with_non_physical_cells(2 * impl::cell_tile_lanes<Exec>() + 3);
   const std::vector<std::int64_t> gids = all_gids(r.net.cells);
   std::vector<std::string> errors;
   for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
@@ -1335,7 +1335,7 @@ TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {
     CellGroup<Exec> lanes(Exec(), {t}, net, gids, p, 1, HostSchedule::Lanes);
     ASSERT_EQ(lanes.num_tiles(), 1);
     const std::size_t scratch =
-        2 * sizeof(double) * cell_tile_lanes<Exec>() * t.compartments.size();
+        2 * sizeof(double) * impl::cell_tile_lanes<Exec>() * t.compartments.size();
     EXPECT_EQ(lanes.tiles_in_scratch(),
               scratch <= static_cast<std::size_t>(impl::SimdTilePolicy<Exec>::scratch_size_max(1)));
     if (lanes.tiles_in_scratch()) GTEST_SKIP() << "the host's scratch holds " << scratch << " B";

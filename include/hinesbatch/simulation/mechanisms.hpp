@@ -83,6 +83,6 @@ struct SimulationParameters {
 };
 
 // The device functions of each mechanism live in mechanisms/ (pas.hpp, hh.hpp, expsyn.hpp,
-// iclamp.hpp); cell_group.hpp's fused step calls them.
+// iclamp.hpp); the step schedules' kernels (impl/*_schedule.hpp) call them.
 
 }  // namespace hinesbatch

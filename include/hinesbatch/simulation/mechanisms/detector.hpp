@@ -3,7 +3,7 @@
 // threshold, coming from below, appends (slot s, step_end) to the step's spike list; a
 // list that is full keeps counting, so that the host sees the overflow. `c` holds the
 // group's det_flag, det_threshold, spike_count, spike_slot and spike_step Views
-// (CellGroupViews). Device code, shared by both step schedules.
+// (CellGroupViews). Device code, shared by every step schedule.
 #include <Kokkos_Core.hpp>
 
 namespace hinesbatch::mechanisms {

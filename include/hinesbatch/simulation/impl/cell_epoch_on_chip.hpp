@@ -25,7 +25,7 @@
 //             a lane reads stay in registers, so the dependent chain per node is one
 //             reciprocal and a few multiply-adds
 //   update    v = x, hh gates, ExpSyn decay (lanes); the detector and the recordings.
-// The cells schedule (StepCells in cell_group.hpp) runs the same mechanism functions and
+// The cells schedule (StepCells in cells_schedule.hpp) runs the same mechanism functions and
 // solves for dv; the two agree to rounding, not bit for bit (tested).
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -43,6 +43,7 @@
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
+namespace impl {
 
 // The epoch kernel's launch bounds on CUDA, one per kind of launch (OnChipLaunch):
 //  - a warp per cell, at least kOnChipMinCellsPerSM cells per SM: the bounds cap the kernel
@@ -66,7 +67,7 @@ inline constexpr unsigned kOnChipMinCellsPerSM = 28;
 using OnChipWarpBounds = Kokkos::LaunchBounds<32, kOnChipMinCellsPerSM>;
 using OnChipTeamBounds = Kokkos::LaunchBounds<1024, 1>;
 
-// Per-slot lists the on-chip schedule walks with its lanes (CellGroup builds them).
+// Per-slot lists the on-chip schedule walks with its lanes (OnChipSchedule builds them).
 template <class MemorySpace>
 struct OnChipCellLists {
   using vec_i = Kokkos::View<int*, MemorySpace>;
@@ -96,8 +97,6 @@ struct OnChipCellLists {
   // c_dt: C/dt alone (d0 is C/dt and the sum of g_axial over the node's edges).
   cached<double> d0, c_dt, minus_g_axial, pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el;
 };
-
-namespace impl {
 
 // One cell as the epoch kernel works on it: d and rhs per node in team scratch (16 B per
 // node: level 0, shared memory on a GPU, where the cell fits; level 1, memory private to

@@ -15,13 +15,14 @@
 // (cache-resident), so a step streams little more than the voltages; other tiles (mixed templates,
 // padding lanes) have their own (element tile_const(t) + i * W + k).
 //
-// Each lane does the arithmetic of StepCells (cell_group.hpp) for its cell in the same
+// Each lane does the arithmetic of StepCells (cells_schedule.hpp) for its cell in the same
 // order, with the same mechanism functions (mechanisms/*.hpp) and the same Hines
 // elimination (hines_solve_tile without reciprocals = hines_solve_system), so results are
 // the same as the cells schedule's: bit for bit in the generic build (tested); with
 // -march=x86-64-v4 (FMA contraction) rasters and printed traces were identical too.
 //
-// Host execution spaces only (CellGroup instantiates it under is_host_execution_space).
+// Host execution spaces only (CellGroup instantiates LanesSchedule under
+// is_host_execution_space).
 // Tiles go to threads in contiguous chunks (static schedule) and their pages are first
 // written by the same policy (FillCellTiles), as for the SIMD-tile batches.
 #include <Kokkos_Core.hpp>
@@ -41,6 +42,7 @@
 #include "hinesbatch/solvers/tile_system.hpp"
 
 namespace hinesbatch {
+namespace impl {
 
 // W of the lanes schedule: 16 cells, or two vectors where a vector holds more than 8
 // doubles. More lanes than one vector: the sweep's divisions are long-latency and their
@@ -82,8 +84,6 @@ struct CellTileViews {
   vec_d d, rhs;  // only when a tile's temporaries do not fit in team scratch
 };
 
-namespace impl {
-
 // Voltage of (slot, node), for the per-epoch check and the recordings.
 template <class MemorySpace>
 struct TileVoltages {
@@ -106,7 +106,7 @@ TileVoltages<MemorySpace> host_voltages(const TileVoltages<MemorySpace>& v) {
 template <class ExecutionSpace, class Staging, int W>
 struct FillCellTiles {
   CellTileViews<ExecutionSpace> t;
-  Staging s;  // (slot, node) accessors: TemplateBlockRows (cell_group.hpp)
+  Staging s;  // (slot, node) accessors: TemplateBlockRows (lanes_schedule.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
     const int tile = simd_tile_of(team);

@@ -1,0 +1,358 @@
+#pragma once
+// The on-chip schedule, the default on a GPU (OnChipSteps; issue #10): a team per cell runs
+// a whole epoch in one launch with the cell's system in team scratch (the kernel:
+// cell_epoch_on_chip.hpp). Its setup: the capacity (each cell's rows of voltages and hh
+// gates are as long as the largest cell's), the templates' constants as one cached block
+// per template, each slot's synapses grouped by node, each tree's CellLanePlan for the
+// lanes of its launch, and the launches themselves: on_chip_launch_plan.hpp chooses them
+// from what the Kokkos in use reports for the kernel (on_chip_device) and refuses, by name,
+// a cell no kind of launch can take.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
+#include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/step_schedule.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/voltage_check.hpp"
+#include "hinesbatch/solvers/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/hines_lanes.hpp"
+
+namespace hinesbatch::impl {
+
+// The on-chip schedule's gates (OnChipCellLists::gates) at rest at v_init, as InitCells
+// sets the other schedules' (hh_initial_states).
+template <class ExecutionSpace>
+struct InitOnChipGates {
+  OnChipCellLists<typename ExecutionSpace::memory_space> l;
+  Kokkos::View<const int*, typename ExecutionSpace::memory_space> size;
+  int hh_capacity;
+  double v_init, q10;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    double* g = l.gates.data() + std::size_t(3) * hh_capacity * s;
+    const int b = l.constant_begin(s);
+    for (int i = 0; i < size(s); ++i) {
+      const int h = l.hh_slot(b + i);
+      if (h >= 0)
+        mechanisms::hh_initial_states(v_init, q10, g[h], g[hh_capacity + h],
+                                      g[2 * hh_capacity + h]);
+    }
+  }
+};
+
+template <class ExecutionSpace>
+class OnChipSchedule {
+ public:
+  using views = CellGroupViews<ExecutionSpace>;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  static const char* schedule_name() { return "on_chip"; }
+  // The lanes of a team (the first launch's).
+  int cell_lanes() const { return launches_.empty() ? 1 : launches_.front().lanes; }
+  // What the launches say.
+  std::string detail() const {
+    std::string out;
+    for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
+    return out;
+  }
+  const views& data() const { return c_; }
+  const std::vector<OnChipLaunch>& launches() const { return launches_; }
+
+  // The shared Views and v (slot, node), the capacity, the lists and the launches; throws
+  // InputError naming a cell that no launch can take.
+  void construct(const ScheduleSetup<ExecutionSpace>& setup) {
+    params_ = setup.params;
+    q10_ = setup.q10;
+    max_nodes_ = setup.max_nodes;
+    cells_ = setup.num_cells();
+    count_on_chip_capacity(setup.templates, setup.net, setup.gid_of_slot);
+    c_ = setup.shared;
+    c_.v = typename views::nodes_d(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::v")), cells_, max_nodes_);
+    build_on_chip_lists(setup);
+    setup.exec.fence();
+  }
+
+  // Per slot, in column order (the epoch kernel records each cell's own nodes).
+  void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& rec,
+                   const std::vector<int>& slot, const std::vector<int>& node) {
+    records_ = rec;
+    std::vector<int> begin(cells_ + 1, 0), nodes(slot.size()), columns(slot.size());
+    for (int s : slot) ++begin[s + 1];
+    for (int s = 0; s < cells_; ++s) begin[s + 1] += begin[s];
+    std::vector<int> at(begin.begin(), begin.end() - 1);
+    for (std::size_t r = 0; r < slot.size(); ++r) {
+      nodes[at[slot[r]]] = node[r];
+      columns[at[slot[r]]++] = static_cast<int>(r);
+    }
+    lists_.record_begin = to_device(exec, begin, "hb::rec_begin");
+    lists_.record_node = to_device(exec, nodes, "hb::rec_node_of_slot");
+    lists_.record_column = to_device(exec, columns, "hb::rec_column");
+  }
+
+  void initialize(const ExecutionSpace& exec) {
+    Kokkos::parallel_for("hinesbatch::sim_init",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
+                         InitCells<ExecutionSpace>{c_, params_.v_init, q10_, false});
+    Kokkos::parallel_for(
+        "hinesbatch::sim_init_on_chip_gates", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
+        InitOnChipGates<ExecutionSpace>{lists_, c_.size, on_chip_hh_, params_.v_init, q10_});
+  }
+
+  // One launch per planned launch for the whole epoch (events located per cell and step
+  // first), each recording its cells' nodes after every step.
+  void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
+                 const StepEvents<memory_space>& events, const TraceView<memory_space>& trace) {
+    const auto& syn = events.syn;
+    const auto& w = events.w;
+    const int nc = cells_;
+    Kokkos::View<const int*, memory_space> cell_events;
+    if (events.step_begin[count] > 0) {
+      const std::size_t entries = static_cast<std::size_t>(count) * (nc + 1);
+      if (cell_events_.extent(0) < entries)
+        cell_events_ = Kokkos::View<int*, memory_space>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::cell_events")),
+            entries);
+      Kokkos::parallel_for("hinesbatch::sim_locate_cell_events",
+                           Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(entries)),
+                           LocateCellEvents<memory_space>{syn, events.step_begin_device,
+                                                          c_.syn_begin, cell_events_, nc});
+      cell_events = cell_events_;
+    }
+    const double dt = params_.dt;
+    for (const OnChipLaunch& l : launches_) {
+      const int cells = l.slot_end - l.slot_begin;
+      const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
+      const auto step = [&](auto level) {
+        return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value>{
+            c_,          lists_,       syn,
+            w,           cell_events,  trace,
+            dt,          params_.ena,  params_.ek,
+            q10_,        first,        count,
+            nc,          max_nodes_,   on_chip_nodes_,
+            on_chip_hh_, l.slot_begin, l.scratch_nodes};
+      };
+      using level0 = std::integral_constant<int, 0>;
+      using level1 = std::integral_constant<int, 1>;
+      if (l.kind == OnChipLaunch::kWarpPerCell)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_warp",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
+                .set_scratch_size(0, bytes),
+            step(level0{}));
+      else if (l.kind == OnChipLaunch::kTeamPerCell)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_team",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+                .set_scratch_size(0, bytes),
+            step(level0{}));
+      else
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_team_in_memory",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+                .set_scratch_size(1, bytes),
+            step(level1{}));
+    }
+  }
+
+  void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
+    if (records_.slot.extent(0) > 0)
+      record_voltages(exec, records_.slot, records_.node, trace, row);
+  }
+  // v (slot, node) is current between epochs.
+  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
+                       const Kokkos::View<int*, memory_space>& node,
+                       const TraceView<memory_space>& trace, int row) const {
+    record_slot_voltages(exec, voltages(), slot, node, trace, row);
+  }
+  template <class GidOfSlot>
+  void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
+    hinesbatch::check_voltages(exec, c_.v, c_.size, cells_, time_ms, gid);
+  }
+
+ private:
+  Kokkos::View<const double**, typename ExecutionSpace::array_layout, memory_space> voltages()
+      const {
+    return c_.v;
+  }
+
+  // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
+  // voltages and gates rows are that long), and the hh nodes of each template.
+  void count_on_chip_capacity(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
+                              const std::vector<std::int64_t>& gids) {
+    hh_of_template_.assign(templates.size(), -1);
+    on_chip_nodes_ = 1;
+    on_chip_hh_ = 0;
+    for (std::int64_t g : gids) {
+      const int k = net.template_of(g);
+      const CellTemplate& t = templates[k];
+      if (hh_of_template_[k] < 0) {
+        std::vector<char> hh(t.compartments.size(), 0);
+        for (const DensityMechanism& m : t.density)
+          if (m.kind == DensityMechanism::HH) for_each_node_of(t, m, [&](int i) { hh[i] = 1; });
+        hh_of_template_[k] = static_cast<int>(std::count(hh.begin(), hh.end(), 1));
+      }
+      on_chip_nodes_ = std::max(on_chip_nodes_, t.compartments.size());
+      on_chip_hh_ = std::max(on_chip_hh_, hh_of_template_[k]);
+    }
+  }
+
+  // What the device allows the epoch kernel, as the Kokkos in use reports it for the
+  // kernels run_steps launches.
+  static OnChipDevice on_chip_device() {
+    OnChipDevice d;
+    d.gpu = !is_host_execution_space<ExecutionSpace>();
+    d.scratch0_max = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(0));
+    d.scratch1_max = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(1));
+    d.warp_team_max = [](std::size_t bytes) {
+      return Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(1, 1)
+          .set_scratch_size(0, Kokkos::PerTeam(bytes))
+          .team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0>{}, Kokkos::ParallelForTag());
+    };
+    d.team_max = [](std::size_t bytes, int level) {
+      auto p = Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1);
+      p.set_scratch_size(level, Kokkos::PerTeam(bytes));
+      return level == 0 ? p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0>{},
+                                          Kokkos::ParallelForTag())
+                        : p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 1>{},
+                                          Kokkos::ParallelForTag());
+    };
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
+      int device = 0, sms = 1, shared = 0;
+      cudaGetDevice(&device);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+      d.multiprocessors = std::max(1, sms);
+      d.shared_per_sm = static_cast<std::size_t>(std::max(0, shared));
+    }
+#endif
+    return d;
+  }
+
+  // The on-chip schedule's lists: per slot, its synapses grouped by node (its template's
+  // groups, offset to the slot's synapses), its tree's CellLanePlan for the team's lanes
+  // (one per distinct tree), and the templates' constants.
+  void build_on_chip_lists(const ScheduleSetup<ExecutionSpace>& setup) {
+    const ExecutionSpace& exec = setup.exec;
+    const TemplateTrees& trees = setup.trees;
+    const NetworkSpec& net = setup.net;
+    const std::vector<CellTemplate>& templates = setup.templates;
+    const std::vector<TemplateNodes>& nodes_of_template = setup.nodes_of_template;
+    const std::vector<std::int64_t>& gid_of_slot = setup.gid_of_slot;
+    const std::vector<int>& syn_begin_of_slot = setup.syn_begin_of_slot;
+    // The launches, from each tree's plans for the lane counts they consider (each plan
+    // made once).
+    std::map<std::pair<int, int>, CellLanePlan> plan_of;  // (tree, lanes)
+    const auto plan_for = [&](int tree, int lanes) -> const CellLanePlan& {
+      auto it = plan_of.find({tree, lanes});
+      if (it == plan_of.end())
+        it = plan_of
+                 .emplace(std::make_pair(tree, lanes),
+                          CellLanePlan::build(trees.parents[tree], lanes))
+                 .first;
+      return it->second;
+    };
+    OnChipCells cells;
+    for (int s = 0; s < cells_; ++s) {
+      const int k = net.template_of(gid_of_slot[s]);
+      cells.nodes.push_back(static_cast<int>(templates[k].compartments.size()));
+      cells.hh_nodes.push_back(hh_of_template_[k]);
+      cells.tree.push_back(trees.tree_of_template[k]);
+    }
+    cells.critical_path = [&](int tree, int lanes) {
+      return plan_for(tree, lanes).critical_path();
+    };
+    launches_ = plan_on_chip_launches(cells, on_chip_device(), setup.on_chip_force);
+    std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
+    std::vector<int> plan_of_slot(cells_);
+    LanePlanList plans;
+    for (const OnChipLaunch& l : launches_)
+      for (int s = l.slot_begin; s < l.slot_end; ++s) {
+        const std::pair<int, int> key{cells.tree[s], l.lanes};
+        auto it = index_of.find(key);
+        if (it == index_of.end())
+          it = index_of.emplace(key, plans.add(plan_for(key.first, key.second))).first;
+        plan_of_slot[s] = it->second;
+      }
+    lists_.plan_of_slot = to_device(exec, plan_of_slot, "hb::plan_of_slot");
+    lists_.plans = plans.to_device<memory_space>(exec);
+    upload_template_blocks(exec, template_blocks(setup.template_of_slot, nodes_of_template));
+    // A slot's groups are its template's; its group_syn entries are a permutation of its
+    // synapses, so they start at its first synapse.
+    std::vector<int> group_begin{0};
+    for (int s = 0; s < cells_; ++s)
+      group_begin.push_back(
+          group_begin.back() +
+          static_cast<int>(nodes_of_template[net.template_of(gid_of_slot[s])].group_node.size()));
+    std::vector<int> group_node(group_begin.back()), group_first(group_begin.back() + 1, 0),
+        group_syn(setup.num_synapses());
+    Kokkos::parallel_for(
+        "hinesbatch::sim_group_synapses",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, cells_), [&](const int s) {
+          const TemplateNodes& k = nodes_of_template[net.template_of(gid_of_slot[s])];
+          const int first_syn = syn_begin_of_slot[s], first_group = group_begin[s];
+          for (std::size_t q = 0; q < k.group_syn.size(); ++q)
+            group_syn[first_syn + q] = first_syn + k.group_syn[q];
+          for (std::size_t g = 0; g < k.group_node.size(); ++g) {
+            group_node[first_group + g] = k.group_node[g];
+            group_first[first_group + g + 1] = first_syn + k.group_first[g + 1];
+          }
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
+    lists_.group_begin = to_device(exec, group_begin, "hb::syn_group_begin");
+    lists_.group_node = to_device(exec, group_node, "hb::syn_group_node");
+    lists_.group_first = to_device(exec, group_first, "hb::syn_group_first");
+    lists_.group_syn = to_device(exec, group_syn, "hb::syn_group_syn");
+    const std::vector<int> no_records(cells_ + 1, 0);
+    lists_.record_begin = to_device(exec, no_records, "hb::rec_begin");
+    lists_.record_node = lists_.record_column = typename views::vec_i("hb::rec_none", 0);
+  }
+
+  // The templates' blocks of constants on the device, and the cells' rows of gates and v.
+  void upload_template_blocks(const ExecutionSpace& exec, const TemplateBlocks& b) {
+    OnChipCellLists<memory_space>& l = lists_;
+    l.constant_begin = to_device(exec, b.begin, "hb::constant_begin");
+    l.parent = to_device(exec, b.parent, "hb::template_parent");
+    l.hh_slot = to_device(exec, b.hh_slot, "hb::template_hh_slot");
+    l.mechs = to_device(exec, b.mechs, "hb::template_mechs");
+    l.d0 = to_device(exec, b.d0, "hb::template_d0");
+    l.c_dt = to_device(exec, b.c_dt, "hb::template_c_dt");
+    l.minus_g_axial = to_device(exec, b.minus_g_axial, "hb::template_minus_g_axial");
+    l.pas_g = to_device(exec, b.pas_g, "hb::template_pas_g");
+    l.pas_e = to_device(exec, b.pas_e, "hb::template_pas_e");
+    l.hh_gna = to_device(exec, b.gna, "hb::template_gna");
+    l.hh_gk = to_device(exec, b.gk, "hb::template_gk");
+    l.hh_gl = to_device(exec, b.gl, "hb::template_gl");
+    l.hh_el = to_device(exec, b.el, "hb::template_el");
+    l.gates = Kokkos::View<double*, memory_space>(
+        "hb::on_chip_gates", std::size_t(3) * std::max(on_chip_hh_, 1) * cells_);
+    l.voltages = Kokkos::View<double*, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::on_chip_voltages")),
+        std::size_t(on_chip_nodes_) * cells_);
+  }
+
+  views c_;
+  int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
+  std::vector<int> hh_of_template_;
+  std::vector<OnChipLaunch> launches_;
+  OnChipCellLists<memory_space> lists_;
+  Kokkos::View<int*, memory_space> cell_events_;  // LocateCellEvents' output, reused
+  Recordings<memory_space> records_;
+  SimulationParameters params_;
+  double q10_ = 1;
+  int max_nodes_ = 1, cells_ = 0;
+};
+
+}  // namespace hinesbatch::impl

@@ -1,0 +1,218 @@
+#pragma once
+// The interface of the simulation's step schedules, the backends CellGroup delegates its
+// steps to (as Arbor's backends/multicore beside backends/gpu). CellGroup keeps what every
+// schedule shares: the slots (cells sorted by size), their gids, the synapses' numbering and
+// common arrays (syn_begin, decay, e, g), stimuli, detectors, the spike buffer and the solve
+// status, in the shared members of CellGroupViews. It chooses one schedule, and each
+// schedule owns its setup, its capacity test and its kernel launches:
+//
+//   schedule  file                  kernels                              where
+//   cells     cells_schedule.hpp    StepCells: a work item per cell per  any backend
+//                                   step, (slot, node) storage
+//   lanes     lanes_schedule.hpp    StepCellTiles (cell_tiles.hpp): a    host backends
+//                                   tile of W cells of one tree per item
+//   on_chip   on_chip_schedule.hpp  StepCellEpochOnChip                  any backend (GPU
+//                                   (cell_epoch_on_chip.hpp): a team     default); launches
+//                                   per cell per epoch                   planned by
+//                                                                        on_chip_launch_plan.hpp
+//
+// Each schedule S<ExecutionSpace> is default-constructible and provides:
+//   void construct(const ScheduleSetup<ExecutionSpace>&)  its storage from the shared slot
+//       data: the shared Views plus its own (per-node state, constants, lists); throws
+//       InputError where a cell does not fit it (its capacity test)
+//   void set_records(exec, const Recordings&, slot, node)  the recordings (trace column r is
+//       v at node[r] of slot[r]), on the device and on the host; once, before run_steps
+//   void initialize(exec)                       v = v_init, gates at rest, g = 0, detectors
+//   void run_steps(exec, first, count, const StepEvents&, trace)  steps [first, first +
+//       count): before step first + j its events reach their synapses; after it, row j + 1
+//       of trace gets the recordings. Asynchronous
+//   void record(exec, trace, row) const         row `row` of trace from the recordings
+//   void record_voltages(exec, slot, node, trace, row) const  any (slot, node) list
+//   void check_voltages(exec, time_ms, gid_of_slot) const  throws SolverError on a
+//       non-finite or non-physical voltage (voltage_check.hpp)
+//   static const char* schedule_name()          "cells", "lanes", "on_chip"
+//   int cell_lanes() const                      lanes that step one cell
+//   std::string detail() const                  what the setup chose (metrics)
+//   const CellGroupViews<ExecutionSpace>& data() const  the shared Views and its own
+//
+// Where each schedule runs the mechanisms (the hooks a mechanism's generated kernels fuse
+// into; the mechanisms' device functions are in mechanisms/). Their per-node parameters are
+// computed once per template (template_nodes, cell_templates.hpp) and stored by each
+// schedule's construct: the cells schedule in (slot, node) rows (fill_slot_constants), the
+// lanes schedule in its tiles (build_tiles), the on-chip schedule in one block per template
+// (upload_template_blocks). The detector (mechanisms/detector.hpp) follows update in all.
+//   cells    initialize InitCells; events ApplySynapticEvents; assemble StepCells::assemble;
+//            update StepCells::update
+//   lanes    initialize InitCellTiles; events ApplySynapticEvents; assemble
+//            StepCellTiles::assemble; update StepCellTiles::update
+//   on_chip  initialize InitCells (v, g) and InitOnChipGates; events, assemble and update in
+//            StepCellEpochOnChip: apply_events, assemble_nodes and assemble_synapses, update
+// Kernels are functors (no virtual dispatch on the device): CellGroup holds the chosen
+// schedule in a std::variant and visits it on the host.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+
+namespace hinesbatch {
+
+// The Views the step kernels read. CellGroup fills the shared members (per slot, per
+// synapse, the spike buffer, the status); a schedule adds its own: the cells schedule every
+// (slot, node) member, the on-chip schedule v (loaded and stored once per epoch), the lanes
+// schedule none (its tiles hold that state).
+template <class ExecutionSpace>
+struct CellGroupViews {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using layout = typename ExecutionSpace::array_layout;
+  using nodes_d = Kokkos::View<double**, layout, memory_space>;
+  using nodes_i = Kokkos::View<int**, layout, memory_space>;
+  using nodes_u8 = Kokkos::View<unsigned char**, layout, memory_space>;
+  using vec_d = Kokkos::View<double*, memory_space>;
+  using vec_i = Kokkos::View<int*, memory_space>;
+
+  vec_i size;  // nodes per cell slot
+  nodes_i parent;
+  nodes_d v, d, rhs;      // voltage (mV); the step's diagonal and rhs (then dv)
+  nodes_d minus_g_axial;  // -g_axial to the parent: the symmetric off-diagonal (uS)
+  nodes_d d0;             // the constant part of d: C/dt + sum of g_axial
+  nodes_u8 mechs;
+  nodes_d pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el, hh_m, hh_h, hh_n;  // absolute (uS)
+  vec_i syn_begin, syn_node;  // syn_node: the cells and lanes schedules only
+  vec_d syn_decay, syn_e, syn_g;
+  vec_i stim_begin, stim_node;
+  vec_d stim_del, stim_dur, stim_amp;
+  vec_i det_node, det_flag;
+  vec_d det_threshold;
+  Kokkos::View<int, memory_space> spike_count;
+  vec_i spike_slot, spike_step;
+  SolveStatus<memory_space> status;
+};
+
+namespace impl {
+
+enum class ScheduleKind { Cells, Lanes, OnChip };
+
+// What CellGroup's shared setup does for a schedule before constructing it: the lanes
+// schedule fills tiles from consecutive slots, so slots of one size are ordered by tree;
+// lanes and on_chip use the distinct trees; the on-chip schedule finds a synapse's node
+// through its groups (OnChipCellLists), the others read syn_node.
+inline bool slots_by_tree(ScheduleKind k) { return k == ScheduleKind::Lanes; }
+inline bool uses_trees(ScheduleKind k) { return k != ScheduleKind::Cells; }
+inline bool uses_synapse_nodes(ScheduleKind k) { return k != ScheduleKind::OnChip; }
+
+// The shared slot data a schedule is built from (CellGroup's, valid during construct).
+template <class ExecutionSpace>
+struct ScheduleSetup {
+  const ExecutionSpace& exec;
+  const std::vector<CellTemplate>& templates;
+  const NetworkSpec& net;
+  const std::vector<std::int64_t>& gid_of_slot;
+  const std::vector<int>& template_of_slot;
+  const std::vector<TemplateNodes>& nodes_of_template;  // per template
+  const TemplateTrees& trees;                           // empty unless uses_trees
+  const std::vector<int>& syn_begin_of_slot;            // slots + 1
+  const CellGroupViews<ExecutionSpace>& shared;         // CellGroup's, filled
+  const SimulationParameters& params;
+  double q10;
+  int max_nodes;
+  OnChipForce on_chip_force;  // the on-chip schedule's forced launch shape, if any
+  int num_cells() const { return static_cast<int>(gid_of_slot.size()); }
+  int num_synapses() const { return syn_begin_of_slot.back(); }
+};
+
+// An epoch's events: before step j of it, events [step_begin[j], step_begin[j + 1]) of
+// (syn, w), sorted by synapse, reach their synapses (step_begin_device: the same offsets).
+template <class MemorySpace>
+struct StepEvents {
+  Kokkos::View<const int*, MemorySpace> syn;
+  Kokkos::View<const double*, MemorySpace> w;
+  const std::vector<int>& step_begin;
+  Kokkos::View<const int*, MemorySpace> step_begin_device;
+};
+
+// The recordings: trace column r is v at node(r) of slot(r).
+template <class MemorySpace>
+struct Recordings {
+  Kokkos::View<int*, MemorySpace> slot, node;
+};
+
+template <class MemorySpace>
+using TraceView = Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace>;
+
+// Adds a step's events to their synapses' conductances (ExpSyn's NET_RECEIVE: g += w;
+// when an event is due is events.hpp's delivery_step): the first event of each run of
+// equal synapses adds the whole run in order (events are sorted), so sums are the same
+// on every backend and for any number of ranks.
+template <class MemorySpace>
+struct ApplySynapticEvents {
+  Kokkos::View<const int*, MemorySpace> synapse;
+  Kokkos::View<const double*, MemorySpace> weight;
+  Kokkos::View<double*, MemorySpace> syn_g;
+  int begin, end;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    mechanisms::expsyn_receive(synapse, weight, syn_g, i, begin, end);
+  }
+};
+
+// The events [begin, end) of (syn, w), due at this step, added to syn_g. Asynchronous.
+template <class ExecutionSpace, class MemorySpace = typename ExecutionSpace::memory_space>
+void apply_synaptic_events(const ExecutionSpace& exec,
+                           const Kokkos::View<const int*, MemorySpace>& syn,
+                           const Kokkos::View<const double*, MemorySpace>& w,
+                           const Kokkos::View<double*, MemorySpace>& syn_g, int begin, int end) {
+  if (end <= begin) return;
+  Kokkos::parallel_for("hinesbatch::sim_apply_events",
+                       Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
+                       ApplySynapticEvents<MemorySpace>{syn, w, syn_g, begin, end});
+}
+
+// v = v_init (and the gates at rest unless `gates` is false), synapses closed, detectors
+// armed: the initial state of the schedules with (slot, node) voltages.
+template <class ExecutionSpace>
+struct InitCells {
+  CellGroupViews<ExecutionSpace> c;
+  double v_init, q10;
+  bool gates;  // false: the on-chip schedule sets its own (InitOnChipGates)
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    for (int i = 0; i < c.size(s); ++i) {
+      c.v(s, i) = v_init;
+      if (gates && (c.mechs(s, i) & kHHBit))
+        mechanisms::hh_initial_states(v_init, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
+    }
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
+    if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
+  }
+};
+
+template <class ExecutionSpace,
+          class Voltages = Kokkos::View<const double**, typename ExecutionSpace::array_layout,
+                                        typename ExecutionSpace::memory_space>>
+struct RecordVoltages {
+  Voltages v;  // (slot, node)
+  Kokkos::View<const int*, typename ExecutionSpace::memory_space> slot, node;
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> trace;
+  int row;
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const { trace(row, r) = v(slot(r), node(r)); }
+};
+
+// trace(row, r) = v(slot(r), node(r)) for the r < slot.extent(0) recordings, v any (slot,
+// node) accessor. Asynchronous.
+template <class ExecutionSpace, class Voltages, class MemorySpace>
+void record_slot_voltages(const ExecutionSpace& exec, const Voltages& v,
+                          const Kokkos::View<int*, MemorySpace>& slot,
+                          const Kokkos::View<int*, MemorySpace>& node,
+                          const TraceView<MemorySpace>& trace, int row) {
+  Kokkos::parallel_for("hinesbatch::sim_record",
+                       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slot.extent(0)),
+                       RecordVoltages<ExecutionSpace, Voltages>{v, slot, node, trace, row});
+}
+
+}  // namespace impl
+}  // namespace hinesbatch
