@@ -49,10 +49,10 @@ ensure_apt_sources() {
   as_root apt-get update -q >/dev/null
 }
 
-# nlohmann-json: hinesbatch-sim's config; Open MPI: the network simulation and the
-# multi-GPU benchmark; NEURON 8.2: the validation tests (scripts/validation/).
+# nlohmann-json: hinesbatch-sim's config; CLI11: its command line; Open MPI: the network
+# simulation and the multi-GPU benchmark; NEURON 8.2: the validation tests (scripts/validation/).
 packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-json3-dev
-  openmpi-bin libopenmpi-dev neuron python3-neuron)
+  libcli11-dev openmpi-bin libopenmpi-dev neuron python3-neuron)
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
 # clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
 packages+=(clang libclang-rt-14-dev libomp-dev)
