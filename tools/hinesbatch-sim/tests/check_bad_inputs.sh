@@ -322,7 +322,8 @@ else
 fi
 # ${VAR} expanded in every string of the config, not only the morphology.
 cases=$((cases + 1))
-if HB_SPIKES=$W/env.spikes "$SIM" "$BASE" --quiet --set tstop=1 --set 'output.spikes=${HB_SPIKES}' 2>/dev/null &&
+cp "$BASE" env.json  # here: a relative output must not land beside $BASE
+if HB_SPIKES=env.spikes "$SIM" env.json --quiet --set tstop=1 --set 'output.spikes=${HB_SPIKES}' 2>/dev/null &&
   [[ -f env.spikes ]]; then
   echo "ok   env_var_in_output: env.spikes written"
 else
