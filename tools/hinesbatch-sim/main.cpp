@@ -384,8 +384,10 @@ void remove_stale_traces(const std::string& traces, int rank, int ranks, bool ow
 }
 
 // The run after a setup every rank agreed on. Outputs are checked and the Simulation
-// built, then agreed on again (neither has collectives); an error during the run itself
-// is thrown (the caller aborts every rank).
+// built, then agreed on again; an error during the run itself is thrown (the caller aborts
+// every rank). The agreement relies on neither step having a collective: a rank that
+// throws there must not leave another waiting inside one (Simulation's constructor
+// (simulation.hpp, cell_group.hpp) must stay free of collectives, or move them to run()).
 int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
   const int rank = ex.rank();
   const int real_ranks = ex.size();
