@@ -63,13 +63,17 @@ cat >per_rank_out.json <<'EOF'
 EOF
 expect mpi_output_folder_one_rank 2 2 "error: rank 1: .*out_1/t.csv.rank1: cannot create a file in the folder of the traces file" -- per_rank_out.json
 
-# An error while rank 1 builds its model: --on-chip on refuses the long cell only rank 1
-# holds (3,001 nodes of 16 B do not fit 32 KB of team scratch; rank 0's cell does). Agreed
-# on after the model is built: every rank exits 2.
-printf '1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n3 3 30010 0 0 1 2\n' >long.swc
+# An error while rank 1 builds its model: --on-chip on refuses the cell only rank 1 holds
+# (45 sections of 32,001 segments: 1.44 M nodes of 16 B, more team scratch than any host
+# schedule takes, 20 MB at most; rank 0's ball-and-stick fits). Agreed on after the model is
+# built: every rank exits 2.
+awk 'BEGIN { print "1 1 0 0 0 5 -1"
+  for (k = 0; k < 45; k++) { c = cos(k * 0.1); s = sin(k * 0.1)
+    printf "%d 3 %.6f %.6f 0 1 1\n", 2 * k + 2, 10 * c, 10 * s
+    printf "%d 3 %.6f %.6f 0 1 %d\n", 2 * k + 3, 32010 * c, 32010 * s, 2 * k + 2 } }' >long.swc
 cat >onchip.json <<'EOF2'
-{"tstop": 1, "cell": {"morphology": ["synthetic:ball-and-stick", "long.swc"],
-                      "max_segment_length_um": 10},
+{"tstop": 0.025, "cell": {"morphology": ["synthetic:ball-and-stick", "long.swc"],
+                          "max_segment_length_um": 1},
  "network": {"type": "ring", "cells": 2, "ring_size": 2}}
 EOF2
 expect mpi_on_chip_one_rank 2 2 "error: rank 1: on_chip: a cell of [0-9]+ nodes .* B of team scratch" -- onchip.json --on-chip on
