@@ -49,13 +49,15 @@ ensure_apt_sources() {
   as_root apt-get update -q >/dev/null
 }
 
-# nlohmann-json: hinesbatch-sim's config; CLI11: its command line; Open MPI: the network
-# simulation and the multi-GPU benchmark; NEURON 8.2: the validation tests (scripts/validation/).
+# nlohmann-json: hinesbatch-sim's config; Open MPI: the network simulation and the
+# multi-GPU benchmark; NEURON 8.2: the validation tests (scripts/validation/).
 packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-json3-dev
-  libcli11-dev openmpi-bin libopenmpi-dev neuron python3-neuron)
+  openmpi-bin libopenmpi-dev neuron python3-neuron)
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
 # clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
 packages+=(clang libclang-rt-14-dev libomp-dev)
+# CLI11: hinesbatch-sim's command line (issue #29).
+packages+=(libcli11-dev)
 # The Python module (python/, issue #13), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 missing=()
