@@ -56,6 +56,8 @@ packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
 # clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
 packages+=(clang libclang-rt-14-dev libomp-dev)
+# CLI11: hinesbatch-sim's command line (issue #29).
+packages+=(libcli11-dev)
 # The Python module (python/, issue #13), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 missing=()

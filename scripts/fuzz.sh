@@ -38,6 +38,13 @@ printf '# c\r1 1 0 0 0 5 -1\r2 2 0 -10 0 1 1\r' >"$B/corpus/swc/cr.swc"
 for f in examples/sim/*.json tools/hinesbatch-sim/tests/*.json scripts/validation/cases/*.json; do
   [[ -f $f ]] && cp "$f" "$B/corpus/config/$(echo "$f" | tr / _)"
 done
+# Deep nesting (100,000 levels under an unknown key: the parser's depth limit) and huge
+# inputs (a 1 MB morphology string, a 1 MB SWC token: bounded echo and reads).
+python3 -c "print('{\"x\": ' + '[' * 100000 + ']' * 100000 + '}')" >"$B/corpus/config/deep_nesting.json"
+python3 -c "print('{\"cell\": {\"morphology\": \"' + 'm' * 1000000 + '\"}}')" \
+  >"$B/corpus/config/huge_string.json"
+{ printf '1 1 0 0 0 1'; head -c 1000000 /dev/zero | tr '\0' '7'; printf ' -1\n'; } \
+  >"$B/corpus/swc/huge_token.swc"
 
 run() {  # run TARGET CORPUS LOG ARGS...
   local target=$1 corpus=$2 log=$3

@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <istream>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/input_file.hpp"
 
 namespace hinesbatch {
 
@@ -230,7 +232,10 @@ SwcMorphology parse_swc(std::istream& in, const std::string& name, const SwcOpti
         list += (k ? ", " : "") + point_ref(pts[roots[k]]);
       if (roots.size() > 5) list += ", ...";
       throw InputError("SWC file has " + std::to_string(roots.size()) + " roots (point ids " +
-                           list + "); set SwcOptions::keep_largest_component to keep the largest",
+                           list +
+                           "): one tree is needed; keep only the largest with the config key "
+                           "'cell.keep_largest_component': true (SwcOptions::"
+                           "keep_largest_component, Python keep_largest_component=True)",
                        name, pts[roots[1]].line, std::to_string(pts[roots[1]].id));
     }
     // Root of every point, memoised along each walk (no cycles remain).
@@ -274,8 +279,9 @@ SwcMorphology parse_swc(std::istream& in, const std::string& name, const SwcOpti
 }
 
 SwcMorphology read_swc(const std::string& path, const SwcOptions& options) {
-  std::ifstream in(path, std::ios::binary);  // binary: CR handling is ours, on every OS
-  if (!in) throw InputError("cannot open SWC file", path, 0, path);
+  // A regular file of bounded size only (/dev/zero, a folder or a FIFO are refused by name);
+  // read as bytes: CR handling is ours, on every OS.
+  std::istringstream in(read_input_file(path, "SWC file", kMaxSwcBytes), std::ios::binary);
   return parse_swc(in, path, options);
 }
 

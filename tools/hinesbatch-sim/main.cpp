@@ -2,20 +2,29 @@
 //
 //   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
 //       [--traces FILE] [--metrics FILE] [--export-model FILE] [--backend device|host]
-//       [--no-overlap] [--dry-run-ranks P] [--quiet] [Kokkos options, e.g.
+//       [--no-overlap] [--dry-run-ranks P] [--quiet] [--version] [Kokkos options, e.g.
 //       --kokkos-num-devices=N to give each rank of a node its own GPU]
 //
 // Outputs: spikes "gid time" sorted by (time, gid); traces CSV (t and one column per
 // record); metrics JSON (wall time per simulated second, compartment-steps/s, spikes and
 // bytes per epoch, exposed communication fraction, load balance). Errors: exit 2 with
 // "file:line: message (value ...)"; a non-physical result (|V| > 1e4 mV, NaN) exit 1
-// naming gid, node and time. Outputs are checked before the run and written to a
-// temporary file renamed on success (output_file.hpp); stale ones are removed up front.
+// naming gid, node and time. The command line is parsed strictly (CLI11; Kokkos' own
+// options checked by name and value, then handed to Kokkos). With several MPI ranks an
+// error of any rank during the setup is agreed on by all (every rank exits with it, rank 0
+// prints it); one during the run aborts every rank. Outputs are checked before the run
+// and written to a temporary renamed at the end (output_file.hpp); an earlier file of the
+// same name stays until then. SIGTERM, SIGINT and SIGHUP remove the temporaries, say what
+// was (not) written and exit with 128 + the signal.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -80,73 +89,168 @@ struct Cli {
   std::string config;
   std::vector<std::string> sets;
   std::string spikes, traces, metrics, model, backend = "device", host_schedule, on_chip;
-  bool no_overlap = false, quiet = false;
+  std::string dry_run_text;
+  bool no_overlap = false, quiet = false, kokkos_help = false;
   int dry_run = -1;
+  std::vector<std::string> kokkos;  // checked, for Kokkos::initialize
 };
 
-const char* const kUsage =
-    "usage: hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes F] [--traces F]\n"
-    "         [--metrics F] [--export-model F] [--backend device|host] [--no-overlap]\n"
-    "         [--host-schedule lanes|cells] [--on-chip auto|on|off]\n"
-    "         [--dry-run-ranks P] [--quiet] [--kokkos-... options; --kokkos-help lists them]\n";
+#ifndef HINESBATCH_VERSION
+#define HINESBATCH_VERSION "unknown"
+#endif
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr, "hinesbatch-sim: %s\n%s", why.c_str(), kUsage);
+  std::fprintf(stderr, "hinesbatch-sim: %s\nRun with --help for the options.\n", why.c_str());
   std::exit(2);
 }
 
-// --help / -h: the program's own help on stdout, exit 0, before Kokkos sees argv.
-bool wants_help(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
-  return false;
+// Kokkos' options, checked here (Kokkos ignores a misspelt name or a malformed value):
+// the name must be known and the value well-formed; then they go to Kokkos::initialize.
+std::string kokkos_option(const std::string& arg) {
+  const auto eq = arg.find('=');
+  const std::string name = arg.substr(0, eq);
+  const bool has_value = eq != std::string::npos;
+  const std::string value = has_value ? arg.substr(eq + 1) : std::string();
+  auto need_value = [&](const char* what) {
+    if (!has_value || value.empty()) usage(name + " needs =" + what + " (e.g. " + name + "=2)");
+  };
+  auto integer = [&](long long lo) {
+    need_value("N");
+    long long v = 0;
+    if (!cli::parse_integer(value, lo, 1 << 20, v))
+      usage(name + " needs an integer in [" + std::to_string(lo) + ", 1048576], got '" +
+            cli::echoed(value) + "'");
+  };
+  auto no_value = [&]() {
+    if (has_value) usage(name + " takes no value, got '" + cli::echoed(value) + "'");
+  };
+  if (name == "--kokkos-help" || name == "--kokkos-disable-warnings" ||
+      name == "--kokkos-tune-internals" || name == "--kokkos-tools-help") {
+    no_value();
+    return arg;
+  }
+  if (name == "--kokkos-num-threads") {
+    integer(1);
+#if KOKKOS_VERSION < 30700
+    return "--kokkos-threads=" + value;  // Kokkos < 3.7's name; portability-ok
+#else
+    return arg;
+#endif
+  }
+  if (name == "--kokkos-device-id") {
+    integer(0);
+    return arg;
+  }
+  if (name == "--kokkos-num-devices") {  // N or N,SKIP
+    need_value("N[,SKIP]");
+    const auto comma = value.find(',');
+    long long v = 0;
+    if (!cli::parse_integer(value.substr(0, comma), 1, 1 << 20, v) ||
+        (comma != std::string::npos && !cli::parse_integer(value.substr(comma + 1), 0, 1 << 20, v)))
+      usage(name + " needs N or N,SKIP (integers), got '" + cli::echoed(value) + "'");
+    return arg;
+  }
+  if (name == "--kokkos-tools-library" || name == "--kokkos-tools-libs" ||
+      name == "--kokkos-tools-args") {
+    need_value("VALUE");
+    return arg;
+  }
+  usage("unknown Kokkos option " + cli::echoed(name) +
+        " (known: --kokkos-num-threads=N, --kokkos-device-id=N, --kokkos-num-devices=N[,SKIP], "
+        "--kokkos-disable-warnings, --kokkos-tune-internals, --kokkos-tools-library=F, "
+        "--kokkos-tools-args=A, --kokkos-tools-help, --kokkos-help)");
 }
 
+// The command line (CLI11): unknown options, missing or malformed values and stray
+// arguments are refused with exit 2; --help and --version print and exit 0.
 Cli parse(int argc, char** argv) {
   Cli c;
-  for (int i = 1; i < argc; ++i) {
+  std::vector<std::string> args;  // for CLI11, reversed (its order)
+  for (int i = argc - 1; i >= 1; --i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
-      return argv[++i];
-    };
-    if (a == "--set")
-      c.sets.push_back(value());
-    else if (a == "--spikes")
-      c.spikes = value();
-    else if (a == "--traces")
-      c.traces = value();
-    else if (a == "--metrics")
-      c.metrics = value();
-    else if (a == "--export-model")
-      c.model = value();
-    else if (a == "--backend")
-      c.backend = value();
-    else if (a == "--no-overlap")
-      c.no_overlap = true;
-    else if (a == "--host-schedule")
-      c.host_schedule = value();
-    else if (a == "--on-chip")
-      c.on_chip = value();
-    else if (a == "--dry-run-ranks") {
-      const std::string v = value();
-      long long p = 0;
-      if (!cli::parse_integer(v, 0, 1 << 20, p))
-        usage("--dry-run-ranks needs an integer in [0, 1048576], got '" + cli::echoed(v) + "'");
-      c.dry_run = static_cast<int>(p);
-    } else if (a == "--quiet")
-      c.quiet = true;
-    else if (a.rfind("--kokkos", 0) == 0)
-      continue;  // Kokkos took it
-    else if (!a.empty() && a[0] == '-')
-      usage("unknown option " + cli::echoed(a));
-    else if (c.config.empty())
-      c.config = a;
+    if (a.rfind("--kokkos", 0) == 0)
+      c.kokkos.insert(c.kokkos.begin(), kokkos_option(a));
     else
-      usage("unexpected argument " + cli::echoed(a));
+      args.push_back(a);
   }
-  if (c.config.empty()) usage("no config file");
-  if (c.backend != "device" && c.backend != "host") usage("--backend must be device or host");
+  for (const std::string& k : c.kokkos)
+    if (k == "--kokkos-help") c.kokkos_help = true;  // Kokkos' help alone: no config needed
+  if (c.kokkos_help) return c;
+  CLI::App app(
+      "hinesbatch-sim: runs a network of NEURON-style cells from a JSON config "
+      "(docs/SIMULATION.md)",
+      "hinesbatch-sim");
+  app.set_version_flag("--version", std::string("hinesbatch-sim ") + HINESBATCH_VERSION);
+  app.add_option("config", c.config, "the model: a JSON config file (docs/SIMULATION.md)")
+      ->required();
+  app.add_option("--set", c.sets,
+                 "override a config value before it is checked: key.path=value (the value "
+                 "parsed as JSON, else taken as a string); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--spikes", c.spikes, "spikes file: 'gid time' per line (output.spikes)");
+  app.add_option("--traces", c.traces,
+                 "traces CSV of the config's records (output.traces); with several ranks "
+                 "FILE.rank<r> per rank holding records");
+  app.add_option("--metrics", c.metrics, "metrics JSON file (output.metrics)");
+  app.add_option("--export-model", c.model,
+                 "the instantiated model as JSON for NEURON (scripts/validation/neuron_run.py)");
+  app.add_option("--backend", c.backend, "device (Kokkos' default space) or host")
+      ->default_str("device");
+  app.add_flag("--no-overlap", c.no_overlap,
+               "no overlap of the spike exchange with computation (run.overlap false)");
+  app.add_option("--host-schedule", c.host_schedule, "lanes or cells (run.host_schedule)");
+  app.add_option("--on-chip", c.on_chip, "auto, on or off (run.on_chip)");
+  app.add_option("--dry-run-ranks", c.dry_run_text,
+                 "emulate P ranks of the config's network in one process (run.dry_run_ranks)");
+  app.add_flag("--quiet", c.quiet, "no progress and summary lines on stderr");
+  app.footer(
+      "Kokkos options, checked here and handed to Kokkos: --kokkos-num-threads=N, "
+      "--kokkos-device-id=N, --kokkos-num-devices=N[,SKIP] (each rank of a node takes GPU "
+      "local rank % N), --kokkos-disable-warnings, --kokkos-tune-internals, "
+      "--kokkos-tools-library=F, --kokkos-tools-args=A, --kokkos-tools-help, --kokkos-help.\n"
+      "Exit status: 0 success; 2 bad input or an output that cannot be written; 1 a run that "
+      "fails on its own (non-physical voltage); 128+N killed by signal N (SIGTERM, SIGINT, "
+      "SIGHUP: no output is left half-written).");
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::printf("%s", app.help().c_str());
+    std::exit(0);
+  } catch (const CLI::CallForAllHelp&) {
+    std::printf("%s", app.help("", CLI::AppFormatMode::All).c_str());
+    std::exit(0);
+  } catch (const CLI::CallForVersion&) {
+    std::printf("%s\n", app.version().c_str());
+    std::exit(0);
+  } catch (const CLI::ParseError& e) {
+    const std::string what = e.what();  // quotes the arguments: at most 200 characters
+    usage(what.size() <= 200 ? what : what.substr(0, 200) + "...");
+  }
+  // An option given with an empty value ("--spikes ''") would fall back to the config's.
+  for (const char* name : {"--spikes", "--traces", "--metrics", "--export-model", "--backend",
+                           "--host-schedule", "--on-chip", "--dry-run-ranks"})
+    if (app.count(name) > 0 && app[name]->as<std::string>().empty())
+      usage(std::string(name) + " needs a non-empty value");
+  // "--spikes --no-overlap": CLI11 takes the next argument as the value; a value that is
+  // one of our options (or any "--name") is a forgotten value, not a file name.
+  for (const char* name : {"--spikes", "--traces", "--metrics", "--export-model", "--set",
+                           "--backend", "--host-schedule", "--on-chip", "--dry-run-ranks"})
+    if (app.count(name) > 0)
+      for (const std::string& v : app[name]->as<std::vector<std::string>>())
+        if (v.rfind("--", 0) == 0)
+          usage(std::string(name) + " needs a value, got the option '" + cli::echoed(v) +
+                "' (a file named so: write ./" + cli::echoed(v) + ")");
+  for (const std::string& v : c.sets)
+    if (v.empty()) usage("--set needs key.path=value, got ''");
+  if (!c.dry_run_text.empty()) {
+    long long p = 0;
+    if (!cli::parse_integer(c.dry_run_text, 0, 1 << 20, p))
+      usage("--dry-run-ranks needs an integer in [0, 1048576], got '" +
+            cli::echoed(c.dry_run_text) + "'");
+    c.dry_run = static_cast<int>(p);
+  }
+  if (c.backend != "device" && c.backend != "host")
+    usage("--backend must be device or host, got '" + cli::echoed(c.backend) + "'");
   if (!c.host_schedule.empty() && c.host_schedule != "lanes" && c.host_schedule != "cells")
     usage("--host-schedule must be lanes or cells, got '" + cli::echoed(c.host_schedule) + "'");
   if (!c.on_chip.empty() && c.on_chip != "auto" && c.on_chip != "on" && c.on_chip != "off")
@@ -154,25 +258,150 @@ Cli parse(int argc, char** argv) {
   return c;
 }
 
+// --- errors agreed on by every rank
+
+// A failure of this rank (rc 0: none) and, after agree(), the first failing rank's.
+struct Failure {
+  int rc = 0;
+  std::string message;
+  int rank = 0;
+};
+
+// Collective over every rank: the failure of the lowest failing rank, or none. Every rank
+// must call it at the same point (no rank may be inside another collective).
+Failure agree(const Failure& mine, int rank, int ranks) {
+  Failure f = mine;
+  f.rank = rank;
+#ifdef HINESBATCH_HAVE_MPI
+  if (ranks > 1) {
+    int flag = mine.rc != 0 ? rank : ranks, first = ranks;
+    MPI_Allreduce(&flag, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == ranks) return {};
+    int head[2] = {mine.rc, static_cast<int>(std::min<std::size_t>(mine.message.size(), 1 << 16))};
+    MPI_Bcast(head, 2, MPI_INT, first, MPI_COMM_WORLD);
+    std::string text(static_cast<std::size_t>(head[1]), '\0');
+    if (rank == first) text = mine.message.substr(0, text.size());
+    MPI_Bcast(text.data(), head[1], MPI_CHAR, first, MPI_COMM_WORLD);
+    return {head[0], text, first};
+  }
+#else
+  (void)ranks;
+#endif
+  return f;
+}
+
+Failure failure_of(const std::exception& e) {
+  return {dynamic_cast<const InputError*>(&e) ? 2 : 1, e.what(), 0};
+}
+
+// Printed once (by rank 0 for an agreed failure), naming the rank it came from.
+void print_failure(const Failure& f, int ranks) {
+  const std::string where = ranks > 1 ? "rank " + std::to_string(f.rank) + ": " : "";
+  std::fprintf(stderr, "hinesbatch-sim: error: %s%s\n", where.c_str(), f.message.c_str());
+}
+
+// --- signals: temporaries removed, what was (not) written said, exit 128 + signal
+
+char g_signal_prefix[3][96];
+
+extern "C" void on_signal(int sig) {
+  const int k = sig == SIGTERM ? 0 : sig == SIGINT ? 1 : 2;
+  remove_output_temporaries(2, g_signal_prefix[k]);
+  _exit(128 + sig);
+}
+
+void install_signal_handlers(int rank, int ranks) {
+  const char* names[3] = {"SIGTERM", "SIGINT", "SIGHUP"};
+  const int sigs[3] = {SIGTERM, SIGINT, SIGHUP};
+  for (int k = 0; k < 3; ++k) {
+    if (ranks > 1)
+      std::snprintf(g_signal_prefix[k], sizeof g_signal_prefix[k],
+                    "hinesbatch-sim: rank %d: interrupted by %s", rank, names[k]);
+    else
+      std::snprintf(g_signal_prefix[k], sizeof g_signal_prefix[k],
+                    "hinesbatch-sim: interrupted by %s", names[k]);
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int s : sigs) sigaddset(&sa.sa_mask, s);
+    sigaction(sigs[k], &sa, nullptr);
+  }
+}
+
 std::string with_rank(const std::string& f, int rank, int size) {
   return size > 1 ? f + ".rank" + std::to_string(rank) : f;
 }
 
+// Every output name of the run on any rank (the traces once per rank that may write them).
+std::vector<std::string> all_output_names(const SimulationConfig& cfg, int ranks) {
+  std::vector<std::string> out{cfg.outputs.spikes, cfg.outputs.metrics, cfg.outputs.model};
+  if (!cfg.outputs.traces.empty())
+    for (int r = 0; r < ranks; ++r) out.push_back(with_rank(cfg.outputs.traces, r, ranks));
+  return out;
+}
+
+// Traces files of the same name from an earlier run with another number of ranks (F with
+// several ranks now, F.rank<k> with one, F.rank<k> for k >= ranks; and this rank's own
+// when it holds no records now) would look like this run's: removed once this run's
+// outputs are written (a write-protected one is kept, with a warning).
+void remove_stale_traces(const std::string& traces, int rank, int ranks, bool own_written) {
+  std::vector<std::string> stale;
+  if (rank == 0) {
+    const auto slash = traces.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : traces.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? traces : traces.substr(slash + 1);
+    if (ranks > 1) stale.push_back(traces);
+    if (DIR* d = opendir(dir.c_str())) {
+      while (dirent* e = readdir(d)) {
+        const std::string name = e->d_name;
+        const std::string prefix = base + ".rank";
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+        long long k = 0;
+        if (!cli::parse_integer(name.substr(prefix.size()), 0, 1 << 30, k)) continue;
+        if (ranks == 1 || k >= ranks)
+          stale.push_back(slash == std::string::npos ? name : dir + name);
+      }
+      closedir(d);
+    }
+  }
+  if (ranks > 1 && !own_written) stale.push_back(with_rank(traces, rank, ranks));
+  for (const std::string& f : stale) {
+    struct stat st;
+    if (lstat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || unlink(f.c_str()) != 0)
+      std::fprintf(stderr,
+                   "hinesbatch-sim: warning: %s: a traces file from an earlier run with another "
+                   "number of ranks (or records) is left in place (write-protected or not "
+                   "removable)\n",
+                   cli::echoed(f).c_str());
+    else
+      std::fprintf(stderr,
+                   "hinesbatch-sim: removed %s: a traces file from an earlier run with another "
+                   "number of ranks (or records)\n",
+                   cli::echoed(f).c_str());
+  }
+}
+
+// The run after a setup every rank agreed on. Outputs are checked and the Simulation
+// built, then agreed on again; an error during the run itself is thrown (the caller aborts
+// every rank). The agreement relies on neither step having a collective: a rank that
+// throws there must not leave another waiting inside one (Simulation's constructor
+// (simulation.hpp, cell_group.hpp) must stay free of collectives, or move them to run()).
 int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
   const int rank = ex.rank();
   const int real_ranks = ex.size();
-  if (cfg.dry_run_ranks > 1 && real_ranks != 1)
-    throw InputError("dry_run_ranks needs a single real rank", cfg.path);
-  // Outputs opened (temporary files created, stale ones removed) before the run. Every
-  // rank learns whether one failed, so that none is left waiting in a collective.
   std::unique_ptr<OutputFile> spikes_out, traces_out, metrics_out;
-  std::string open_error;
+  std::unique_ptr<Simulation> sim;
+  Failure mine;
   try {
+    if (cfg.dry_run_ranks > 1 && real_ranks != 1)
+      throw InputError("dry_run_ranks needs a single real rank", cfg.path);
     if (rank == 0 && !cfg.outputs.spikes.empty())
       spikes_out = std::make_unique<OutputFile>(cfg.outputs.spikes, "spikes file");
     if (rank == 0 && !cfg.outputs.metrics.empty())
       metrics_out = std::make_unique<OutputFile>(cfg.outputs.metrics, "metrics file");
-    if (!cfg.outputs.traces.empty() && !cfg.records.empty())
+    if (!cfg.outputs.traces.empty())
       traces_out = std::make_unique<OutputFile>(with_rank(cfg.outputs.traces, rank, real_ranks),
                                                 "traces file");
     if (!cli.model.empty() && rank == 0) {
@@ -181,24 +410,27 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
       for (std::int64_t g = 0; g < cells; ++g) all[g] = g;
       export_model(cfg, all, cli.model);
     }
-  } catch (const InputError& e) {
-    open_error = e.what();
+    if (cli.quiet) cfg.run.progress_every_s = 0;
+    sim = std::make_unique<Simulation>(cfg, ex, parse_backend(cli.backend));
+  } catch (const std::exception& e) {
+    mine = failure_of(e);
   }
-  if (ex.max(open_error.empty() ? 0 : 1) > 0)
-    throw InputError(open_error.empty() ? "another rank cannot write its outputs" : open_error);
-  if (cli.quiet) cfg.run.progress_every_s = 0;
-  Simulation sim(cfg, ex, parse_backend(cli.backend));
-  if (sim.local_records().empty()) traces_out.reset();  // no traces file on this rank
+  const Failure f = agree(mine, rank, real_ranks);
+  if (f.rc != 0) {
+    if (rank == 0) print_failure(f, real_ranks);
+    return f.rc;
+  }
+  if (sim->local_records().empty()) traces_out.reset();  // no traces file on this rank
   if (!cli.quiet && rank == 0)
     std::fprintf(stderr,
                  "[hinesbatch-sim] %s: %lld cells (%lld here, %lld nodes), %lld steps of %g ms, "
                  "epoch %d steps, overlap %s, exchange %s, backend %s\n",
-                 cfg.path.c_str(), static_cast<long long>(sim.cells()),
-                 static_cast<long long>(sim.local_gids().size()),
-                 static_cast<long long>(sim.local_nodes()), static_cast<long long>(sim.steps()),
-                 cfg.params.dt, sim.epoch_steps(), sim.overlap() ? "on" : "off",
-                 sim.exchange_name().c_str(), sim.backend_name().c_str());
-  const SimulationResult r = sim.run();
+                 cfg.path.c_str(), static_cast<long long>(sim->cells()),
+                 static_cast<long long>(sim->local_gids().size()),
+                 static_cast<long long>(sim->local_nodes()), static_cast<long long>(sim->steps()),
+                 cfg.params.dt, sim->epoch_steps(), sim->overlap() ? "on" : "off",
+                 sim->exchange_name().c_str(), sim->backend_name().c_str());
+  const SimulationResult r = sim->run();
   const RunMetrics& m = r.metrics;
   if (spikes_out) {
     for (std::size_t i = 0; i < r.spike_gids.size(); ++i)
@@ -218,60 +450,60 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
     }
     f.commit();
   }
-  if (rank == 0) {
-    char buf[4096];
-    std::snprintf(
-        buf, sizeof buf,
-        "{\n  \"config\": \"%s\",\n  \"backend\": \"%s\",\n  \"exchange\": \"%s\",\n"
-        "  \"schedule\": \"%s\",\n  \"cell_lanes\": %d,\n  \"schedule_detail\": \"%s\",\n"
-        "  \"ranks\": %d,\n  \"cells\": %lld,\n  \"compartments\": %lld,\n"
-        "  \"connections_rank0\": %lld,\n  \"overlap\": %s,\n  \"epoch_steps\": %d,\n"
-        "  \"steps\": %lld,\n  \"epochs\": %lld,\n  \"simulated_ms\": %.6g,\n"
-        "  \"setup_s\": %.6g,\n  \"setup_cells_s\": %.6g,\n  \"setup_connections_s\": %.6g,\n"
-        "  \"wall_s\": %.6g,\n  "
-        "\"wall_s_per_simulated_s\": %.6g,\n"
-        "  \"compartment_steps_per_s\": %.6g,\n  \"compute_s_rank0\": %.6g,\n"
-        "  \"compute_max_s\": %.6g,\n  \"compute_mean_s\": %.6g,\n  \"load_balance\": %.6g,\n"
-        "  \"exchange_s_rank0\": %.6g,\n  \"exposed_exchange_s_rank0\": %.6g,\n"
-        "  \"exposed_comm_fraction\": %.6g,\n  \"events_s_rank0\": %.6g,\n"
-        "  \"spikes\": %lld,\n  \"spikes_per_epoch\": %.6g,\n  \"max_spikes_per_epoch\": %lld,\n"
-        "  \"bytes_per_epoch\": %.6g,\n  \"events_delivered_rank0\": %lld\n}\n",
-        cfg.path.c_str(), r.backend.c_str(), m.exchange.c_str(), m.schedule.c_str(), m.cell_lanes,
-        m.schedule_detail.c_str(), m.ranks, static_cast<long long>(r.cells),
-        static_cast<long long>(m.global_nodes), static_cast<long long>(m.local_connections),
-        m.overlap ? "true" : "false", m.epoch_steps, static_cast<long long>(m.steps),
-        static_cast<long long>(m.epochs), m.simulated_ms, m.setup_s, m.setup_cells_s,
-        m.setup_connections_s, m.wall_max_s, m.wall_s_per_simulated_s(),
-        m.compartment_steps_per_s(), m.compute_s, m.compute_max_s, m.compute_mean_s,
-        m.load_balance(), m.exchange_s, m.exposed_exchange_s, m.exposed_comm_fraction(), m.events_s,
-        static_cast<long long>(m.spikes), m.spikes_per_epoch(),
-        static_cast<long long>(m.max_spikes_per_epoch), m.bytes_per_epoch(),
-        static_cast<long long>(m.events_delivered));
-    if (metrics_out) {
-      metrics_out->write(buf);
-      metrics_out->commit();
-    }
-    if (!cli.quiet)
-      std::fprintf(
-          stderr,
-          "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
-          "%.3g compartment-steps/s, schedule %s, %d lanes), exposed communication %.2f%%, "
-          "load balance %.3f\n",
-          static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
-          m.compartment_steps_per_s(), m.schedule.c_str(), m.cell_lanes,
-          100 * m.exposed_comm_fraction(), m.load_balance());
+  if (metrics_out) {
+    metrics_out->write(metrics_json(r, cfg.path));
+    metrics_out->commit();
   }
+  if (!cfg.outputs.traces.empty())
+    remove_stale_traces(cfg.outputs.traces, rank, real_ranks, traces_out != nullptr);
+  if (rank == 0 && !cli.quiet)
+    std::fprintf(stderr,
+                 "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
+                 "%.3g compartment-steps/s, schedule %s, %d lanes), exposed communication %.2f%%, "
+                 "load balance %.3f\n",
+                 static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
+                 m.compartment_steps_per_s(), m.schedule.c_str(), m.cell_lanes,
+                 100 * m.exposed_comm_fraction(), m.load_balance());
   return 0;
+}
+
+// The setup every rank does alone: the config, the command line's overrides, the outputs
+// against the inputs, the memory.
+SimulationConfig setup(const Cli& cli, int ranks) {
+  SimulationConfig cfg = load_simulation_config(cli.config, cli.sets);
+  if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
+  if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
+  if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
+  if (cli.no_overlap) cfg.run.overlap = false;
+  if (!cli.host_schedule.empty()) cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
+  if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);
+  if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
+  if (!cli.model.empty()) cfg.outputs.model = cli.model;
+  // A traces file without records would be empty (or missing): refused.
+  if (!cfg.outputs.traces.empty() && cfg.records.empty())
+    throw InputError(std::string("config key 'record': has no entries, but a traces file is "
+                                 "asked for (") +
+                         (cli.traces.empty() ? "output.traces" : "--traces") +
+                         "): nothing would be written",
+                     cfg.path, 0, cfg.outputs.traces);
+  // Before the run: no output (every rank's name) may overwrite an input or another output.
+  std::vector<std::string> inputs{cfg.path};
+  for (const CellTemplate& t : cfg.templates) inputs.push_back(t.morphology.source);
+  check_outputs_are_not_inputs(all_output_names(cfg, ranks), inputs, cfg.path);
+  check_memory(cfg, ranks);
+  return cfg;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (wants_help(argc, argv)) {
-    std::printf(
-        "hinesbatch-sim: runs a network of NEURON-style cells from a JSON config "
-        "(docs/SIMULATION.md)\n%s",
-        kUsage);
+  // The command line first: --help, --version and its errors need neither MPI nor Kokkos.
+  const Cli cli = parse(argc, argv);
+  if (cli.kokkos_help) {
+    std::vector<char*> kargv{argv[0], const_cast<char*>("--kokkos-help"), nullptr};
+    int kargc = 2;
+    Kokkos::initialize(kargc, kargv.data());
+    Kokkos::finalize();
     return 0;
   }
   int rank = 0;
@@ -282,54 +514,61 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 #endif
+  install_signal_handlers(rank, ranks);
   int rc = 0;
+  bool in_run = false;
   {
-    Kokkos::initialize(argc, argv);
+    std::vector<std::string> kargs{argv[0]};
+    for (const std::string& k : cli.kokkos) kargs.push_back(k);
+    std::vector<char*> kargv;
+    for (std::string& k : kargs) kargv.push_back(k.data());
+    kargv.push_back(nullptr);
+    int kargc = static_cast<int>(kargs.size());
+    Kokkos::initialize(kargc, kargv.data());
+    // The setup: any rank's error stops every rank with that error (no rank waits).
+    SimulationConfig cfg;
+    Failure mine;
     try {
-      const Cli cli = parse(argc, argv);
-      SimulationConfig cfg = load_simulation_config(cli.config, cli.sets);
-      if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
-      if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
-      if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
-      if (cli.no_overlap) cfg.run.overlap = false;
-      if (!cli.host_schedule.empty())
-        cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
-      if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);
-      if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
-      if (!cli.model.empty()) cfg.outputs.model = cli.model;
-      // Before the run: no output may overwrite an input, sizes must fit in memory.
-      std::vector<std::string> inputs{cfg.path};
-      for (const CellTemplate& t : cfg.templates) inputs.push_back(t.morphology.source);
-      check_outputs_are_not_inputs(
-          {cfg.outputs.spikes, cfg.outputs.traces, cfg.outputs.metrics, cfg.outputs.model}, inputs,
-          cfg.path);
-      check_memory(cfg, ranks);
-#ifdef HINESBATCH_HAVE_MPI
-      if (provided < MPI_THREAD_SERIALIZED && cfg.run.overlap) {
-        if (rank == 0)
-          std::fprintf(stderr,
-                       "[hinesbatch-sim] MPI gives no MPI_THREAD_SERIALIZED: overlap off\n");
-        cfg.run.overlap = false;
-      }
-      MpiExchange ex;
-#else
-      LocalExchange ex;
-#endif
-      rc = run(cli, cfg, ex);
-    } catch (const InputError& e) {
-      std::fprintf(stderr, "hinesbatch-sim: error: %s\n", e.what());
-      rc = 2;
+      cfg = setup(cli, ranks);
+    } catch (const std::bad_alloc&) {
+      mine = {2, "not enough memory to read the config or its morphologies", 0};
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "hinesbatch-sim: error: %s\n", e.what());
-      rc = 1;
+      mine = failure_of(e);
+    }
+    const Failure f = agree(mine, rank, ranks);
+    if (f.rc != 0) {
+      if (rank == 0) print_failure(f, ranks);
+      rc = f.rc;
+    } else {
+      try {
+#ifdef HINESBATCH_HAVE_MPI
+        if (provided < MPI_THREAD_SERIALIZED && cfg.run.overlap) {
+          if (rank == 0)
+            std::fprintf(stderr,
+                         "[hinesbatch-sim] MPI gives no MPI_THREAD_SERIALIZED: overlap off\n");
+          cfg.run.overlap = false;
+        }
+        MpiExchange ex;
+#else
+        LocalExchange ex;
+#endif
+        in_run = true;
+        rc = run(cli, cfg, ex);
+        in_run = rc == 0;  // an agreed failure of run()'s setup: every rank returns it
+      } catch (const std::exception& e) {
+        const Failure g = failure_of(e);
+        print_failure({g.rc, g.message, rank}, ranks);
+        rc = g.rc;
+        const std::string outputs = describe_outputs();
+        if (!outputs.empty()) std::fprintf(stderr, "hinesbatch-sim: %s\n", outputs.c_str());
+      }
     }
     Kokkos::finalize();
   }
 #ifdef HINESBATCH_HAVE_MPI
-  // Config errors are the same on every rank, so all ranks leave together; anything
-  // else may be one rank's alone and must not leave the others waiting.
-  // (With one rank there is no one to wait: no MPI_ABORT banner.)
-  if (rc != 0 && rc != 2 && ranks > 1) MPI_Abort(MPI_COMM_WORLD, rc);
+  // A failure during the run may be this rank's alone: the others may wait in a
+  // collective, so every rank is aborted. (With one rank no one waits: no MPI_ABORT banner.)
+  if (rc != 0 && in_run && ranks > 1) MPI_Abort(MPI_COMM_WORLD, rc);
   MPI_Finalize();
 #endif
   return rc;

@@ -26,7 +26,7 @@ class InputError : public std::runtime_error {
                             const std::string& value) {
     std::string s;
     if (!file.empty())
-      s += file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+      s += shown_file(file) + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
     else if (line > 0)
       s += "line " + std::to_string(line) + ": ";
     s += message;
@@ -36,6 +36,14 @@ class InputError : public std::runtime_error {
   // A bad value is echoed at most kMaxEchoedValue characters long (a 200 MB token must not
   // flood stderr); the full value stays in value().
   static constexpr std::size_t kMaxEchoedValue = 64;
+  // A file name (user input too) is shown at most kMaxShownFile characters long: its start
+  // and its end, which name the folder and the file.
+  static constexpr std::size_t kMaxShownFile = 200;
+  static std::string shown_file(const std::string& f) {
+    if (f.size() <= kMaxShownFile) return f;
+    return f.substr(0, 120) + "...(" + std::to_string(f.size()) + " characters)..." +
+           f.substr(f.size() - 50);
+  }
   static std::string echoed(const std::string& v) {
     if (v.size() <= kMaxEchoedValue) return v;
     return v.substr(0, kMaxEchoedValue) + "... (" + std::to_string(v.size()) + " characters)";

@@ -55,7 +55,8 @@ SimulationConfig parse_simulation_config(const std::string& json_text,
 NetworkSpec simulated_network(const SimulationConfig& c);
 
 // InputError naming network.cells (or tstop) when the run would need more memory than
-// available_bytes (0: this machine's physical memory) on one of `ranks` ranks: checked
+// available_bytes (0: what this process may use: the smallest of physical memory, the
+// address-space limit (ulimit -v) and the cgroup's limit) on one of `ranks` ranks: checked
 // before the gid lists and the cells are allocated.
 void check_memory(const SimulationConfig& c, int ranks, double available_bytes = 0);
 

@@ -72,6 +72,10 @@ class Simulation {
   std::unique_ptr<Impl> impl_;
 };
 
+// hinesbatch-sim's metrics file: a JSON object (one writer: any config path, quotes,
+// backslashes, non-UTF-8 bytes (replaced) or length included) of the run's metrics.
+std::string metrics_json(const SimulationResult& r, const std::string& config_path);
+
 // Simulation(config, exchange, backend).run().
 SimulationResult run_simulation(const SimulationConfig& config, SpikeExchange& exchange,
                                 Backend backend = Backend::Device);

@@ -1,5 +1,7 @@
 // "cell": the cell templates (morphologies, discretisation, mechanisms, stimuli, the
 // spike detector) and the synapses the network section asks for.
+#include <algorithm>
+
 #include "config_reader.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 
@@ -41,7 +43,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
   const json& cell = root.at("cell");
   ctx.only(cell, "cell",
            {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "iclamp", "detector"});
+            "iclamp", "detector", "keep_largest_component"});
   std::vector<std::string> morphologies;
   if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
   const json& mj = cell.at("morphology");
@@ -54,6 +56,18 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     }
   else
     ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
+  // Every template is built (sections, compartments) before the memory check: bound the
+  // list by the cells that can use it.
+  if (static_cast<std::int64_t>(morphologies.size()) >
+      std::min<std::int64_t>(n.cells, kMaxTemplates))
+    ctx.fail("cell.morphology",
+             "lists " + std::to_string(morphologies.size()) + " morphologies, more than " +
+                 (n.cells < kMaxTemplates
+                      ? "network.cells = " + std::to_string(n.cells) + " (the rest would be unused)"
+                      : "the limit of " + std::to_string(kMaxTemplates)),
+             json(morphologies.size()));
+  SwcOptions swc_options;
+  swc_options.keep_largest_component = ctx.boolean(cell, "cell.", "keep_largest_component", false);
   SectionOptions so;
   // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
   // per section.
@@ -63,9 +77,12 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
   if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
     so.nseg_per_section = 1;
   const double Ra = ctx.num(cell, "cell.", "Ra", 35.4), cm = ctx.num(cell, "cell.", "cm", 1.0);
+  if (!(Ra > 0)) ctx.fail("cell.Ra", "must be > 0 (ohm cm)", json(Ra));
+  if (!(cm > 0)) ctx.fail("cell.cm", "must be > 0 (uF/cm2)", json(cm));
   so.Ra_ohm_cm = Ra;
   so.cm_uF_cm2 = cm;
   std::vector<DensityMechanism> density;
+  std::vector<std::string> region_names;  // as given, for the check against each template
   for (const json& m : ctx.array(cell, "cell.", "mechanisms")) {
     const std::string key = "cell.mechanisms[]";
     if (!m.is_object()) ctx.fail(key, "must be an object", m);
@@ -79,19 +96,20 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     if (name == "pas") {
       ctx.only(m, key, {"name", "region", "g", "e"});
       d.kind = DensityMechanism::Pas;
-      d.pas.g = ctx.num(m, key + ".", "g", d.pas.g);
-      d.pas.e = ctx.num(m, key + ".", "e", d.pas.e);
+      d.pas.g = ctx.num(m, key + ".", "g", d.pas.g, 0);
+      d.pas.e = ctx.num(m, key + ".", "e", d.pas.e, -kMaxAbsVoltage, kMaxAbsVoltage);
     } else if (name == "hh") {
       ctx.only(m, key, {"name", "region", "gnabar", "gkbar", "gl", "el"});
       d.kind = DensityMechanism::HH;
-      d.hh.gnabar = ctx.num(m, key + ".", "gnabar", d.hh.gnabar);
-      d.hh.gkbar = ctx.num(m, key + ".", "gkbar", d.hh.gkbar);
-      d.hh.gl = ctx.num(m, key + ".", "gl", d.hh.gl);
-      d.hh.el = ctx.num(m, key + ".", "el", d.hh.el);
+      d.hh.gnabar = ctx.num(m, key + ".", "gnabar", d.hh.gnabar, 0);
+      d.hh.gkbar = ctx.num(m, key + ".", "gkbar", d.hh.gkbar, 0);
+      d.hh.gl = ctx.num(m, key + ".", "gl", d.hh.gl, 0);
+      d.hh.el = ctx.num(m, key + ".", "el", d.hh.el, -kMaxAbsVoltage, kMaxAbsVoltage);
     } else {
       ctx.fail(key + ".name", "must be pas or hh", m.value("name", json()));
     }
     density.push_back(d);
+    region_names.push_back(ctx.str(m, key + ".", "region", "all"));
   }
   std::vector<IClampSpec> iclamps;
   std::vector<KeyedLocation> locations;  // checked against every template below
@@ -100,8 +118,8 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     IClampSpec x;
     x.where = location(s.value("location", json::object()), ctx, "cell.iclamp[].location");
     locations.push_back({"cell.iclamp[].location", x.where});
-    x.del = ctx.num(s, "cell.iclamp[].", "del", 0);
-    x.dur = ctx.num(s, "cell.iclamp[].", "dur", 0);
+    x.del = ctx.num(s, "cell.iclamp[].", "del", 0, 0);
+    x.dur = ctx.num(s, "cell.iclamp[].", "dur", 0, 0);
     x.amp = ctx.num(s, "cell.iclamp[].", "amp", 0);
     iclamps.push_back(x);
   }
@@ -112,7 +130,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     det.present = true;
     det.where = location(dj.value("location", json::object()), ctx, "cell.detector.location");
     locations.push_back({"cell.detector.location", det.where});
-    det.threshold = ctx.num(dj, "cell.detector.", "threshold", 10);
+    det.threshold = ctx.num(dj, "cell.detector.", "threshold", 10, -kMaxAbsVoltage, kMaxAbsVoltage);
   } else if (n.type != NetworkSpec::Single) {
     det.present = true;  // networks need spikes: soma(0.5), NetCon's threshold
   }
@@ -124,10 +142,22 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
       if (m.rfind("synthetic:", 0) == 0)
         sm = synthetic_sections(m.substr(10), so);
       else
-        sm = neuron_sections(read_swc(ctx.resolve(m)), so);
+        sm = neuron_sections(read_swc(ctx.resolve(m), swc_options), so);
     } catch (const InputError& e) {
       if (!e.file().empty() && e.file().rfind("synthetic:", 0) != 0) throw;
-      throw InputError(std::string("cell.morphology '") + m + "': " + e.what(), ctx.file);
+      throw InputError("cell.morphology '" + shown_key(m) + "': " + e.what(), ctx.file);
+    }
+    // A mechanism whose region matches no section of this cell would insert nothing.
+    for (std::size_t k = 0; k < density.size(); ++k) {
+      bool any = false;
+      for (int sec = 0; sec < sm.size() && !any; ++sec)
+        any = in_region(density[k].region, sm.sections[sec].swc_type);
+      if (!any)
+        ctx.fail("cell.mechanisms[" + std::to_string(k) + "].region",
+                 "matches no section of " + shown_key(sm.source) +
+                     " (it has no section of that SWC type): the mechanism would be inserted "
+                     "nowhere",
+                 json(region_names[k]));
     }
     check_locations(locations, sm, ctx);
     if (!net.site.is_string())

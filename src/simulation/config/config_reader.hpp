@@ -11,19 +11,43 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
-#include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/morphology/sections.hpp"
+#include "hinesbatch/simulation/config.hpp"
 
 namespace hinesbatch::config_impl {
 
 using json = nlohmann::json;
+
+// Arrays and objects nest at most this deep in a config or a --set value (the deepest real
+// config nests 5): a deeper value is refused by the parser, before anything dumps or
+// destroys it recursively.
+constexpr int kMaxJsonDepth = 64;
+// Voltages (v_init, reversal potentials, thresholds) beyond this many mV are refused.
+constexpr double kMaxAbsVoltage = 1000;
+// Cell templates one config may list (each is built before the memory check).
+constexpr std::int64_t kMaxTemplates = 65536;
+
+// A JSON value as text for a message: invalid UTF-8 replaced, never an exception.
+inline std::string dump_value(const json& v) {
+  return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+// A key echoed in a message: at most 200 characters (a --set key is user input).
+inline std::string shown_key(const std::string& key) {
+  return key.size() <= 200
+             ? key
+             : key.substr(0, 200) + "... (" + std::to_string(key.size()) + " characters)";
+}
+
+struct Ctx;
+// ${VAR} replaced by the environment's value (an unset one is an error naming `key`).
+std::string expand(const std::string& s, const Ctx& ctx, const std::string& key);
 
 struct Ctx {
   std::string file;    // the config's name in messages
   std::string prefix;  // relative paths resolve as prefix + path ("" or a folder with '/')
 
   [[noreturn]] void fail(const std::string& key, const std::string& what, const json& value) const {
-    throw InputError("config key '" + key + "': " + what, file, 0, value.dump());
+    throw InputError("config key '" + shown_key(key) + "': " + what, file, 0, dump_value(value));
   }
   void only(const json& obj, const std::string& key, std::set<std::string> allowed) const {
     if (!obj.is_object()) fail(key, "must be an object", obj);
@@ -75,12 +99,13 @@ struct Ctx {
     if (!v.is_boolean()) fail(parent + k, "must be true or false", v);
     return v.get<bool>();
   }
+  // A string, ${VAR} expanded (every string of the config, as docs/SIMULATION.md says).
   std::string str(const json& obj, const std::string& parent, const char* k,
                   const std::string& def) const {
     if (!obj.contains(k)) return def;
     const json& v = obj.at(k);
     if (!v.is_string()) fail(parent + k, "must be a string", v);
-    return v.get<std::string>();
+    return expand(v.get<std::string>(), *this, parent + k);
   }
   // A path from the config, relative ones resolved against the config's folder.
   std::string resolve(const std::string& p) const {
@@ -88,8 +113,6 @@ struct Ctx {
   }
 };
 
-// ${VAR} replaced by the environment's value (an unset one is an error naming `key`).
-std::string expand(const std::string& s, const Ctx& ctx, const std::string& key);
 // {"section": s, "x": x} (defaults 0, 0.5).
 Location location(const json& j, const Ctx& ctx, const std::string& key);
 

@@ -1,12 +1,16 @@
 // What a config implies beyond its sections: the network a (dry) run simulates, the memory
 // it needs, and the instantiated model for NEURON (scripts/validation/neuron_run.py).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "config_reader.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
+#include "hinesbatch/simulation/run.hpp"
 
 namespace hinesbatch {
 
@@ -21,9 +25,34 @@ double bytes_per_cell(const CellTemplate& t, const NetworkSpec& n) {
          512;
 }
 
-double physical_memory_bytes() {
+// What this process may really use: the smallest of physical memory, the address-space
+// limit (ulimit -v, RLIMIT_AS) and the cgroup's limit (v2 memory.max, v1
+// memory.limit_in_bytes). which: the one that binds, for the message.
+double available_memory_bytes(std::string& which) {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+  double best = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+  which = "this machine has";
+  auto consider = [&](double limit, const char* name) {
+    if (limit > 0 && (best <= 0 || limit < best)) {
+      best = limit;
+      which = name;
+    }
+  };
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    consider(double(rl.rlim_cur), "the address-space limit (ulimit -v) allows");
+  for (const char* f :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::FILE* in = std::fopen(f, "r");
+    if (!in) continue;
+    char buf[64] = {};
+    const bool got = std::fgets(buf, sizeof buf, in) != nullptr;
+    std::fclose(in);
+    if (!got || buf[0] < '0' || buf[0] > '9') continue;  // "max": no limit
+    const double v = std::strtod(buf, nullptr);
+    if (v < 9e18) consider(v, "the cgroup memory limit allows");
+  }
+  return best;
 }
 
 }  // namespace
@@ -40,7 +69,8 @@ NetworkSpec simulated_network(const SimulationConfig& c) {
 }
 
 void check_memory(const SimulationConfig& c, int ranks, double available_bytes) {
-  if (available_bytes <= 0) available_bytes = physical_memory_bytes();
+  std::string which = "are available";
+  if (available_bytes <= 0) available_bytes = available_memory_bytes(which);
   if (available_bytes <= 0) return;  // unknown: nothing to compare with
   const NetworkSpec& n = c.network;
   const double total_cells = double(n.cells) * std::max(1, c.dry_run_ranks);
@@ -57,8 +87,9 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "needs about %.3g GB of memory on each rank (%.6g cells of about %.3g kB each, "
-                "%.6g steps of traces), more than the %.3g GB this machine has",
-                bytes / 1e9, local_cells, per_cell / 1e3, steps, available_bytes / 1e9);
+                "%.6g steps of traces), more than the %.3g GB %s",
+                bytes / 1e9, local_cells, per_cell / 1e3, steps, available_bytes / 1e9,
+                which.c_str());
   if (by_steps)
     throw InputError(std::string("config key 'tstop': ") + buf, c.path, 0,
                      format_value(c.params.tstop));
@@ -159,6 +190,47 @@ void export_model(const SimulationConfig& c, const std::vector<std::int64_t>& gi
   OutputFile o(file, "model file");
   o.write(text);
   o.commit();
+}
+
+std::string metrics_json(const SimulationResult& r, const std::string& config_path) {
+  const RunMetrics& m = r.metrics;
+  nlohmann::ordered_json j;
+  j["config"] = config_path;
+  j["backend"] = r.backend;
+  j["exchange"] = m.exchange;
+  j["schedule"] = m.schedule;
+  j["cell_lanes"] = m.cell_lanes;
+  j["schedule_detail"] = m.schedule_detail;
+  j["ranks"] = m.ranks;
+  j["cells"] = r.cells;
+  j["compartments"] = m.global_nodes;
+  j["connections_rank0"] = m.local_connections;
+  j["overlap"] = m.overlap;
+  j["epoch_steps"] = m.epoch_steps;
+  j["steps"] = m.steps;
+  j["epochs"] = m.epochs;
+  j["simulated_ms"] = m.simulated_ms;
+  j["setup_s"] = m.setup_s;
+  j["setup_cells_s"] = m.setup_cells_s;
+  j["setup_connections_s"] = m.setup_connections_s;
+  j["wall_s"] = m.wall_max_s;
+  j["wall_s_per_simulated_s"] = m.wall_s_per_simulated_s();
+  j["compartment_steps_per_s"] = m.compartment_steps_per_s();
+  j["compute_s_rank0"] = m.compute_s;
+  j["compute_max_s"] = m.compute_max_s;
+  j["compute_mean_s"] = m.compute_mean_s;
+  j["load_balance"] = m.load_balance();
+  j["exchange_s_rank0"] = m.exchange_s;
+  j["exposed_exchange_s_rank0"] = m.exposed_exchange_s;
+  j["exposed_comm_fraction"] = m.exposed_comm_fraction();
+  j["events_s_rank0"] = m.events_s;
+  j["spikes"] = m.spikes;
+  j["spikes_per_epoch"] = m.spikes_per_epoch();
+  j["max_spikes_per_epoch"] = m.max_spikes_per_epoch;
+  j["bytes_per_epoch"] = m.bytes_per_epoch();
+  j["events_delivered_rank0"] = m.events_delivered;
+  // Non-finite numbers (a 0 s run's rates) become null: still valid JSON.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hinesbatch

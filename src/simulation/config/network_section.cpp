@@ -59,6 +59,7 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     x.synapse =
         static_cast<int>(ctx.integer_value(e[1], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
     x.time = number(e[2], key + ".time", e);
+    if (!(x.time >= 0)) ctx.fail(key + ".time", "must be >= 0 (ms)", e[2]);
     x.weight = number(e[3], key + ".weight", e);
     out.synapses = std::max(out.synapses, x.synapse + 1);
     l.events.push_back(x);
@@ -71,7 +72,7 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     ExplicitIClamp x;
     x.gid = ctx.integer(s, key + ".", "gid", 0, 0, last_gid);
     x.clamp.where = location(s.value("location", json::object()), ctx, key + ".location");
-    x.clamp.del = ctx.num(s, key + ".", "del", 0);
+    x.clamp.del = ctx.num(s, key + ".", "del", 0, 0);
     x.clamp.dur = ctx.num(s, key + ".", "dur", 0, 0);
     x.clamp.amp = ctx.num(s, key + ".", "amp", 0);
     l.iclamps.push_back(x);
@@ -114,6 +115,11 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
       ctx.integer(net, "network.", "synapses_per_cell", 500, 0, kMaxSynapsesPerCell));
   n.weight = ctx.num(net, "network.", "weight", 0.01);
   n.weight_max = ctx.num(net, "network.", "weight_max", -1);
+  if (net.contains("weight_max") && !(n.weight_max >= n.weight))
+    ctx.fail("network.weight_max",
+             "must be >= network.weight = " + format_value(n.weight) +
+                 " (weights are drawn from [weight, weight_max])",
+             net.at("weight_max"));
   n.seed = static_cast<std::uint64_t>(
       ctx.integer(net, "network.", "seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
   if (net.contains("delay")) {
@@ -132,16 +138,18 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
   if (net.contains("kick")) {
     ctx.only(net.at("kick"), "network.kick", {"time", "weight", "cells"});
     n.kick_cells = ctx.integer(net.at("kick"), "network.kick.", "cells", 0, 0, kMaxCells);
-    n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time);
+    n.kick_time = ctx.num(net.at("kick"), "network.kick.", "time", n.kick_time, 0);
     n.kick_weight = ctx.num(net.at("kick"), "network.kick.", "weight", n.kick_weight);
   }
   if (net.contains("stimulus")) {
     ctx.only(net.at("stimulus"), "network.stimulus", {"amp", "start_max"});
     n.stim_amp = ctx.num(net.at("stimulus"), "network.stimulus.", "amp", 0);
-    n.stim_start_max = ctx.num(net.at("stimulus"), "network.stimulus.", "start_max", 10);
+    n.stim_start_max = ctx.num(net.at("stimulus"), "network.stimulus.", "start_max", 10, 0);
   }
   out.tau = ctx.num(net, "network.", "tau", 2.0);
-  out.e = ctx.num(net, "network.", "e", 0.0);
+  if (!(out.tau > 0))
+    ctx.fail("network.tau", "must be > 0 (ms, the synapses' decay)", net.at("tau"));
+  out.e = ctx.num(net, "network.", "e", 0.0, -kMaxAbsVoltage, kMaxAbsVoltage);
   out.site = net.value("synapse_location", json("random_dendrites"));
   if (out.is_explicit)
     read_explicit_lists(net, ctx, n, out);  // out.synapses: the largest index used + 1
