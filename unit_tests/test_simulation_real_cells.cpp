@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -238,14 +239,33 @@ std::string real_config(const RealCase& k, double tstop) {
   return j.str();
 }
 
+// Whether the SWC file has a soma (a point of type 1): hh in the soma needs one (CT12T2
+// has none, and a region that matches nothing is refused).
+bool has_soma(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    long id = 0;
+    int type = 0;
+    if (line.empty() || line[0] == '#' || !(fields >> id >> type)) continue;
+    if (type == 1) return true;
+  }
+  return false;
+}
+
 // mixed: all files in one network (two cells of each), in the four combinations of
 // mechanisms and nseg; else each file alone (two cells), hh everywhere with d_lambda and
 // hh + pas with 20 um segments.
+// With hh in the soma only the files that have one take part.
 std::vector<RealCase> real_cases(bool mixed) {
-  const std::vector<std::string> files = real_morphology_files();
+  const std::vector<std::string> all = real_morphology_files();
   std::vector<RealCase> cases;
   for (const bool hh : {true, false})
     for (const bool dl : {true, false}) {
+      std::vector<std::string> files;
+      for (const std::string& f : all)
+        if (hh || has_soma(f)) files.push_back(f);
       const std::string suffix =
           std::string(hh ? " hh everywhere" : " hh soma, pas") + (dl ? ", d_lambda" : ", 20 um");
       if (!mixed && hh == dl)  // alone: hh everywhere at d_lambda, hh + pas at 20 um
