@@ -224,9 +224,14 @@ ensure_backend() {
       ln -sfn "builds/${real##*/}" "$cache/.$entry.$$"
       mv -T "$cache/.$entry.$$" "$cache/$entry"
       log "cached Kokkos for $name as $cache/$entry"
+      # Installs of this backend under other keys that no run has used for 30 days go.
+      for l in "$cache/$name"-*; do
+        [ -L "$l" ] && [ "$l" != "$cache/$entry" ] && [ -n "$(find -L "$l/.last-used" -mtime +30 2>/dev/null)" ] &&
+          rm -rf "$cache/$(readlink "$l")" "$l"
+      done
     ) 9>"$cache/.lock"
   fi
-  touch "$cache/$entry/.last-used"
+  touch "$cache/$entry/.last-used" 2>/dev/null || true
   # .deps/install/<backend> -> the install (an install from before the cache, a real
   # folder there, is replaced).
   local dst=$deps/install/$name
