@@ -194,6 +194,8 @@ key_text() {
     ;;
   esac
   printf 'env CXXFLAGS=%s CPPFLAGS=%s LDFLAGS=%s\n' "${CXXFLAGS-}" "${CPPFLAGS-}" "${LDFLAGS-}"
+  # CMake's compiler when CXX names one (then the openmp build's compiler is that one).
+  [ -z "${CXX-}" ] || printf 'env CXX=%s: %s\n' "$CXX" "$("$CXX" --version | head -n1)"
   declare -f build_backend
 }
 
