@@ -15,9 +15,12 @@
 
 namespace hinesbatch::test {
 
+// The folder CMake's HINESBATCH_SHARED_DIR names (shared_dir.cpp, generated).
+const char* configured_shared_dir();
+
 inline std::string morphology_dir() {
   const char* env = std::getenv("HINESBATCH_SHARED_DIR");
-  return std::string(env && *env ? env : HINESBATCH_SHARED_DIR) + "/morphologies";
+  return std::string(env && *env ? env : configured_shared_dir()) + "/morphologies";
 }
 
 // The SWC files in morphology_dir(), in file-name order (empty when the folder is absent).
