@@ -210,7 +210,7 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   EXPECT_EQ(s.local_gids(), gids);
   EXPECT_EQ(s.cells(), 16);
   EXPECT_GT(s.local_nodes(), 16);
-  EXPECT_TRUE(c.run.overlap);
+  EXPECT_FALSE(c.run.overlap);  // the default
   EXPECT_FALSE(s.overlap());  // one rank has no exchange to overlap
   expect_same_run(on_host, s.run());
   EXPECT_THROW(s.run(), std::logic_error);
@@ -222,6 +222,7 @@ TEST(RunSimulation, DryRunEmulatesRanksFromTheConfig) {
   c.records.clear();
   const SimulationResult one = run_simulation(c);
   c.dry_run_ranks = 3;  // the rings of 8 cells are the same in the 48-cell network
+  c.run.overlap = true;
   const SimulationResult three = run_simulation(c);
   EXPECT_EQ(three.cells, 48);
   EXPECT_EQ(three.spike_gids.size(), 3 * one.spike_gids.size());

@@ -319,7 +319,7 @@ void bind_simulation(py::module_& m) {
         for (const auto& [g, sec, x] : records)
           c.records.push_back(RecordSpec{g, Location{sec, x}});
         c.run.overlap =
-            run_options.contains("overlap") ? run_options["overlap"].cast<bool>() : true;
+            run_options.contains("overlap") ? run_options["overlap"].cast<bool>() : false;
         c.run.epoch_steps =
             run_options.contains("epoch_steps") ? run_options["epoch_steps"].cast<int>() : 0;
         c.partition = parse_partition(run_options.contains("partition")

@@ -14,7 +14,8 @@
 # spike files are compared (cmp.txt): the raster must not depend on them. Runs stop being
 # started when fewer than SIM_RESERVE_S (60) seconds are left of SIM_BUDGET_S (540).
 # SIM_ONLY (an extended regex) runs only the runs whose names match it; SIM_OVERLAP=off
-# runs every run with --no-overlap, its name ending in _nooverlap.
+# runs every run with --no-overlap (the default), its name ending in _nooverlap;
+# SIM_OVERLAP=on (the default here) with --overlap.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 kind=${1:?cpu or gpu}
@@ -34,7 +35,7 @@ unset OMP_PLACES
 start=$(date +%s)
 left() { echo $((budget - ($(date +%s) - start))); }
 sfx=
-extra=()
+extra=(--overlap)
 if [ "${SIM_OVERLAP:-on}" = off ]; then
   sfx=_nooverlap
   extra=(--no-overlap)

@@ -31,6 +31,7 @@ check np1 "${mpi[@]}" -np 1 "$sim" "$cfg"
 check np2 "${mpi[@]}" -np 2 "$sim" "$cfg"
 check np4 "${mpi[@]}" -np 4 "$sim" "$cfg"
 check np3_balanced "${mpi[@]}" -np 3 "$sim" "$cfg" --set run.partition=balanced
-check np2_no_overlap "${mpi[@]}" -np 2 "$sim" "$cfg" --no-overlap
+check np2_overlap "${mpi[@]}" -np 2 "$sim" "$cfg" --overlap
+check np4_overlap "${mpi[@]}" -np 4 "$sim" "$cfg" --overlap
 check np4_epoch3 "${mpi[@]}" -np 4 "$sim" "$cfg" --set run.epoch_steps=3
 exit $status

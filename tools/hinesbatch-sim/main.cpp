@@ -2,7 +2,7 @@
 //
 //   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
 //       [--traces FILE] [--metrics FILE] [--export-model FILE] [--backend device|host]
-//       [--no-overlap] [--dry-run-ranks P] [--quiet] [--version] [Kokkos options, e.g.
+//       [--overlap|--no-overlap] [--dry-run-ranks P] [--quiet] [--version] [Kokkos options, e.g.
 //       --kokkos-num-devices=N to give each rank of a node its own GPU]
 //
 // Outputs: spikes "gid time" sorted by (time, gid); traces CSV (t and one column per
@@ -90,7 +90,7 @@ struct Cli {
   std::vector<std::string> sets;
   std::string spikes, traces, metrics, model, backend = "device", host_schedule, on_chip;
   std::string dry_run_text;
-  bool no_overlap = false, quiet = false, kokkos_help = false;
+  bool overlap = false, no_overlap = false, quiet = false, kokkos_help = false;
   int dry_run = -1;
   std::vector<std::string> kokkos;  // checked, for Kokkos::initialize
 };
@@ -196,8 +196,11 @@ Cli parse(int argc, char** argv) {
                  "the instantiated model as JSON for NEURON (scripts/validation/neuron_run.py)");
   app.add_option("--backend", c.backend, "device (Kokkos' default space) or host")
       ->default_str("device");
+  app.add_flag("--overlap", c.overlap,
+               "overlap the spike exchange with computation (run.overlap true)");
   app.add_flag("--no-overlap", c.no_overlap,
-               "no overlap of the spike exchange with computation (run.overlap false)");
+               "no overlap of the spike exchange with computation (run.overlap false, the "
+               "default)");
   app.add_option("--host-schedule", c.host_schedule, "lanes or cells (run.host_schedule)");
   app.add_option("--on-chip", c.on_chip, "auto, on or off (run.on_chip)");
   app.add_option("--dry-run-ranks", c.dry_run_text,
@@ -474,6 +477,9 @@ SimulationConfig setup(const Cli& cli, int ranks) {
   if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
   if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
   if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
+  if (cli.overlap && cli.no_overlap)
+    throw InputError("--overlap and --no-overlap contradict each other");
+  if (cli.overlap) cfg.run.overlap = true;
   if (cli.no_overlap) cfg.run.overlap = false;
   if (!cli.host_schedule.empty()) cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
   if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);

@@ -44,7 +44,9 @@ inline const char* on_chip_steps_name(OnChipSteps s) {
 }
 
 struct RunOptions {
-  bool overlap = true;
+  // Off by default: with one rank per GPU (and on host ranks) overlapping halves the epoch,
+  // and the step kernels gain more from long epochs than the exchange costs (docs/SCALING.md).
+  bool overlap = false;
   int epoch_steps = 0;          // 0: the largest the delays allow
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
   HostSchedule host_schedule = HostSchedule::Lanes;
@@ -66,7 +68,7 @@ struct RunMetrics {
   int cell_lanes = 1;    // lanes per cell (on_chip: the team), cells per tile (lanes), 1 (cells)
   std::string schedule_detail;  // on_chip: each launch's shape and why (cells: why not)
   int ranks = 1;
-  bool overlap = true;
+  bool overlap = false;
   int epoch_steps = 0;
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;

@@ -25,7 +25,7 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   ctx.only(run, "run",
            {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
             "host_schedule", "on_chip", "on_chip_kind", "on_chip_lanes"});
-  c.run.overlap = ctx.boolean(run, "run.", "overlap", true);
+  c.run.overlap = ctx.boolean(run, "run.", "overlap", false);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
   try {

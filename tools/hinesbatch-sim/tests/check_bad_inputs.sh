@@ -148,9 +148,11 @@ expect geometry_1e200 2 "far.swc:2: coordinate beyond 1e8 um \(value '1e200'\)" 
 expect delay_1e12 0 "" -- "$BASE" --set network.delay=1e12 --set tstop=2
 expect delay_short 2 "minimum delay 0.01 ms is shorter than dt = 0.025 ms" -- \
   "$BASE" --set network.delay=0.01
-# Several ranks overlap the exchange, so they need two steps of delay (one rank never overlaps).
+# Ranks that overlap the exchange need two steps of delay (one rank never overlaps).
 expect delay_short_overlap 2 "minimum delay 0.04 ms is shorter than 2 dt" -- \
-  "$BASE" --set network.delay=0.04 --dry-run-ranks 2
+  "$BASE" --set network.delay=0.04 --dry-run-ranks 2 --overlap
+expect overlap_contradiction 2 "--overlap and --no-overlap contradict each other" -- \
+  "$BASE" --overlap --no-overlap
 expect delay_short_one_rank 0 "" -- "$BASE" --set network.delay=0.04 --set tstop=2
 expect location_section 2 "key 'cell.iclamp\[\].location.section': names section 7 but" -- \
   "$BASE" --set 'cell.iclamp=[{"location": {"section": 7}}]'
