@@ -108,7 +108,7 @@ struct StepCells {
 };
 
 template <class ExecutionSpace>
-class CellsSchedule {
+class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
@@ -141,7 +141,7 @@ class CellsSchedule {
 
   void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
                    const std::vector<int>&, const std::vector<int>&) {
-    records_ = r;
+    this->records_ = r;
   }
 
   void initialize(const ExecutionSpace& exec) {
@@ -153,12 +153,7 @@ class CellsSchedule {
   // A launch per step, after the step's events.
   void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
                  const StepEvents<memory_space>& events, const TraceView<memory_space>& trace) {
-    for (int j = 0; j < count; ++j) {
-      apply_synaptic_events(exec, events.syn, events.w, c_.syn_g, events.step_begin[j],
-                            events.step_begin[j + 1]);
-      step(exec, first + j);
-      record(exec, trace, j + 1);
-    }
+    this->run_steps_one_by_one(exec, first, count, events, trace);
   }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
@@ -170,26 +165,13 @@ class CellsSchedule {
                                   params_.ek, q10_, static_cast<int>(step + 1), max_nodes_});
   }
 
-  void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
-    if (records_.slot.extent(0) > 0)
-      record_voltages(exec, records_.slot, records_.node, trace, row);
-  }
-  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
-                       const Kokkos::View<int*, memory_space>& node,
-                       const TraceView<memory_space>& trace, int row) const {
-    record_slot_voltages(exec, voltages(), slot, node, trace, row);
-  }
-  template <class GidOfSlot>
-  void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
-    hinesbatch::check_voltages(exec, c_.v, c_.size, cells_, time_ms, gid);
-  }
-
- private:
+  // v (slot, node).
   Kokkos::View<const double**, typename ExecutionSpace::array_layout, memory_space> voltages()
       const {
     return c_.v;
   }
 
+ private:
   void fill_slot_constants(const ScheduleSetup<ExecutionSpace>& setup) {
     const ExecutionSpace& exec = setup.exec;
     views& c = c_;
@@ -243,7 +225,6 @@ class CellsSchedule {
   }
 
   views c_;
-  Recordings<memory_space> records_;
   SimulationParameters params_;
   double q10_ = 1;
   int max_nodes_ = 1, cells_ = 0;

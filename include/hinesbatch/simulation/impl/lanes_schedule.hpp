@@ -54,7 +54,7 @@ struct TemplateBlockRows {
 };
 
 template <class ExecutionSpace>
-class LanesSchedule {
+class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
@@ -84,7 +84,7 @@ class LanesSchedule {
 
   void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
                    const std::vector<int>&, const std::vector<int>&) {
-    records_ = r;
+    this->records_ = r;
   }
 
   void initialize(const ExecutionSpace& exec) {
@@ -95,12 +95,7 @@ class LanesSchedule {
   // A launch per step, after the step's events.
   void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
                  const StepEvents<memory_space>& events, const TraceView<memory_space>& trace) {
-    for (int j = 0; j < count; ++j) {
-      apply_synaptic_events(exec, events.syn, events.w, c_.syn_g, events.step_begin[j],
-                            events.step_begin[j + 1]);
-      step(exec, first + j);
-      record(exec, trace, j + 1);
-    }
+    this->run_steps_one_by_one(exec, first, count, events, trace);
   }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
@@ -120,23 +115,10 @@ class LanesSchedule {
             static_cast<int>(step + 1), max_nodes_, tile_scratch_bytes_});
   }
 
-  void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
-    if (records_.slot.extent(0) > 0)
-      record_voltages(exec, records_.slot, records_.node, trace, row);
-  }
-  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
-                       const Kokkos::View<int*, memory_space>& node,
-                       const TraceView<memory_space>& trace, int row) const {
-    record_slot_voltages(exec, tile_voltages(), slot, node, trace, row);
-  }
-  template <class GidOfSlot>
-  void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
-    hinesbatch::check_voltages(exec, tile_voltages(), c_.size, cells_, time_ms, gid);
-  }
+  // v (slot, node) read from the tiles.
+  TileVoltages<memory_space> voltages() const { return {tiles_.v, tiles_.slot_origin, W}; }
 
  private:
-  TileVoltages<memory_space> tile_voltages() const { return {tiles_.v, tiles_.slot_origin, W}; }
-
   // Packs the templates' blocks into tiles of W cells of one tree (consecutive slots;
   // tree_of_slot is constant over a tile): the lanes schedule's only copy of the cells.
   // Full tiles of one template share one constant block.
@@ -211,7 +193,6 @@ class LanesSchedule {
   views c_;
   CellTileViews<ExecutionSpace> tiles_;  // the cells' per-node state and constants
   std::size_t tile_scratch_bytes_ = 0;
-  Recordings<memory_space> records_;
   SimulationParameters params_;
   double q10_ = 1;
   int max_nodes_ = 1, cells_ = 0;

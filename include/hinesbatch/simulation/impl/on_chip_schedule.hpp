@@ -20,6 +20,7 @@
 #include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/launch_streams.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/on_chip_launch_plan.hpp"
@@ -50,7 +51,7 @@ struct InitOnChipGates {
 };
 
 template <class ExecutionSpace>
-class OnChipSchedule {
+class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
@@ -62,6 +63,8 @@ class OnChipSchedule {
   std::string detail() const {
     std::string out;
     for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
+    if (streams_.streams() > 0)
+      out += "; the " + std::to_string(streams_.streams()) + " launches side by side on streams";
     return out;
   }
   const views& data() const { return c_; }
@@ -85,7 +88,7 @@ class OnChipSchedule {
   // Per slot, in column order (the epoch kernel records each cell's own nodes).
   void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& rec,
                    const std::vector<int>& slot, const std::vector<int>& node) {
-    records_ = rec;
+    this->records_ = rec;
     std::vector<int> begin(cells_ + 1, 0), nodes(slot.size()), columns(slot.size());
     for (int s : slot) ++begin[s + 1];
     for (int s = 0; s < cells_; ++s) begin[s + 1] += begin[s];
@@ -129,7 +132,10 @@ class OnChipSchedule {
       cell_events = cell_events_;
     }
     const double dt = params_.dt;
-    for (const OnChipLaunch& l : launches_) {
+    streams_.fork(exec);
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      const OnChipLaunch& l = launches_[i];
+      const ExecutionSpace& space = streams_.space(exec, static_cast<int>(i));
       const int cells = l.slot_end - l.slot_begin;
       const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
       const auto step = [&](auto level) {
@@ -146,45 +152,32 @@ class OnChipSchedule {
       if (l.kind == OnChipLaunch::kWarpPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_warp",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(space, cells, l.lanes)
                 .set_scratch_size(0, bytes),
             step(level0{}));
       else if (l.kind == OnChipLaunch::kTeamPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
                 .set_scratch_size(0, bytes),
             step(level0{}));
       else
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team_in_memory",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
                 .set_scratch_size(1, bytes),
             step(level1{}));
     }
+    streams_.join(exec);
   }
 
-  void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
-    if (records_.slot.extent(0) > 0)
-      record_voltages(exec, records_.slot, records_.node, trace, row);
-  }
-  // v (slot, node) is current between epochs.
-  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
-                       const Kokkos::View<int*, memory_space>& node,
-                       const TraceView<memory_space>& trace, int row) const {
-    record_slot_voltages(exec, voltages(), slot, node, trace, row);
-  }
-  template <class GidOfSlot>
-  void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
-    hinesbatch::check_voltages(exec, c_.v, c_.size, cells_, time_ms, gid);
-  }
-
- private:
+  // v (slot, node), current between epochs.
   Kokkos::View<const double**, typename ExecutionSpace::array_layout, memory_space> voltages()
       const {
     return c_.v;
   }
 
+ private:
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
   // voltages and gates rows are that long), and the hh nodes of each template.
   void count_on_chip_capacity(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
@@ -275,6 +268,7 @@ class OnChipSchedule {
       return plan_for(tree, lanes).critical_path();
     };
     launches_ = plan_on_chip_launches(cells, on_chip_device(), setup.on_chip_force);
+    streams_.reset(static_cast<int>(launches_.size()));
     std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
     std::vector<int> plan_of_slot(cells_);
     LanePlanList plans;
@@ -347,9 +341,9 @@ class OnChipSchedule {
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;
   std::vector<OnChipLaunch> launches_;
+  LaunchStreams<ExecutionSpace> streams_;
   OnChipCellLists<memory_space> lists_;
   Kokkos::View<int*, memory_space> cell_events_;  // LocateCellEvents' output, reused
-  Recordings<memory_space> records_;
   SimulationParameters params_;
   double q10_ = 1;
   int max_nodes_ = 1, cells_ = 0;

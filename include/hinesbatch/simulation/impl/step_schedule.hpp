@@ -60,6 +60,7 @@
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/voltage_check.hpp"
 
 namespace hinesbatch {
 
@@ -213,6 +214,51 @@ void record_slot_voltages(const ExecutionSpace& exec, const Voltages& v,
                        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slot.extent(0)),
                        RecordVoltages<ExecutionSpace, Voltages>{v, slot, node, trace, row});
 }
+
+// What every schedule does with its voltages and its recordings, given Derived's
+// `voltages()` (a (slot, node) accessor of v, valid between steps) and `data()` (its
+// CellGroupViews): record, record_voltages and check_voltages of the interface above.
+// Derived sets `records_` in its set_records.
+template <class Derived, class ExecutionSpace>
+class ScheduleVoltages {
+ public:
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
+    if (records_.slot.extent(0) > 0)
+      record_voltages(exec, records_.slot, records_.node, trace, row);
+  }
+  void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
+                       const Kokkos::View<int*, memory_space>& node,
+                       const TraceView<memory_space>& trace, int row) const {
+    record_slot_voltages(exec, self().voltages(), slot, node, trace, row);
+  }
+  template <class GidOfSlot>
+  void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
+    const auto& size = self().data().size;
+    hinesbatch::check_voltages(exec, self().voltages(), size, static_cast<int>(size.extent(0)),
+                               time_ms, gid);
+  }
+
+ protected:
+  // The schedules that step one launch per step (cells, lanes): before step first + j its
+  // events, after it row j + 1 of trace.
+  void run_steps_one_by_one(const ExecutionSpace& exec, std::int64_t first, int count,
+                            const StepEvents<memory_space>& events,
+                            const TraceView<memory_space>& trace) const {
+    for (int j = 0; j < count; ++j) {
+      apply_synaptic_events(exec, events.syn, events.w, self().data().syn_g, events.step_begin[j],
+                            events.step_begin[j + 1]);
+      self().step(exec, first + j);
+      record(exec, trace, j + 1);
+    }
+  }
+
+  Recordings<memory_space> records_;
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
 
 }  // namespace impl
 }  // namespace hinesbatch
