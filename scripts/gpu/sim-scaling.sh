@@ -15,6 +15,7 @@
 # started when fewer than SIM_RESERVE_S (60) seconds are left of SIM_BUDGET_S (540).
 # SIM_ONLY (an extended regex) runs only the runs whose names match it; SIM_OVERLAP=off
 # runs every run with --no-overlap (the default), its name ending in _nooverlap;
+# SIM_STRONG (cell counts) adds strong-scaling runs of larger networks;
 # SIM_OVERLAP=on (the default here) with --overlap.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -59,6 +60,12 @@ run() {  # name ranks config [args...]
   printf '[%4ds] %-26s ranks=%-3s rc=%s %s %s\n' $(($(date +%s) - start)) "$name" "$np" "$rc" \
     "$(grep -o '"compartment_steps_per_s": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)" \
     "$(grep -o '"exposed_comm_fraction": [0-9.e+-]*' "$dir/$name.json" 2>/dev/null)"
+}
+run_no_overlap() {  # as run, with --no-overlap whatever SIM_OVERLAP says
+  local saved=("${extra[@]}")
+  extra=(--no-overlap)
+  run "$@"
+  extra=("${saved[@]}")
 }
 same() {  # a b: the two runs' rasters are identical
   local a=$1$sfx b=$2$sfx
@@ -106,10 +113,23 @@ gpu)
     run "ring_strong10000_g$g" "$g" $(ring 10000) $(dev "$g")
     same ring_weak10000_g1 "ring_strong10000_g$g"
   done
+  # Strong scaling of larger networks (SIM_STRONG, e.g. 400000; none by default): one GPU
+  # and every count, P3 synaptic and the ring, the raster across GPU counts.
+  for n in ${SIM_STRONG:-}; do
+    for g in $counts; do
+      # shellcheck disable=SC2046
+      run "p3syn_strong${n}_g$g" "$g" $(p3syn "$n") $(dev "$g")
+      # shellcheck disable=SC2046
+      run "ring_strong${n}_g$g" "$g" $(ring "$n") $(dev "$g")
+      [ "$g" = 1 ] && continue
+      same "p3syn_strong${n}_g1" "p3syn_strong${n}_g$g"
+      same "ring_strong${n}_g1" "ring_strong${n}_g$g"
+    done
+  done
   g=$(echo "$counts" | tail -1)
   if [ "$g" -gt 1 ]; then
     # shellcheck disable=SC2046
-    run "p3syn_strong100000_g${g}_nooverlap" "$g" $(p3syn 100000) $(dev "$g") --no-overlap
+    run_no_overlap "p3syn_strong100000_g${g}_nooverlap" "$g" $(p3syn 100000) $(dev "$g")
     same "p3syn_strong100000_g$g" "p3syn_strong100000_g${g}_nooverlap"
   fi
   # P3's literal setup: 50 M connections (100,000 cells x 500 synapses), setup timed.
@@ -140,8 +160,7 @@ cpu)
   done
   p=$(echo "$counts" | tail -1)
   # shellcheck disable=SC2046
-  run "p3syn_strong4000_p${p}_nooverlap" "$p" $(p3syn 4000) --backend host \
-    --no-overlap
+  run_no_overlap "p3syn_strong4000_p${p}_nooverlap" "$p" $(p3syn 4000) --backend host
   same "p3syn_strong4000_p$p" "p3syn_strong4000_p${p}_nooverlap"
   ;;
 esac

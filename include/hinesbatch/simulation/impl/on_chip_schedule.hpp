@@ -20,7 +20,6 @@
 #include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
-#include "hinesbatch/simulation/impl/launch_streams.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/on_chip_launch_plan.hpp"
@@ -63,8 +62,6 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   std::string detail() const {
     std::string out;
     for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
-    if (streams_.streams() > 0)
-      out += "; the " + std::to_string(streams_.streams()) + " launches side by side on streams";
     return out;
   }
   const views& data() const { return c_; }
@@ -132,10 +129,7 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
       cell_events = cell_events_;
     }
     const double dt = params_.dt;
-    streams_.fork(exec);
-    for (std::size_t i = 0; i < launches_.size(); ++i) {
-      const OnChipLaunch& l = launches_[i];
-      const ExecutionSpace& space = streams_.space(exec, static_cast<int>(i));
+    for (const OnChipLaunch& l : launches_) {
       const int cells = l.slot_end - l.slot_begin;
       const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
       const auto step = [&](auto level) {
@@ -152,23 +146,22 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
       if (l.kind == OnChipLaunch::kWarpPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_warp",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(space, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
                 .set_scratch_size(0, bytes),
             step(level0{}));
       else if (l.kind == OnChipLaunch::kTeamPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
                 .set_scratch_size(0, bytes),
             step(level0{}));
       else
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team_in_memory",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
                 .set_scratch_size(1, bytes),
             step(level1{}));
     }
-    streams_.join(exec);
   }
 
   // v (slot, node), current between epochs.
@@ -268,7 +261,6 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
       return plan_for(tree, lanes).critical_path();
     };
     launches_ = plan_on_chip_launches(cells, on_chip_device(), setup.on_chip_force);
-    streams_.reset(static_cast<int>(launches_.size()));
     std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
     std::vector<int> plan_of_slot(cells_);
     LanePlanList plans;
@@ -341,7 +333,6 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;
   std::vector<OnChipLaunch> launches_;
-  LaunchStreams<ExecutionSpace> streams_;
   OnChipCellLists<memory_space> lists_;
   Kokkos::View<int*, memory_space> cell_events_;  // LocateCellEvents' output, reused
   SimulationParameters params_;
