@@ -69,6 +69,10 @@ packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-
 packages+=(clang libclang-rt-14-dev libomp-dev)
 # CLI11: hinesbatch-sim's command line (issue #29).
 packages+=(libcli11-dev)
+# NMODL mechanisms (tools/nmodl/): Blue Brain's NMODL framework parses the .mod files
+# (used from /usr/bin/python3), and NEURON's nrnivmodl (neuron-dev) compiles the same
+# files for the validation tests.
+packages+=(nmodl python3-nmodl neuron-dev)
 # The Python module (python/, issue #13), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 missing=()
