@@ -10,29 +10,32 @@
 //   vclamp TIME VALUE            from TIME on, v = VALUE at the start of every step
 //   record v | record ID VARIABLE | record ion VARIABLE (eca, cai, cao, ica, ...)
 //
+//   hinesbatch-nmodl-cell [--serial] PROTOCOL.txt OUT.csv
+//
+// (--serial: Kokkos::Serial instead of the default execution space.)
+//
 // Exit status 2 on a bad directive, 1 if the copies of the cell (one per thread) differ.
 #include MECHANISM_CATALOGUE_HEADER
 
-#include <hinesbatch/simulation/nmodl/single_compartment.hpp>
-
 #include <Kokkos_Core.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <hinesbatch/simulation/nmodl/single_compartment.hpp>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 using Catalogue = MECHANISM_CATALOGUE;
 
-int run(const char* path) {
+template <class ExecSpace>
+int run(const char* path, const char* out_path) {
   std::ifstream in(path);
   if (!in) {
     std::cerr << "hinesbatch-nmodl-cell: cannot read " << path << "\n";
     return 2;
   }
-  hinesbatch::nmodl::SingleCompartment<Catalogue> cell;
+  hinesbatch::nmodl::SingleCompartment<Catalogue, ExecSpace> cell;
   std::map<std::string, int> ids;
   std::vector<hinesbatch::nmodl::Record> records;
   int cells = 1, lineno = 0;
@@ -50,14 +53,22 @@ int run(const char* path) {
       };
       std::string a, b;
       double x = 0, y = 0;
-      if (key == "dt") ls >> cell.dt;
-      else if (key == "tstop") ls >> cell.tstop;
-      else if (key == "celsius") ls >> cell.celsius;
-      else if (key == "v_init") ls >> cell.v_init;
-      else if (key == "cm") ls >> cell.cm;
-      else if (key == "area") ls >> cell.area;
-      else if (key == "diam") ls >> cell.diam;
-      else if (key == "cells") ls >> cells;
+      if (key == "dt")
+        ls >> cell.dt;
+      else if (key == "tstop")
+        ls >> cell.tstop;
+      else if (key == "celsius")
+        ls >> cell.celsius;
+      else if (key == "v_init")
+        ls >> cell.v_init;
+      else if (key == "cm")
+        ls >> cell.cm;
+      else if (key == "area")
+        ls >> cell.area;
+      else if (key == "diam")
+        ls >> cell.diam;
+      else if (key == "cells")
+        ls >> cells;
       else if (key == "insert") {
         ls >> a >> b;
         ids[a] = cell.insert(b);
@@ -67,10 +78,14 @@ int run(const char* path) {
       } else if (key == "ion") {
         ls >> a >> b >> x;
         auto& ion = cell.ion(a);
-        if (b == "ci0") ion.ci0 = x;
-        else if (b == "co0") ion.co0 = x;
-        else if (b == "e0") ion.e0 = x;
-        else throw std::invalid_argument("ion " + a + ": unknown field '" + b + "'");
+        if (b == "ci0")
+          ion.ci0 = x;
+        else if (b == "co0")
+          ion.co0 = x;
+        else if (b == "e0")
+          ion.e0 = x;
+        else
+          throw std::invalid_argument("ion " + a + ": unknown field '" + b + "'");
       } else if (key == "event") {
         ls >> x >> a >> y;
         cell.events.push_back({x, id(a), y});
@@ -79,7 +94,8 @@ int run(const char* path) {
         cell.vclamp.emplace_back(x, y);
       } else if (key == "record") {
         ls >> a;
-        if (a == "v") records.push_back({hinesbatch::nmodl::Record::Voltage, -1, 0, "v"});
+        if (a == "v")
+          records.push_back({hinesbatch::nmodl::Record::Voltage, -1, 0, "v"});
         else if (a == "ion") {
           ls >> b;
           records.push_back(cell.record_ion(b));
@@ -106,22 +122,36 @@ int run(const char* path) {
         std::cerr << "hinesbatch-nmodl-cell: copy " << c << " of the cell differs from copy 0\n";
         return 1;
       }
-  std::printf("t");
-  for (const auto& r : records) std::printf(",%s", r.label.c_str());
-  std::printf("\n");
-  for (int s = 0; s < steps; ++s) {
-    std::printf("%.17g", s * cell.dt);
-    for (int r = 0; r < nr; ++r) std::printf(",%.17g", out[s * nr + r]);
-    std::printf("\n");
+  FILE* f = std::fopen(out_path, "w");
+  if (!f) {
+    std::cerr << "hinesbatch-nmodl-cell: cannot write " << out_path << "\n";
+    return 2;
   }
-  return 0;
+  std::fprintf(f, "t");
+  for (const auto& r : records) std::fprintf(f, ",%s", r.label.c_str());
+  std::fprintf(f, "\n");
+  for (int s = 0; s < steps; ++s) {
+    std::fprintf(f, "%.17g", s * cell.dt);
+    for (int r = 0; r < nr; ++r) std::fprintf(f, ",%.17g", out[s * nr + r]);
+    std::fprintf(f, "\n");
+  }
+  return std::fclose(f) == 0 ? 0 : 2;
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: hinesbatch-nmodl-cell PROTOCOL.txt\n";
+  const bool serial = argc == 4 && std::string(argv[1]) == "--serial";
+  if (argc != 3 && !serial) {
+    std::cerr << "usage: hinesbatch-nmodl-cell [--serial] PROTOCOL.txt OUT.csv\n";
     return 2;
   }
   Kokkos::ScopeGuard guard(argc, argv);
-  return run(argv[1]);
+  if (serial) {
+#ifdef KOKKOS_ENABLE_SERIAL
+    return run<Kokkos::Serial>(argv[2], argv[3]);
+#else
+    std::cerr << "hinesbatch-nmodl-cell: this Kokkos has no Serial backend\n";
+    return 77;
+#endif
+  }
+  return run<Kokkos::DefaultExecutionSpace>(argv[1], argv[2]);
 }

@@ -95,6 +95,9 @@ class Emitter:
             e = s.expression
             if e.get_node_type() == T.DIFF_EQ_EXPRESSION and not lookup(e, T.PRIME_NAME):
                 e = e.expression  # an ODE SymPy solved: the update is an assignment
+            if e.get_node_type() in (T.EIGEN_NEWTON_SOLVER_BLOCK, T.EIGEN_LINEAR_SOLVER_BLOCK):
+                self.stmt(e, out, ind)
+                return
             if e.get_node_type() == T.STATEMENT_BLOCK:  # an inlined PROCEDURE or FUNCTION
                 self.stmt(e, out, ind)
                 return
@@ -116,7 +119,7 @@ class Emitter:
         elif t == T.LOCAL_LIST_STATEMENT:
             names = [cxx_name(name_of(v.name)) for v in s.variables]
             if names:
-                out.append(p + "double " + ", ".join(f"{n} = 0.0" for n in names) + ";")
+                out.append(p + "[[maybe_unused]] double " + ", ".join(f"{n} = 0.0" for n in names) + ";")
         elif t == T.STATEMENT_BLOCK:
             out.append(p + "{")
             self.stmts(s.statements, out, ind + 1)

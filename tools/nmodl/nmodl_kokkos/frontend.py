@@ -248,7 +248,34 @@ def check_refused(src, program):
                        "supported methods are " + ", ".join(sorted(SUPPORTED_METHODS)))
 
 
+def strip_tables(program):
+    """Removes TABLE statements (the generated code computes every value exactly, as NEURON
+    with usetable_<mechanism> = 0); NMODL's inliner does not inline blocks that hold one."""
+    found = False
+    for sb in lookup(program, T.STATEMENT_BLOCK):
+        stmts = sb.statements
+        kept = [x for x in stmts if x.get_node_type() != T.TABLE_STATEMENT]
+        if len(kept) != len(stmts):
+            sb.statements = kept
+            found = True
+    return found
+
+
+def check_useion_twice(src, program):
+    seen = {}
+    for u in lookup(program, T.USEION):
+        ion = name_of(u.name)
+        if ion in seen:
+            lines = [i for i, l in enumerate(src.lines, 1)
+                     if re.search(r"\bUSEION\s+%s\b" % re.escape(ion), l)]
+            raise Refusal(src.path, lines[1] if len(lines) > 1 else 0, f"USEION {ion}",
+                          f"conflicting USEION: ion '{ion}' is declared twice in this file "
+                          f"(first at line {lines[0] if lines else 0})")
+        seen[ion] = True
+
+
 def run_passes(program):
+    tables = strip_tables(program)
     symtab.SymtabVisitor().visit_program(program)
     visitor.LocalVarRenameVisitor().visit_program(program)
     symtab.SymtabVisitor().visit_program(program)
@@ -258,6 +285,7 @@ def run_passes(program):
     symtab.SymtabVisitor().visit_program(program)
     visitor.SympySolverVisitor().visit_program(program)
     symtab.SymtabVisitor().visit_program(program)
+    return tables
 
 
 # --- analysis ----------------------------------------------------------------------------
@@ -545,6 +573,8 @@ class DefiniteAssignment:
                 e = e.expression
             if e.get_node_type() == T.STATEMENT_BLOCK:
                 return self.statements(e.statements, assigned)
+            if e.get_node_type() in (T.EIGEN_NEWTON_SOLVER_BLOCK, T.EIGEN_LINEAR_SOLVER_BLOCK):
+                return self.statement(e, assigned)
             if e.get_node_type() == T.BINARY_EXPRESSION and e.op.eval() == "=":
                 self.reads(e.rhs, assigned)
                 return assigned | {name_of(e.lhs)}
@@ -587,5 +617,13 @@ def compile_file(path):
         raise Refusal(path, 0, "file", "no such file")
     program = parse(src)
     check_refused(src, program)
-    run_passes(program)
-    return analyse(src, program), src
+    check_useion_twice(src, program)
+    try:
+        tables = run_passes(program)
+    except RuntimeError as e:
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else "error"
+        m = re.search(r"(\d+)\.\d+", msg)
+        raise Refusal(src.path, int(m.group(1)) if m else 0, "NMODL", msg)
+    mech = analyse(src, program)
+    mech.tables = tables
+    return mech, src

@@ -23,7 +23,6 @@
 //       di/dv: mA/cm2 and S/cm2 for density mechanisms, nA and uS for point processes
 //   template <int K> void add_ion_current(double i, double didv);   ion K's share of it
 #include <Kokkos_Core.hpp>
-
 #include <array>
 #include <cmath>
 

@@ -6,11 +6,9 @@
 // v, t += dt/2, states at the new v (SOLVE blocks, concentrations included). Mechanisms
 // that write a concentration run first, as NEURON orders them. Used to validate generated
 // mechanisms against NEURON; each of `num_cells` identical copies runs in one thread.
-#include <hinesbatch/simulation/nmodl/mechanism.hpp>
-
 #include <Kokkos_Core.hpp>
-
 #include <cstring>
+#include <hinesbatch/simulation/nmodl/mechanism.hpp>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -150,8 +148,9 @@ class SingleCompartment {
         const int ion = ion_of(iv.ion, iv.valence);
         inst.ion_base.push_back(ion * IonSlots);
         inst.ion_index.push_back(ion * IonSlots + slot_of(iv.role));
-        inst.writes_conc = inst.writes_conc || (iv.write && (iv.role == IonRole::Inside ||
-                                                             iv.role == IonRole::Outside));
+        inst.writes_conc =
+            inst.writes_conc ||
+            (iv.write && (iv.role == IonRole::Inside || iv.role == IonRole::Outside));
       }
       inst.names.clear();
       for (const auto& v : M::variables) inst.names.push_back(v.name);
@@ -229,8 +228,7 @@ class SingleCompartment {
           const int ion = instances_[i].ion_base[k] / IonSlots;
           if (iv.role == IonRole::Inside || iv.role == IonRole::Outside)
             conc_style[ion] = std::max(conc_style[ion], iv.write ? 3 : 1);
-          if (iv.role == IonRole::Reversal)
-            e_style[ion] = std::max(e_style[ion], iv.write ? 3 : 1);
+          if (iv.role == IonRole::Reversal) e_style[ion] = std::max(e_style[ion], iv.write ? 3 : 1);
         }
       }
     });
@@ -316,8 +314,7 @@ class SingleCompartment {
             ionbuf[k * IonSlots + IonI] = 0;
             ionbuf[k * IonSlots + IonDidv] = 0;
             if (s[5] != 0)
-              ionbuf[k * IonSlots + IonE] =
-                  nernst(s[0], s[1], static_cast<int>(s[3]), c.celsius);
+              ionbuf[k * IonSlots + IonE] = nernst(s[0], s[1], static_cast<int>(s[3]), c.celsius);
           }
           auto each = [&](auto&& fn) {
             for (int j = 0; j < ni; ++j) {
@@ -326,8 +323,8 @@ class SingleCompartment {
             }
           };
           auto call = [&](int i, int phase, double* w) {
-            Phase p{c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)),
-                    phase, w};
+            Phase p{c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase,
+                    w};
             Dispatch<Mechanisms>::call(mech(i), p);
           };
           auto currents = [&]() {
@@ -376,8 +373,9 @@ class SingleCompartment {
             c.v += c.rhs / (1e-3 * cm_ / c.dt + c.d);
             c.t += 0.5 * c.dt;
             each([&](int i) { call(i, 2, nullptr); });
-            deliver(c.t + 0.5 * c.dt);
+            // NEURON records before it delivers the events due by the next half step.
             record(step);
+            deliver(c.t + 0.5 * c.dt);
           }
         });
     auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -424,8 +422,8 @@ class SingleCompartment {
     return static_cast<int>(ions_.size()) - 1;
   }
   static int slot_of(IonRole r) {
-    return r == IonRole::Reversal ? IonE
-           : r == IonRole::Inside ? IonCi
+    return r == IonRole::Reversal  ? IonE
+           : r == IonRole::Inside  ? IonCi
            : r == IonRole::Outside ? IonCo
                                    : IonI;
   }
