@@ -87,6 +87,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     "${missing[@]}" >/dev/null
 fi
 
+# Debian's nrnivmodl looks for its makefile in /usr/bin, where neuron-dev does not put it
+# (scripts/validation/nmodl_vs_neuron.py compiles .mod files with it).
+if [ ! -e /usr/bin/nrnmech_makefile ] && [ -e /usr/lib/nrn/nrnmech_makefile ]; then
+  log "linking /usr/bin/nrnmech_makefile to /usr/lib/nrn/nrnmech_makefile (for nrnivmodl)"
+  as_root ln -sf /usr/lib/nrn/nrnmech_makefile /usr/bin/nrnmech_makefile
+fi
+
 # --- what an install depends on -----------------------------------------------------
 trilinos_version=$(apt-cache showsrc trilinos 2>/dev/null | awk '/^Version:/ { print $2 }' |
   sort -V | tail -n1)

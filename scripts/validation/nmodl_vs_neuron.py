@@ -2,7 +2,12 @@
 """Generated mechanisms against NEURON 8.2 running the same .mod files, one compartment.
 
   nmodl_vs_neuron.py --cell BUILD/tools/nmodl/hinesbatch-nmodl-cell [--shared ../shared]
-                     [--workdir DIR] [--cases a,b] [-v]
+                     [--workdir DIR] [--cases a,b] [--backend serial] [-v]
+                     [--reference-dir DIR]
+
+Each case's NEURON traces are kept in WORKDIR/CASE/neuron.csv (with neuron.meta: area and
+diameter); --reference-dir DIR compares against such a folder instead of running NEURON
+(a machine without NEURON, such as the GPU machine: scripts/gpu/nmodl-cuda.sh).
 
 NEURON compiles the .mod files of ../shared/mechanisms/l5pc and Debian's NEURON demos with
 its own nrnivmodl and runs one isopotential compartment; hinesbatch-nmodl-cell (built from
@@ -247,7 +252,7 @@ def run_neuron(h, case):
         h.fadvance()
     data = [list(v) for v in vecs]
     area = seg.area()
-    del fih, netcons, stim, objs, vecs
+    del fih, stim, objs, vecs
     return names, data, area, soma.diam
 
 
@@ -283,6 +288,13 @@ def read_csv(path):
         header = f.readline().strip().split(",")
         rows = [[float(x) for x in line.split(",")] for line in f if line.strip()]
     return header, [list(col) for col in zip(*rows)]
+
+
+def write_csv(path, names, cols):
+    with open(path, "w") as f:
+        f.write(",".join(["t"] + names) + "\n")
+        for i in range(len(cols[0])):
+            f.write(",".join([repr(i * DT)] + [repr(c[i]) for c in cols]) + "\n")
 
 
 def spikes(v):
@@ -329,28 +341,45 @@ def main():
     p.add_argument("--cases", default=None, help="comma-separated case names (default: all)")
     p.add_argument("--backend", choices=["default", "openmp", "serial"], default="default",
                    help="serial: Kokkos::Serial; otherwise the default execution space")
+    p.add_argument("--reference-dir", default=None,
+                   help="NEURON's traces saved by an earlier run (no NEURON needed)")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
-    if not os.path.isdir(os.path.join(args.shared, "mechanisms", "l5pc")):
-        skip(f"{args.shared}/mechanisms/l5pc missing")
-    try:
-        import neuron  # noqa: F401
-        from neuron import h
-    except ImportError as e:
-        skip(f"NEURON not importable ({e}); Debian: python3-neuron")
     workdir = args.workdir or tempfile.mkdtemp(prefix="nmodl_vs_neuron.")
     os.makedirs(workdir, exist_ok=True)
-    _, lib = build_neuron_mechanisms(args.shared, workdir)
-    h.nrn_load_dll(lib)
+    h = None
+    if args.reference_dir is None:
+        if not os.path.isdir(os.path.join(args.shared, "mechanisms", "l5pc")):
+            skip(f"{args.shared}/mechanisms/l5pc missing")
+        try:
+            from neuron import h
+        except ImportError as e:
+            skip(f"NEURON not importable ({e}); Debian: python3-neuron")
+        _, lib = build_neuron_mechanisms(args.shared, workdir)
+        h.nrn_load_dll(lib)
     selected = cases()
     if args.cases:
         want = set(args.cases.split(","))
         selected = [c for c in selected if c["name"] in want]
     failed = []
     for case in selected:
-        names, ref, area, diam = run_neuron(h, case)
         cdir = os.path.join(workdir, case["name"])
         os.makedirs(cdir, exist_ok=True)
+        if h is not None:
+            names, ref, area, diam = run_neuron(h, case)
+            write_csv(os.path.join(cdir, "neuron.csv"), names, ref)
+            with open(os.path.join(cdir, "neuron.meta"), "w") as f:
+                f.write(f"{area!r} {diam!r}\n")
+        else:
+            rdir = os.path.join(args.reference_dir, case["name"])
+            if not os.path.exists(os.path.join(rdir, "neuron.csv")):
+                print(f"FAIL {case['name']}: no {rdir}/neuron.csv")
+                failed.append(case["name"])
+                continue
+            header, cols = read_csv(os.path.join(rdir, "neuron.csv"))
+            names, ref = header[1:], cols[1:]
+            with open(os.path.join(rdir, "neuron.meta")) as f:
+                area, diam = (float(x) for x in f.read().split())
         proto = os.path.join(cdir, "protocol.txt")
         with open(proto, "w") as f:
             f.write(protocol_text(case, area, diam))

@@ -8,9 +8,7 @@ the layout of the instance's data is the accessor's business.
 
 import re
 
-from nmodl import ast
-
-from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, Refusal, T, lookup,
+from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, T, lookup,
                        name_of, number_of)
 
 CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
