@@ -49,9 +49,14 @@ function(hinesbatch_add_mechanisms target)
   set(root ${CMAKE_CURRENT_BINARY_DIR}/hinesbatch_mechanisms)
   set(dir ${root}/${ARG_CATALOGUE})
   set(files "")
+  # The headers (one per file, named after it, and the catalogue's) are byproducts: Ninja
+  # and Make then rebuild exactly the objects whose generated headers changed.
+  set(headers ${dir}/${ARG_CATALOGUE}.hpp)
   foreach(f IN LISTS ARG_FILES)
     get_filename_component(abs ${f} ABSOLUTE)
+    get_filename_component(stem ${f} NAME_WLE)
     list(APPEND files ${abs})
+    list(APPEND headers ${dir}/${stem}.hpp)
   endforeach()
   file(GLOB compiler_sources ${HINESBATCH_NMODL_DIR}/hinesbatch-nmodl
        ${HINESBATCH_NMODL_DIR}/nmodl_kokkos/*.py)
@@ -59,6 +64,7 @@ function(hinesbatch_add_mechanisms target)
   set(stamp ${dir}/.generated)
   add_custom_command(
     OUTPUT ${stamp}
+    BYPRODUCTS ${headers}
     COMMAND ${HINESBATCH_NMODL_PYTHON} ${HINESBATCH_NMODL_DIR}/hinesbatch-nmodl -o ${dir}
             --catalogue ${ARG_CATALOGUE} ${files}
     COMMAND ${CMAKE_COMMAND} -E touch ${stamp}

@@ -20,6 +20,7 @@ Exit status: 0 every case passes, 1 a case fails, 77 (ctest SKIP_RETURN_CODE) wh
 nrnivmodl or the shared mechanisms are missing, with SKIPPED: and the reason.
 """
 import argparse
+import hashlib
 import math
 import os
 import shutil
@@ -30,6 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEMO_DIR = "/usr/share/nrn/demo/release"
+TEST_MOD_DIR = os.path.join(REPO, "tools", "nmodl", "tests", "mod")
 DEMO_FILES = ["cachan1.mod", "camchan.mod", "capump.mod", "khhchan.mod", "nachan.mod",
               "nacaex.mod", "release.mod"]
 
@@ -141,7 +143,25 @@ def cases():
     c.append(channel_case("release_vclamp", "trel", None, 0, ["Ves", "B", "Ach", "X"], [], "vclamp",
                           extra=[("hva", "Ca_HVA", {"gCa_HVAbar": 0.001}),
                                  ("dyn", "CaDynamics_E2", {"gamma": 0.05, "decay": 80.0})]))
+    # METHOD derivimplicit (tools/nmodl/tests/mod): linear in the states, and nonlinear.
+    c.append(channel_case("derivimplicit_hh_iclamp", "hhdi", None, 0, ["m", "h", "n"], ["ina", "ik"],
+                          ("iclamp", 0.3), celsius=6.3))
+    # Nonlinear: NEURON stops its Newton iteration (a difference-quotient Jacobian) when no
+    # state changes by more than 1e-6, NMODL's when |F| < 1e-12: the aim's 1e-6 here.
+    c.append(dict(name="derivimplicit_cabuffer_vclamp", tol_rel=1e-6,
+                  mechs=[("hva", "Ca_HVA", {"gCa_HVAbar": 0.001}), ("buf", "cabuffer", {})],
+                  clamp="vclamp", celsius=34.0, tstop=60.0, ions={}, events=[],
+                  records=[("v",), ("ion", "cai"), ("ion", "eca"), ("ion", "ica")]))
     return c
+
+
+# --self-test: each of these changes of our side alone must make its case fail.
+PERTURBATIONS = [
+    ("hh_iclamp", "set stim amp 0.3", "set stim amp 0.3000003"),       # 1e-6 of the stimulus
+    ("CaDynamics_E2_vclamp", "set dyn decay 80.0", "set dyn decay 80.00008"),
+    ("ExpSyn_events", "event 10.2 s 0.01", "event 10.225 s 0.01"),       # one step late
+    ("hh_vclamp", "celsius 16.0", "celsius 16.001"),
+]
 
 
 POINT = {"ExpSyn", "Exp2Syn", "IClamp"}
@@ -154,20 +174,27 @@ def build_neuron_mechanisms(shared, workdir):
         skip("nrnivmodl not found (Debian: neuron-dev)")
     d = os.path.join(workdir, "neuron_mod")
     lib = os.path.join(d, "x86_64", ".libs", "libnrnmech.so")
-    if os.path.exists(lib):
+    sources = [os.path.join(shared, "mechanisms", "l5pc", f)
+               for f in sorted(os.listdir(os.path.join(shared, "mechanisms", "l5pc")))
+               if f.endswith(".mod")]
+    sources += [os.path.join(DEMO_DIR, f) for f in DEMO_FILES if os.path.exists(os.path.join(DEMO_DIR, f))]
+    sources += [os.path.join(TEST_MOD_DIR, f) for f in sorted(os.listdir(TEST_MOD_DIR))]
+    manifest = "".join(f"{hashlib.sha256(open(p, 'rb').read()).hexdigest()} {p}\n" for p in sources)
+    stamp = os.path.join(d, "sources.txt")
+    if os.path.exists(lib) and os.path.exists(stamp) and open(stamp).read() == manifest:
         return d, lib
-    os.makedirs(d, exist_ok=True)
-    for f in sorted(os.listdir(os.path.join(shared, "mechanisms", "l5pc"))):
-        if f.endswith(".mod"):
-            shutil.copy(os.path.join(shared, "mechanisms", "l5pc", f), d)
-    for f in DEMO_FILES:
-        if os.path.exists(os.path.join(DEMO_DIR, f)):
-            shutil.copy(os.path.join(DEMO_DIR, f), d)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for p in sources:
+        shutil.copy(p, d)
     # Debian's nrnivmodl looks for /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it)
     # and fails to link `special`; the shared library it builds first is what is loaded.
     r = subprocess.run(["nrnivmodl", "-loadflags", "-L/usr/lib/nrn -Wl,-rpath,/usr/lib/nrn", "."],
                        cwd=d, capture_output=True, text=True)
-    if not os.path.exists(lib):
+    if os.path.exists(lib):
+        with open(stamp, "w") as f:
+            f.write(manifest)
+    else:
         tail = (r.stdout + r.stderr)[-1500:]
         if not os.path.exists("/usr/bin/nrnmech_makefile"):
             skip("nrnivmodl needs /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it to "
@@ -322,8 +349,9 @@ def compare(case, names, ref, ours, verbose):
             kind = "ion" if "." not in name else "state"
             scale = max(max(abs(y) for y in b), FLOORS[kind])
             rel = err / scale
-            good = rel <= TOL_REL
-            line = f"{name}: max |d| {err:.3g} = {rel:.3g} of max |x| {scale:.3g} (tolerance {TOL_REL})"
+            tol = case.get("tol_rel", TOL_REL)
+            good = rel <= tol
+            line = f"{name}: max |d| {err:.3g} = {rel:.3g} of max |x| {scale:.3g} (tolerance {tol})"
         if not all(math.isfinite(x) for x in a):
             good = False
             line += " (non-finite values)"
@@ -341,6 +369,9 @@ def main():
     p.add_argument("--cases", default=None, help="comma-separated case names (default: all)")
     p.add_argument("--backend", choices=["default", "openmp", "serial"], default="default",
                    help="serial: Kokkos::Serial; otherwise the default execution space")
+    p.add_argument("--self-test", action="store_true",
+                   help="check that small changes of our side (1e-6 of a parameter, an event "
+                        "one step late) fail their cases")
     p.add_argument("--reference-dir", default=None,
                    help="NEURON's traces saved by an earlier run (no NEURON needed)")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -358,6 +389,10 @@ def main():
         _, lib = build_neuron_mechanisms(args.shared, workdir)
         h.nrn_load_dll(lib)
     selected = cases()
+    perturb = {}
+    if args.self_test:
+        perturb = {name: (old, new) for name, old, new in PERTURBATIONS}
+        selected = [c for c in selected if c["name"] in perturb]
     if args.cases:
         want = set(args.cases.split(","))
         selected = [c for c in selected if c["name"] in want]
@@ -381,8 +416,15 @@ def main():
             with open(os.path.join(rdir, "neuron.meta")) as f:
                 area, diam = (float(x) for x in f.read().split())
         proto = os.path.join(cdir, "protocol.txt")
+        text = protocol_text(case, area, diam)
+        if case["name"] in perturb:
+            old, new = perturb[case["name"]]
+            if old + "\n" not in text:
+                print(f"self-test: the line '{old}' is not in {case['name']}'s protocol")
+                return 1
+            text = text.replace(old + "\n", new + "\n")
         with open(proto, "w") as f:
-            f.write(protocol_text(case, area, diam))
+            f.write(text)
         out = os.path.join(cdir, "ours.csv")
         env = dict(os.environ, OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "false"))
         cmd = [args.cell] + (["--serial"] if args.backend == "serial" else []) + [proto, out]
@@ -401,6 +443,10 @@ def main():
                 print("     " + line)
         if not ok:
             failed.append(case["name"])
+    if args.self_test:
+        caught = [c["name"] for c in selected if c["name"] in failed]
+        print(f"self-test: {len(caught)}/{len(selected)} perturbed cases fail, as they must")
+        return 0 if len(caught) == len(selected) == len(PERTURBATIONS) else 1
     print(f"{len(selected) - len(failed)}/{len(selected)} cases match NEURON"
           + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0

@@ -7,6 +7,7 @@
 // that write a concentration run first, as NEURON orders them. Used to validate generated
 // mechanisms against NEURON; each of `num_cells` identical copies runs in one thread.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstring>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
 #include <stdexcept>
@@ -88,6 +89,27 @@ struct InstanceAccessor {
   KOKKOS_INLINE_FUNCTION void add_ion_current(double i, double didv) const {
     c.ions[ion_base[K] + IonI] += i * scale();
     c.ions[ion_base[K] + IonDidv] += didv * scale();
+  }
+};
+
+// One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive.
+struct PhaseCall {
+  CompartmentState& c;
+  double* vars;
+  const double* globals;
+  const int* ion_index;
+  const int* ion_base;
+  int phase;
+  double* w;
+  template <class M>
+  KOKKOS_INLINE_FUNCTION void apply(int) const {
+    InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
+    if (phase == 0) M::initial(a);
+    if (phase == 1) M::current(a);
+    if (phase == 2) M::state(a);
+    if constexpr (M::has_net_receive) {
+      if (phase == 3) M::net_receive(a, w);
+    }
   }
 };
 
@@ -323,8 +345,8 @@ class SingleCompartment {
             }
           };
           auto call = [&](int i, int phase, double* w) {
-            Phase p{c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase,
-                    w};
+            PhaseCall p{
+                c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase, w};
             Dispatch<Mechanisms>::call(mech(i), p);
           };
           auto currents = [&]() {
@@ -391,27 +413,6 @@ class SingleCompartment {
     std::vector<double> values, globals;
     std::vector<std::string> names, global_names;
     std::vector<int> ion_index, ion_base;
-  };
-
-  // One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive.
-  struct Phase {
-    CompartmentState& c;
-    double* vars;
-    const double* globals;
-    const int* ion_index;
-    const int* ion_base;
-    int phase;
-    double* w;
-    template <class M>
-    KOKKOS_INLINE_FUNCTION void apply(int) const {
-      InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
-      if (phase == 0) M::initial(a);
-      if (phase == 1) M::current(a);
-      if (phase == 2) M::state(a);
-      if constexpr (M::has_net_receive) {
-        if (phase == 3) M::net_receive(a, w);
-      }
-    }
   };
 
   int ion_of(const char* name, int valence) {
