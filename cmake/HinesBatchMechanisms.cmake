@@ -51,7 +51,7 @@ function(hinesbatch_add_mechanisms target)
   set(files "")
   # The headers (one per file, named after it, and the catalogue's) are byproducts: Ninja
   # and Make then rebuild exactly the objects whose generated headers changed.
-  set(headers ${dir}/${ARG_CATALOGUE}.hpp)
+  set(headers ${dir}/${ARG_CATALOGUE}.hpp ${dir}/${ARG_CATALOGUE}.json)
   foreach(f IN LISTS ARG_FILES)
     get_filename_component(abs ${f} ABSOLUTE)
     get_filename_component(stem ${f} NAME_WLE)

@@ -445,3 +445,26 @@ def catalogue(mechs, namespace, name, headers):
     out.append("")
     out.append(f"}}  // namespace {namespace}")
     return "\n".join(out) + "\n"
+
+
+def metadata(mechs, name):
+    """The catalogue's metadata as plain data (written as <catalogue>.json)."""
+    out = {"catalogue": name, "mechanisms": []}
+    for m in mechs:
+        out["mechanisms"].append({
+            "name": m.name,
+            "kind": "point_process" if m.kind == "point" else "density",
+            "file": m.path.split("/")[-1],
+            "variables": [{"name": v.name, "kind": v.kind, "default": v.default, "range": v.range,
+                           "written": v.written} for v in m.variables],
+            "globals": [{"name": n, "default": d} for n, d in m.globals],
+            "ions": [{"ion": i.name, "valence": i.valence,
+                      "read": [v.name for v in i.variables if v.read],
+                      "write": [v.name for v in i.variables if v.write]} for i in m.ions],
+            "nonspecific_currents": m.nonspecific,
+            "electrode_currents": m.electrode,
+            "net_receive_weights": len(m.net_receive[0]) if m.net_receive else 0,
+            "methods": sorted(set(m.methods)),
+            "tables_computed_exactly": m.tables,
+        })
+    return out

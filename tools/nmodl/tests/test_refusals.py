@@ -46,7 +46,7 @@ def main():
     good = os.path.join(os.path.dirname(HERE), "..", "..", "mechanisms", "default", "hh.mod")
     with tempfile.TemporaryDirectory() as out:
         r = subprocess.run([compiler, "-o", out, "--catalogue", "good", good], capture_output=True, text=True)
-        ok = r.returncode == 0 and sorted(os.listdir(out)) == ["good.hpp", "hh.hpp"]
+        ok = r.returncode == 0 and sorted(os.listdir(out)) == ["good.hpp", "good.json", "hh.hpp"]
         print(f"{'ok  ' if ok else 'FAIL'} hh.mod compiles: exit {r.returncode} {r.stderr.strip()}")
         failures += 0 if ok else 1
     print(f"{len(CASES) + 1 - failures}/{len(CASES) + 1} refusal checks pass")
