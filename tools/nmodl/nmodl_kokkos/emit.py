@@ -8,8 +8,8 @@ the layout of the instance's data is the accessor's business.
 
 import re
 
-from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, T, lookup,
-                       name_of, number_of)
+from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, DefiniteAssignment, T,
+                       lookup, name_of, number_of)
 
 CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
 char16_t char32_t char8_t class compl concept const consteval constexpr constinit const_cast
@@ -213,7 +213,16 @@ class Emitter:
                 written.add(name_of(e.expression.lhs))
         return used, written
 
-    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False):
+    def read_first(self, stmts):
+        """The instance variables some path through stmts reads before assigning, or may leave
+        unassigned: only those are loaded (hh's BREAKPOINT assigns gna, gk, il first)."""
+        needs = set()
+        assigned = DefiniteAssignment(set(self.var_index), needs).statements(stmts, set())
+        # A variable assigned on some paths only keeps its value on the others: loaded too.
+        return needs | (set(self.var_index) - assigned)
+
+    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False,
+                 loaded=None):
         m = self.m
         out.append("    (void)hb_a;")
         out.append("    using std::exp; using std::log; using std::log10; using std::pow;")
@@ -237,7 +246,8 @@ class Emitter:
                 out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
         for n, i in self.var_index.items():
             if n in used:
-                if zero_states and self.m.variables[i].kind == "state":
+                if (zero_states and self.m.variables[i].kind == "state") or \
+                        (loaded is not None and n not in loaded):
                     out.append(f"    double {cxx_name(n)} = 0.0;")
                 else:
                     out.append(f"    double {cxx_name(n)} = hb_a.template get<{i}>();")
@@ -293,7 +303,7 @@ class Emitter:
             states = {v.name for v in self.m.variables if v.kind == "state"}
             used |= states
             written |= states
-        self.prologue(used, out, zero_states=(name == "initial"))
+        self.prologue(used, out, zero_states=(name == "initial"), loaded=self.read_first(stmts))
         if name == "net_receive":
             for k, a in enumerate(self.m.net_receive[0]):
                 out.append(f"    double {cxx_name(a)} = hb_w[{k}];")
@@ -325,7 +335,7 @@ class Emitter:
         for c in all_currents:
             used.add(c)
         used.add("v")
-        self.prologue(used, out, skip_v=True)
+        self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
         out.append("    const double hb_v = hb_a.v();")
         out.append("    [[maybe_unused]] double v = hb_v;")
 
