@@ -152,6 +152,21 @@ def cases():
                   mechs=[("hva", "Ca_HVA", {"gCa_HVAbar": 0.001}), ("buf", "cabuffer", {})],
                   clamp="vclamp", celsius=34.0, tstop=60.0, ions={}, events=[],
                   records=[("v",), ("ion", "cai"), ("ion", "eca"), ("ion", "ica")]))
+    # NET_RECEIVE with state per NetCon (its INITIAL, weight-vector arguments it assigns).
+    c.append(dict(name="stdp_syn_events", mechs=[PAS, ("s", "stdpsyn", {"tau": 3.0})], clamp=None,
+                  celsius=6.3, tstop=40.0, ions={},
+                  events=[(3.01, "s", 0.004, 0), (5.01, "s", 0.004, 0), (6.51, "s", 0.002, 1),
+                          (15.02, "s", 0.004, 0), (17.53, "s", 0.004, 0), (18.01, "s", 0.002, 1)],
+                  records=[("v",), ("state", "s", "g"), ("state", "s", "events"),
+                           ("state", "s", "i")]))
+    # Loops, CONSTANT, a kilocoulomb FARADAY, FUNCTION with else-if, PROCEDURE with TABLE,
+    # a GLOBAL, and a derivimplicit pair nonlinear in its states (Newton's method on both
+    # sides; measured 3e-10, so the default tolerance holds).
+    c.append(dict(name="kitchen_sink_vclamp",
+                  mechs=[("m", "kitchen", {"gbar": 0.01})], clamp="vclamp", celsius=6.3,
+                  tstop=60.0, ions={}, events=[],
+                  records=[("v",), ("state", "m", "a"), ("state", "m", "b"),
+                           ("state", "m", "count"), ("state", "m", "g"), ("ion", "ik")]))
     return c
 
 
@@ -164,7 +179,7 @@ PERTURBATIONS = [
 ]
 
 
-POINT = {"ExpSyn", "Exp2Syn", "IClamp"}
+POINT = {"ExpSyn", "Exp2Syn", "IClamp", "stdpsyn"}
 
 
 # --- NEURON --------------------------------------------------------------------------------
@@ -258,10 +273,17 @@ def run_neuron(h, case):
                 vec.record(getattr(o, f"_ref_{var}"))
             names.append(f"{ident}.{var}")
         vecs.append(vec)
-    netcons = []
-    for t, ident, w in case["events"]:
-        nc = h.NetCon(None, objs[ident])
-        nc.weight[0] = w
+    netcons, shared = [], {}
+    for ev in case["events"]:
+        t, ident, w = ev[:3]
+        key = (ident, ev[3]) if len(ev) > 3 else None
+        if key is not None and key in shared:
+            nc = shared[key]
+        else:
+            nc = h.NetCon(None, objs[ident])
+            nc.weight[0] = w
+            if key is not None:
+                shared[key] = nc
         netcons.append((nc, t))
 
     def queue():
@@ -298,8 +320,9 @@ def protocol_text(case, area, diam):
     for ion, fields in case["ions"].items():
         for k, v in fields.items():
             lines.append(f"ion {ion} {k} {v!r}")
-    for t, ident, w in case["events"]:
-        lines.append(f"event {t!r} {ident} {w!r}")
+    for ev in case["events"]:
+        t, ident, w = ev[:3]
+        lines.append(f"event {t!r} {ident} {w!r}" + (f" {ev[3]}" if len(ev) > 3 else ""))
     for r in case["records"]:
         if r[0] == "v":
             lines.append("record v")

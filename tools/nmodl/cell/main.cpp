@@ -6,7 +6,8 @@
 //   insert ID MECHANISM          an instance, named ID in the directives below
 //   set ID VARIABLE VALUE        a parameter (or any variable) or a GLOBAL of that mechanism
 //   ion ION ci0|co0|e0 VALUE     initial concentrations and reversal potential
-//   event TIME ID WEIGHT         a NetCon event to point process ID
+//   event TIME ID WEIGHT [NC]    an event to point process ID through NetCon NC (events of
+//                                one NC share its weight vector; none: a NetCon of its own)
 //   vclamp TIME VALUE            from TIME on, v = VALUE at the start of every step
 //   record v | record ID VARIABLE | record ion VARIABLE (eca, cai, cao, ica, ...)
 //
@@ -88,7 +89,12 @@ int run(const char* path, const char* out_path) {
           throw std::invalid_argument("ion " + a + ": unknown field '" + b + "'");
       } else if (key == "event") {
         ls >> x >> a >> y;
-        cell.events.push_back({x, id(a), y});
+        int netcon = -1;
+        if (!(ls >> netcon)) {
+          netcon = -1;
+          ls.clear();
+        }
+        cell.events.push_back({x, id(a), y, netcon});
       } else if (key == "vclamp") {
         ls >> x >> y;
         cell.vclamp.emplace_back(x, y);

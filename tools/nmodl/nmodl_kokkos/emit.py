@@ -293,7 +293,8 @@ class Emitter:
         out = []
         self.collect_locals(stmts)
         used, written = self.names_in(stmts)
-        if self.m.net_receive is not None and name == "net_receive":
+        weights = name in ("net_receive", "net_receive_initial")
+        if self.m.net_receive is not None and weights:
             for a in self.m.net_receive[0]:
                 self.locals.add(a)
         out.append(f"  // {doc}")
@@ -304,7 +305,7 @@ class Emitter:
             used |= states
             written |= states
         self.prologue(used, out, zero_states=(name == "initial"), loaded=self.read_first(stmts))
-        if name == "net_receive":
+        if weights:
             for k, a in enumerate(self.m.net_receive[0]):
                 out.append(f"    double {cxx_name(a)} = hb_w[{k}];")
                 if a not in used:
@@ -313,7 +314,7 @@ class Emitter:
         self.stmts(stmts, body, 2)
         out += body
         self.epilogue(written, out)
-        if name == "net_receive":
+        if weights:
             for k, a in enumerate(self.m.net_receive[0]):
                 if a in written:
                     out.append(f"    hb_w[{k}] = {cxx_name(a)};")
@@ -421,8 +422,11 @@ def header(mech, src, namespace, tool_version):
     out += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
     if m.net_receive is not None:
         out.append("")
-        out += em.function("net_receive", list(m.net_receive[1].statements), extra_args=", double* hb_w",
-                           doc="NET_RECEIVE: one event with its NetCon weights hb_w")
+        out += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
+                           doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
+        out.append("")
+        out += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
+                           doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
     out.append("};")
     out.append("")
     out.append(f"}}  // namespace {namespace}")

@@ -24,6 +24,8 @@ UNIT_FACTORS = {
     ("faraday", "coulomb"): float.fromhex("0x1.78e555060882cp+16"),
     ("faraday", "coulombs"): float.fromhex("0x1.78e555060882cp+16"),
     ("faraday", "coul"): float.fromhex("0x1.78e555060882cp+16"),
+    ("faraday", "kilocoulombs"): float.fromhex("0x1.78e555060882cp+16") / 1000,
+    ("faraday", "kilocoulomb"): float.fromhex("0x1.78e555060882cp+16") / 1000,
     ("k-mole", "joule/degc"): float.fromhex("0x1.0a1013e8990bep+3"),
     ("k-mole", "joule/k"): float.fromhex("0x1.0a1013e8990bep+3"),
     ("e", "coulomb"): float.fromhex("0x1.7a4da290c1653p-63"),
@@ -98,7 +100,7 @@ class Mechanism:
     initial: object = None
     breakpoint: list = field(default_factory=list)  # statements (SOLVE removed)
     solves: list = field(default_factory=list)  # (block name, method, statement block)
-    net_receive: object = None  # (parameter names, statement block)
+    net_receive: object = None  # (argument names, statements, statements of its INITIAL)
     methods: list = field(default_factory=list)
     tables: bool = False
     writes_concentration: bool = False
@@ -466,7 +468,14 @@ def analyse(src, program):
             if mech.kind != "point":
                 src.refuse(r"\bNET_RECEIVE\b", "NET_RECEIVE", "only point processes receive events")
             names = [name_of(p.name) for p in b.parameters]
-            mech.net_receive = (names, b.statement_block)
+            body, init = [], []
+            for st in b.statement_block.statements:
+                inner = st.expression if st.get_node_type() == T.EXPRESSION_STATEMENT else st
+                if inner.get_node_type() == T.INITIAL_BLOCK:
+                    init += list(inner.statement_block.statements)
+                else:
+                    body.append(st)
+            mech.net_receive = (names, body, init)
         elif t == T.INITIAL_BLOCK:
             pass
     resolved = []
@@ -537,7 +546,8 @@ def classify_hidden(mech, hidden):
     for _, _, sb in mech.solves:
         entries.append(sb.statements)
     if mech.net_receive is not None:
-        entries.append(mech.net_receive[1].statements)
+        entries.append(mech.net_receive[1])
+        entries.append(mech.net_receive[2])
     targets = set(hidden)
     needs_storage = set()
     for stmts in entries:

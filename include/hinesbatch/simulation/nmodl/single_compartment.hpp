@@ -92,7 +92,8 @@ struct InstanceAccessor {
   }
 };
 
-// One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive.
+// One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive, 4 the
+// NET_RECEIVE INITIAL of a NetCon.
 struct PhaseCall {
   CompartmentState& c;
   double* vars;
@@ -109,6 +110,7 @@ struct PhaseCall {
     if (phase == 2) M::state(a);
     if constexpr (M::has_net_receive) {
       if (phase == 3) M::net_receive(a, w);
+      if (phase == 4) M::net_receive_initial(a, w);
     }
   }
 };
@@ -127,11 +129,17 @@ struct Dispatch {
   }
 };
 
+// An event through a NetCon: events with the same netcon (>= 0) share one weight vector
+// (NET_RECEIVE's arguments: weight, then per-NetCon state set by its INITIAL block); -1
+// is a NetCon of its own.
 struct Event {
   double time;
   int instance;  // index into the inserted instances
   double weight;
+  int netcon = -1;
 };
+
+constexpr int kMaxWeights = 8;
 
 struct Record {
   enum Kind { Voltage, Variable, IonValue } kind = Voltage;
@@ -178,6 +186,7 @@ class SingleCompartment {
       for (const auto& v : M::variables) inst.names.push_back(v.name);
       for (const auto& g : M::globals) inst.global_names.push_back(g.name);
       inst.point = M::kind == MechanismKind::PointProcess;
+      static_assert(M::num_weights <= kMaxWeights, "NET_RECEIVE with more than 8 arguments");
     });
     instances_.push_back(inst);
     return static_cast<int>(instances_.size()) - 1;
@@ -302,6 +311,42 @@ class SingleCompartment {
     auto mech = to_device<int>(h_mech, "mech"), ord = to_device<int>(h_order, "order");
     auto off = to_device<int>(offset, "offset"), goff = to_device<int>(goffset, "goffset"),
          ioff = to_device<int>(ioffset, "ioffset");
+    // NetCons: one weight vector each, weight[0] the NetCon's weight.
+    std::vector<std::pair<int, int>> netcon_keys;  // (instance, netcon id)
+    std::vector<int> h_ev_nc(events.size() + 1);
+    std::vector<double> h_nc_w;
+    std::vector<int> h_nc_inst;
+    for (std::size_t e = 0; e < events.size(); ++e) {
+      int k = -1;
+      if (events[e].netcon >= 0)
+        for (std::size_t j = 0; j < netcon_keys.size(); ++j)
+          if (netcon_keys[j] == std::make_pair(events[e].instance, events[e].netcon))
+            k = static_cast<int>(j);
+      if (k >= 0 && h_nc_w[k * kMaxWeights] != events[e].weight)
+        throw std::invalid_argument("events of one NetCon must have its one weight");
+      if (k < 0) {
+        k = static_cast<int>(netcon_keys.size());
+        netcon_keys.emplace_back(events[e].instance,
+                                 events[e].netcon >= 0 ? events[e].netcon : -1 - k);
+        h_nc_w.resize((k + 1) * kMaxWeights, 0.0);
+        h_nc_w[k * kMaxWeights] = events[e].weight;
+        h_nc_inst.push_back(events[e].instance);
+      }
+      h_ev_nc[e] = k;
+    }
+    const int nnc = static_cast<int>(netcon_keys.size());
+    h_nc_w.resize(nnc * kMaxWeights + 1);
+    h_nc_inst.resize(nnc + 1);
+    Kokkos::View<double**, Kokkos::LayoutRight, Memory> nc_w("netcon_weights", num_cells,
+                                                             (nnc > 0 ? nnc : 1) * kMaxWeights);
+    {
+      auto m = Kokkos::create_mirror_view(nc_w);
+      for (int c = 0; c < num_cells; ++c)
+        for (int j = 0; j < nnc * kMaxWeights; ++j) m(c, j) = h_nc_w[j];
+      Kokkos::deep_copy(nc_w, m);
+    }
+    auto nc_inst = to_device<int>(h_nc_inst, "netcon_instance");
+    auto ev_nc = to_device<int>(h_ev_nc, "event_netcon");
     std::vector<double> h_ev(3 * events.size() + 1);
     for (std::size_t e = 0; e < events.size(); ++e)
       h_ev[3 * e] = events[e].time, h_ev[3 * e + 1] = events[e].instance,
@@ -375,14 +420,15 @@ class SingleCompartment {
             while (next_event < nev && ev(3 * next_event) <= until) {
               const double tsave = c.t;
               c.t = ev(3 * next_event);
-              double w[1] = {ev(3 * next_event + 2)};
-              call(static_cast<int>(ev(3 * next_event + 1)), 3, w);
+              call(static_cast<int>(ev(3 * next_event + 1)), 3,
+                   &nc_w(cell, ev_nc(next_event) * kMaxWeights));
               c.t = tsave;
               ++next_event;
             }
           };
           // finitialize: INITIAL blocks in order, then the currents once (ion currents set).
           each([&](int i) { call(i, 0, nullptr); });
+          for (int k = 0; k < nnc; ++k) call(nc_inst(k), 4, &nc_w(cell, k * kMaxWeights));
           currents();
           record(0);
           for (int step = 1; step <= steps; ++step) {
