@@ -104,6 +104,7 @@ class Mechanism:
     methods: list = field(default_factory=list)
     tables: bool = False
     writes_concentration: bool = False
+    warnings: list = field(default_factory=list)  # (line, message)
 
 
 # --- source positions ------------------------------------------------------------------
@@ -276,6 +277,33 @@ def check_useion_twice(src, program):
         seen[ion] = True
 
 
+def nonlinear_cnexp(program):
+    """States whose cnexp ODE is nonlinear in the state (before SymPy solves it)."""
+    import sympy
+    from sympy.parsing.sympy_parser import (convert_xor, parse_expr,
+                                            standard_transformations)
+    cnexp = {name_of(sb.block_name) for sb in lookup(program, T.SOLVE_BLOCK)
+             if sb.method is not None and name_of(sb.method) == "cnexp"}
+    found = []
+    for b in program.blocks:
+        if b.get_node_type() != T.DERIVATIVE_BLOCK or name_of(b.name) not in cnexp:
+            continue
+        for d in lookup(b, T.DIFF_EQ_EXPRESSION):
+            e = d.expression
+            if not lookup(e.lhs, T.PRIME_NAME):
+                continue
+            state = name_of(e.lhs)
+            try:
+                rhs = parse_expr(nmodl.to_nmodl(e.rhs), transformations=standard_transformations +
+                                 (convert_xor,))
+                x = sympy.Symbol(state)
+                if x in sympy.diff(rhs, x).free_symbols:
+                    found.append(state)
+            except Exception:  # an expression SymPy cannot read: no warning
+                continue
+    return found
+
+
 def run_passes(program):
     tables = strip_tables(program)
     symtab.SymtabVisitor().visit_program(program)
@@ -285,9 +313,10 @@ def run_passes(program):
     symtab.SymtabVisitor().visit_program(program)
     visitor.InlineVisitor().visit_program(program)
     symtab.SymtabVisitor().visit_program(program)
+    nonlinear = nonlinear_cnexp(program)
     visitor.SympySolverVisitor().visit_program(program)
     symtab.SymtabVisitor().visit_program(program)
-    return tables
+    return tables, nonlinear
 
 
 # --- analysis ----------------------------------------------------------------------------
@@ -629,11 +658,15 @@ def compile_file(path):
     check_refused(src, program)
     check_useion_twice(src, program)
     try:
-        tables = run_passes(program)
+        tables, nonlinear = run_passes(program)
     except RuntimeError as e:
         msg = str(e).strip().splitlines()[0] if str(e).strip() else "error"
         m = re.search(r"(\d+)\.\d+", msg)
         raise Refusal(src.path, int(m.group(1)) if m else 0, "NMODL", msg)
     mech = analyse(src, program)
     mech.tables = tables
+    mech.warnings = [(src.line_of(r"\b%s\s*'" % re.escape(state)),
+                      f"cnexp on {state}', nonlinear in {state}: NMODL's SymPy solves it exactly "
+                      "where NEURON's nocmodl linearises it (results differ at O(dt^2); "
+                      "derivimplicit agrees with NEURON)") for state in nonlinear]
     return mech, src
