@@ -69,6 +69,10 @@ packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-
 packages+=(clang libclang-rt-14-dev libomp-dev)
 # CLI11: hinesbatch-sim's command line (issue #29).
 packages+=(libcli11-dev)
+# NMODL mechanisms (tools/nmodl/): Blue Brain's NMODL framework parses the .mod files
+# (used from /usr/bin/python3), and NEURON's nrnivmodl (neuron-dev) compiles the same
+# files for the validation tests.
+packages+=(nmodl python3-nmodl neuron-dev)
 # The Python module (python/, issue #13), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 missing=()
@@ -81,6 +85,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     "${missing[@]}" >/dev/null
+fi
+
+# Debian's nrnivmodl looks for its makefile in /usr/bin, where neuron-dev does not put it
+# (scripts/validation/nmodl_vs_neuron.py compiles .mod files with it).
+if [ ! -e /usr/bin/nrnmech_makefile ] && [ -e /usr/lib/nrn/nrnmech_makefile ]; then
+  log "linking /usr/bin/nrnmech_makefile to /usr/lib/nrn/nrnmech_makefile (for nrnivmodl)"
+  as_root ln -sf /usr/lib/nrn/nrnmech_makefile /usr/bin/nrnmech_makefile
 fi
 
 # --- what an install depends on -----------------------------------------------------

@@ -1,0 +1,77 @@
+# hinesbatch_add_mechanisms(<target> [CATALOGUE <name>] FILES <file.mod>...)
+#
+# Compiles NMODL .mod files at build time (tools/nmodl, on Blue Brain's NMODL framework)
+# into headers of Kokkos device functions and a catalogue for <target>:
+#
+#   #include <<name>/<name>.hpp>      // struct hinesbatch::nmodl::<name>::<name>
+#
+# CATALOGUE defaults to "mechanisms". The headers are written under
+# ${CMAKE_CURRENT_BINARY_DIR}/hinesbatch_mechanisms/<name>/ and regenerated when a .mod file
+# or the compiler changes. A refused file fails the build with its file, line and construct.
+#
+# HINESBATCH_NMODL_PYTHON: the Python with the `nmodl` module (default /usr/bin/python3,
+# where Debian's python3-nmodl installs it). HINESBATCH_HAVE_NMODL tells whether it imports.
+
+# The compiler: tools/nmodl in the source tree; the installed package config sets its
+# share/hinesbatch/nmodl before including this file.
+if(NOT HINESBATCH_NMODL_DIR)
+  get_filename_component(HINESBATCH_NMODL_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools/nmodl" ABSOLUTE)
+endif()
+if(NOT HINESBATCH_NMODL_PYTHON)
+  if(EXISTS /usr/bin/python3)
+    set(HINESBATCH_NMODL_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with the nmodl module")
+  else()
+    find_program(HINESBATCH_NMODL_PYTHON python3)
+  endif()
+endif()
+if(NOT DEFINED HINESBATCH_HAVE_NMODL)
+  execute_process(COMMAND ${HINESBATCH_NMODL_PYTHON} -c "import nmodl"
+                  RESULT_VARIABLE _hb_nmodl_rc OUTPUT_QUIET ERROR_QUIET)
+  if(_hb_nmodl_rc EQUAL 0)
+    set(HINESBATCH_HAVE_NMODL ON)
+  else()
+    set(HINESBATCH_HAVE_NMODL OFF)
+  endif()
+endif()
+
+function(hinesbatch_add_mechanisms target)
+  cmake_parse_arguments(ARG "" "CATALOGUE" "FILES" ${ARGN})
+  if(NOT ARG_FILES)
+    message(FATAL_ERROR "hinesbatch_add_mechanisms(${target}): no FILES")
+  endif()
+  if(NOT ARG_CATALOGUE)
+    set(ARG_CATALOGUE mechanisms)
+  endif()
+  if(NOT HINESBATCH_HAVE_NMODL)
+    message(FATAL_ERROR "hinesbatch_add_mechanisms(${target}): ${HINESBATCH_NMODL_PYTHON} "
+                        "cannot import nmodl (Debian: python3-nmodl; or set HINESBATCH_NMODL_PYTHON)")
+  endif()
+  set(root ${CMAKE_CURRENT_BINARY_DIR}/hinesbatch_mechanisms)
+  set(dir ${root}/${ARG_CATALOGUE})
+  set(files "")
+  # The headers (one per file, named after it, and the catalogue's) are byproducts: Ninja
+  # and Make then rebuild exactly the objects whose generated headers changed.
+  set(headers ${dir}/${ARG_CATALOGUE}.hpp ${dir}/${ARG_CATALOGUE}.json)
+  foreach(f IN LISTS ARG_FILES)
+    get_filename_component(abs ${f} ABSOLUTE)
+    get_filename_component(stem ${f} NAME_WLE)
+    list(APPEND files ${abs})
+    list(APPEND headers ${dir}/${stem}.hpp)
+  endforeach()
+  file(GLOB compiler_sources ${HINESBATCH_NMODL_DIR}/hinesbatch-nmodl
+       ${HINESBATCH_NMODL_DIR}/nmodl_kokkos/*.py)
+  # The compiler leaves unchanged headers alone; the stamp records the run.
+  set(stamp ${dir}/.generated)
+  add_custom_command(
+    OUTPUT ${stamp}
+    BYPRODUCTS ${headers}
+    COMMAND ${HINESBATCH_NMODL_PYTHON} ${HINESBATCH_NMODL_DIR}/hinesbatch-nmodl -o ${dir}
+            --catalogue ${ARG_CATALOGUE} ${files}
+    COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
+    DEPENDS ${files} ${compiler_sources}
+    COMMENT "NMODL: catalogue ${ARG_CATALOGUE} (${target})"
+    VERBATIM)
+  add_custom_target(${target}_${ARG_CATALOGUE}_nmodl DEPENDS ${stamp})
+  add_dependencies(${target} ${target}_${ARG_CATALOGUE}_nmodl)
+  target_include_directories(${target} PRIVATE ${root})
+endfunction()

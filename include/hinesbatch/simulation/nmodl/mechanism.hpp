@@ -1,0 +1,115 @@
+#pragma once
+// What every mechanism generated from NMODL by tools/nmodl (hinesbatch-nmodl) provides,
+// and the support its device functions call. A generated mechanism is a struct with
+// compile-time metadata and static device functions over an accessor to one instance:
+//
+//   template <class Accessor> static void initial(Accessor&);     NEURON's nrn_init
+//   template <class Accessor> static void current(Accessor&);     nrn_cur (secondorder 0)
+//   template <class Accessor> static void state(Accessor&);       nrn_state (SOLVE blocks)
+//   template <class Accessor> static void net_receive(Accessor&, double* w);  point processes
+//
+// The accessor decides where an instance's values live (rows per (cell, node), constants
+// kept once per template, ...). It provides, all KOKKOS_INLINE_FUNCTION:
+//
+//   double v() const, t() const, dt() const, celsius() const, diam() const, area() const;
+//   template <int I> double get() const;       template <int I> void set(double);
+//       variable I of `variables` (parameters, states, assigned, in that order); set<I> is
+//       only called for variables whose `written` flag is true
+//   template <int I> double global() const;    global I of `globals` (read-only)
+//   template <int K> double ion() const;       template <int K> void set_ion(double);
+//       ion variable K of `ion_variables`; set_ion only for written concentrations and
+//       reversal potentials
+//   void add_current(double i, double g);      membrane current (outward positive) and
+//       di/dv: mA/cm2 and S/cm2 for density mechanisms, nA and uS for point processes
+//   template <int K> void add_ion_current(double i, double didv);   ion K's share of it
+#include <Kokkos_Core.hpp>
+#include <array>
+#include <cmath>
+
+namespace hinesbatch::nmodl {
+
+enum class MechanismKind { Density, PointProcess };
+enum class VariableKind { Parameter, State, Assigned };
+enum class IonRole { Reversal, Inside, Outside, Current };
+
+struct VariableInfo {
+  const char* name;
+  VariableKind kind;
+  double default_value;
+  bool range;    // declared RANGE (or a STATE): set and recorded by users
+  bool written;  // assigned by the mechanism (false: constant over a run)
+};
+
+struct GlobalInfo {
+  const char* name;
+  double default_value;
+};
+
+struct IonVariableInfo {
+  const char* ion;
+  const char* name;
+  int valence;
+  IonRole role;
+  bool read;
+  bool write;
+};
+
+// Euclidean norm of an N-vector (NMODL's Newton solver stops when |F| < 1e-12).
+template <int N>
+KOKKOS_INLINE_FUNCTION double norm2(const double* f) {
+  double s = 0;
+  for (int i = 0; i < N; ++i) s += f[i] * f[i];
+  return std::sqrt(s);
+}
+
+// Solves J x = f in place (f <- x) for a small dense column-major J (J[row + N * col], the
+// order NMODL's SymPy solver writes nmodl_eigen_j in), Gaussian elimination with partial
+// pivoting. J is overwritten.
+template <int N>
+KOKKOS_INLINE_FUNCTION void solve_dense(double* J, double* f) {
+  for (int c = 0; c < N; ++c) {
+    int p = c;
+    double best = std::fabs(J[c + N * c]);
+    for (int r = c + 1; r < N; ++r) {
+      const double a = std::fabs(J[r + N * c]);
+      if (a > best) {
+        best = a;
+        p = r;
+      }
+    }
+    if (p != c) {
+      for (int k = 0; k < N; ++k) {
+        const double tmp = J[c + N * k];
+        J[c + N * k] = J[p + N * k];
+        J[p + N * k] = tmp;
+      }
+      const double tmp = f[c];
+      f[c] = f[p];
+      f[p] = tmp;
+    }
+    const double inv = 1.0 / J[c + N * c];
+    for (int r = c + 1; r < N; ++r) {
+      const double l = J[r + N * c] * inv;
+      if (l == 0.0) continue;
+      for (int k = c + 1; k < N; ++k) J[r + N * k] -= l * J[c + N * k];
+      f[r] -= l * f[c];
+    }
+  }
+  for (int c = N - 1; c >= 0; --c) {
+    double s = f[c];
+    for (int k = c + 1; k < N; ++k) s -= J[c + N * k] * f[k];
+    f[c] = s / J[c + N * c];
+  }
+}
+
+// NEURON's Nernst potential (mV) at celsius for concentrations ci, co and valence z, with
+// its CODATA 2018 constants and its guards for empty compartments.
+KOKKOS_INLINE_FUNCTION double nernst(double ci, double co, int z, double celsius) {
+  if (z == 0) return 0.0;
+  if (ci <= 0.0) return 1e6;
+  if (co <= 0.0) return -1e6;
+  const double R = 8.314462618, F = 96485.33212;
+  return 1000.0 * R * (celsius + 273.15) / F / z * std::log(co / ci);
+}
+
+}  // namespace hinesbatch::nmodl

@@ -1,0 +1,484 @@
+"""C++ emission: one header of Kokkos device functions per mechanism, and a catalogue.
+
+Every generated function takes an accessor to one instance (see
+include/hinesbatch/simulation/nmodl/mechanism.hpp for its interface), loads what it
+reads into locals, runs the translated NMODL statements on them and stores what it wrote:
+the layout of the instance's data is the accessor's business.
+"""
+
+import re
+
+from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, DefiniteAssignment, T,
+                       lookup, name_of, number_of)
+
+CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
+char16_t char32_t char8_t class compl concept const consteval constexpr constinit const_cast
+continue co_await co_return co_yield decltype default delete do double dynamic_cast else enum
+explicit export extern false float for friend goto if inline int long mutable namespace new
+noexcept not not_eq nullptr operator or or_eq private protected public register
+reinterpret_cast requires return short signed sizeof static static_assert static_cast struct
+switch template this thread_local throw true try typedef typeid typename union unsigned using
+virtual void volatile wchar_t while xor xor_eq main std Kokkos""".split())
+
+OPERATORS = {"+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+
+
+def cxx_name(n):
+    return n + "_" if n in CXX_KEYWORDS else n
+
+
+def literal(x):
+    r = repr(float(x))
+    if r in ("inf", "-inf", "nan"):
+        raise ValueError(r)
+    return r if ("." in r or "e" in r) else r + ".0"
+
+
+class Emitter:
+    def __init__(self, mech, src):
+        self.m, self.src = mech, src
+        self.var_index = {v.name: i for i, v in enumerate(mech.variables)}
+        self.global_index = {g[0]: i for i, g in enumerate(mech.globals)}
+        self.ion_index = {v.name: i for i, v in enumerate(mech.ion_variables)}
+
+    def refuse(self, pattern, construct, message):
+        self.src.refuse(pattern, construct, message)
+
+    # --- expressions -------------------------------------------------------------------
+    def expr(self, e):
+        t = e.get_node_type()
+        if t == T.BINARY_EXPRESSION:
+            op = e.op.eval()
+            lhs, rhs = self.expr(e.lhs), self.expr(e.rhs)
+            if op == "^":
+                return f"pow({lhs}, {rhs})"
+            if op not in OPERATORS:
+                self.refuse(re.escape(op), f"operator {op}", "not supported in an expression")
+            return f"({lhs} {op} {rhs})"
+        if t == T.UNARY_EXPRESSION:
+            op = e.op.eval()
+            return f"({op}{self.expr(e.expression)})"
+        if t in (T.PAREN_EXPRESSION, T.WRAPPED_EXPRESSION):
+            return f"({self.expr(e.expression)})"
+        if t in (T.DOUBLE, T.INTEGER, T.FLOAT, T.DOUBLE_UNIT):
+            return literal(number_of(e))
+        if t == T.BOOLEAN:
+            return "1.0" if e.eval() else "0.0"
+        if t == T.VAR_NAME or t == T.NAME:
+            inner = e.name if t == T.VAR_NAME else None
+            if inner is not None and inner.get_node_type() == T.INDEXED_NAME:
+                return f"{cxx_name(name_of(inner))}[{int(number_of(inner.length))}]"
+            return cxx_name(name_of(e))
+        if t == T.FUNCTION_CALL:
+            n = name_of(e.name)
+            args = ", ".join(self.expr(a) for a in e.arguments)
+            if n in MATH_FUNCTIONS:
+                return f"{MATH_FUNCTIONS[n]}({args})"
+            if n == "at_time":
+                # Only marks a discontinuity for variable-step methods; 0 in fixed step.
+                return "0.0"
+            self.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()",
+                        "FUNCTION/PROCEDURE call that NMODL's inliner did not inline")
+        self.refuse(r".", e.get_node_type_name(), "expression not supported")
+
+    # --- statements --------------------------------------------------------------------
+    def stmts(self, stmts, out, ind):
+        for s in stmts:
+            self.stmt(s, out, ind)
+
+    def stmt(self, s, out, ind):
+        p = "  " * ind
+        t = s.get_node_type()
+        if t == T.EXPRESSION_STATEMENT:
+            e = s.expression
+            if e.get_node_type() == T.DIFF_EQ_EXPRESSION and not lookup(e, T.PRIME_NAME):
+                e = e.expression  # an ODE SymPy solved: the update is an assignment
+            if e.get_node_type() in (T.EIGEN_NEWTON_SOLVER_BLOCK, T.EIGEN_LINEAR_SOLVER_BLOCK):
+                self.stmt(e, out, ind)
+                return
+            if e.get_node_type() == T.STATEMENT_BLOCK:  # an inlined PROCEDURE or FUNCTION
+                self.stmt(e, out, ind)
+                return
+            if e.get_node_type() == T.BINARY_EXPRESSION and e.op.eval() == "=":
+                out.append(f"{p}{self.expr(e.lhs)} = {self.expr(e.rhs)};")
+                return
+            if e.get_node_type() == T.FUNCTION_CALL and name_of(e.name) in ("at_time",):
+                return
+            if e.get_node_type() == T.DIFF_EQ_EXPRESSION:
+                self.refuse(r"'", "ODE", "an ODE outside a SOLVEd DERIVATIVE block")
+            if e.get_node_type() == T.FUNCTION_CALL:
+                n = name_of(e.name)
+                self.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()",
+                            "PROCEDURE call that NMODL's inliner did not inline")
+            out.append(f"{p}{self.expr(e)};")
+        elif t == T.PROTECT_STATEMENT:
+            e = s.expression
+            out.append(f"{p}{self.expr(e.lhs)} = {self.expr(e.rhs)};")
+        elif t == T.LOCAL_LIST_STATEMENT:
+            names = [cxx_name(name_of(v.name)) for v in s.variables]
+            if names:
+                out.append(p + "[[maybe_unused]] double " + ", ".join(f"{n} = 0.0" for n in names) + ";")
+        elif t == T.STATEMENT_BLOCK:
+            out.append(p + "{")
+            self.stmts(s.statements, out, ind + 1)
+            out.append(p + "}")
+        elif t == T.IF_STATEMENT:
+            out.append(f"{p}if ({self.expr(s.condition)}) {{")
+            self.stmts(s.statement_block.statements, out, ind + 1)
+            for ei in s.elseifs:
+                out.append(f"{p}}} else if ({self.expr(ei.condition)}) {{")
+                self.stmts(ei.statement_block.statements, out, ind + 1)
+            if s.elses is not None:
+                out.append(p + "} else {")
+                self.stmts(s.elses.statement_block.statements, out, ind + 1)
+            out.append(p + "}")
+        elif t == T.WHILE_STATEMENT:
+            out.append(f"{p}while ({self.expr(s.condition)}) {{")
+            self.stmts(s.statement_block.statements, out, ind + 1)
+            out.append(p + "}")
+        elif t == T.FROM_STATEMENT:
+            i = cxx_name(name_of(s.name))
+            inc = self.expr(s.increment) if s.increment is not None else "1.0"
+            frm = getattr(s, "from")
+            out.append(f"{p}for ({i} = {self.expr(frm)}; {i} <= {self.expr(s.to)}; {i} += {inc}) {{")
+            self.stmts(s.statement_block.statements, out, ind + 1)
+            out.append(p + "}")
+        elif t == T.EIGEN_NEWTON_SOLVER_BLOCK:
+            self.newton(s, out, ind)
+        elif t == T.EIGEN_LINEAR_SOLVER_BLOCK:
+            self.linear(s, out, ind)
+        elif t in (T.TABLE_STATEMENT, T.UNIT_STATE, T.LINE_COMMENT, T.BLOCK_COMMENT,
+                   T.MUTEX_LOCK, T.MUTEX_UNLOCK, T.CONDUCTANCE_HINT):
+            if t == T.TABLE_STATEMENT:
+                out.append(p + "// TABLE: computed exactly (no table)")
+        elif t == T.SOLVE_BLOCK:
+            pass
+        else:
+            self.refuse(r".", s.get_node_type_name(), "statement not supported")
+
+    def newton(self, s, out, ind):
+        # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations.
+        p = "  " * ind
+        n = int(s.n_state_vars.eval()) if hasattr(s.n_state_vars, "eval") else int(number_of(s.n_state_vars))
+        out.append(p + "{")
+        q = p + "  "
+        out.append(f"{q}double nmodl_eigen_x[{n}], nmodl_eigen_f[{n}], nmodl_eigen_j[{n * n}];")
+        self.stmts(s.variable_block.statements, out, ind + 1)
+        self.stmts(s.initialize_block.statements, out, ind + 1)
+        self.stmts(s.setup_x_block.statements, out, ind + 1)
+        out.append(f"{q}for (int hb_iter = 0; hb_iter < 1000; ++hb_iter) {{")
+        self.stmts(s.functor_block.statements, out, ind + 2)
+        out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
+        out.append(f"{q}  ::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
+        out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] -= nmodl_eigen_f[hb_k];")
+        out.append(f"{q}}}")
+        self.stmts(s.update_states_block.statements, out, ind + 1)
+        self.stmts(s.finalize_block.statements, out, ind + 1)
+        out.append(p + "}")
+
+    def linear(self, s, out, ind):
+        p = "  " * ind
+        n = int(s.n_state_vars.eval()) if hasattr(s.n_state_vars, "eval") else int(number_of(s.n_state_vars))
+        out.append(p + "{")
+        q = p + "  "
+        out.append(f"{q}double nmodl_eigen_x[{n}], nmodl_eigen_f[{n}], nmodl_eigen_j[{n * n}];")
+        self.stmts(s.variable_block.statements, out, ind + 1)
+        self.stmts(s.initialize_block.statements, out, ind + 1)
+        self.stmts(s.setup_x_block.statements, out, ind + 1)
+        out.append(f"{q}::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
+        out.append(f"{q}for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] = nmodl_eigen_f[hb_k];")
+        self.stmts(s.update_states_block.statements, out, ind + 1)
+        self.stmts(s.finalize_block.statements, out, ind + 1)
+        out.append(p + "}")
+
+    # --- one entry point ---------------------------------------------------------------
+    def names_in(self, nodes):
+        used, written = set(), set()
+        for node in nodes:
+            for n in lookup(node, T.VAR_NAME, T.NAME):
+                used.add(name_of(n))
+            for e in lookup(node, T.BINARY_EXPRESSION):
+                if e.op.eval() == "=":
+                    written.add(name_of(e.lhs))
+            if node.get_node_type() == T.EXPRESSION_STATEMENT:
+                e = node.expression
+                if e.get_node_type() == T.BINARY_EXPRESSION and e.op.eval() == "=":
+                    written.add(name_of(e.lhs))
+                    used.add(name_of(e.lhs))
+        for node in nodes:
+            for c in lookup(node, T.FUNCTION_CALL):
+                used.discard(name_of(c.name))
+        for node in nodes:
+            for e in lookup(node, T.PROTECT_STATEMENT):
+                written.add(name_of(e.expression.lhs))
+        return used, written
+
+    def read_first(self, stmts):
+        """The instance variables some path through stmts reads before assigning, or may leave
+        unassigned: only those are loaded (hh's BREAKPOINT assigns gna, gk, il first)."""
+        needs = set()
+        assigned = DefiniteAssignment(set(self.var_index), needs).statements(stmts, set())
+        # A variable assigned on some paths only keeps its value on the others: loaded too.
+        return needs | (set(self.var_index) - assigned)
+
+    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False,
+                 loaded=None):
+        m = self.m
+        out.append("    (void)hb_a;")
+        out.append("    using std::exp; using std::log; using std::log10; using std::pow;")
+        out.append("    using std::sqrt; using std::fabs; using std::floor; using std::ceil;")
+        out.append("    using std::sin; using std::cos; using std::tan; using std::tanh;")
+        out.append("    using std::atan; using std::atan2; using std::sinh; using std::cosh;")
+        out.append("    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;")
+        for env in ("t", "dt", "celsius", "diam", "area"):
+            if env in used:
+                out.append(f"    const double {env} = hb_a.{env}();")
+        if "v" in used and not skip_v:
+            out.append(f"    [[maybe_unused]] double v = {v_expr};")
+        for n, val in sorted(m.constants.items()):
+            if n in used:
+                out.append(f"    const double {cxx_name(n)} = {literal(val)};")
+        for n, val in BUILTIN_CONSTANTS.items():
+            if n in used and n not in m.constants and n not in self.var_index:
+                out.append(f"    const double {n} = {literal(val)};")
+        for n, i in self.global_index.items():
+            if n in used:
+                out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
+        for n, i in self.var_index.items():
+            if n in used:
+                if (zero_states and self.m.variables[i].kind == "state") or \
+                        (loaded is not None and n not in loaded):
+                    out.append(f"    double {cxx_name(n)} = 0.0;")
+                else:
+                    out.append(f"    double {cxx_name(n)} = hb_a.template get<{i}>();")
+        for n, i in self.ion_index.items():
+            if n in used:
+                iv = m.ion_variables[i]
+                if iv.role == "i" and not iv.read:
+                    out.append(f"    double {cxx_name(n)} = 0.0;")
+                else:
+                    out.append(f"    double {cxx_name(n)} = hb_a.template ion<{i}>();")
+        scratch = [cxx_name(n) for n in self.m.scratch if n in used]
+        if scratch:
+            out.append("    [[maybe_unused]] double " + ", ".join(f"{n} = 0.0" for n in scratch) + ";")
+        for n in sorted(used):
+            if (n not in ENVIRONMENT and n not in m.constants and n not in BUILTIN_CONSTANTS
+                    and n not in self.global_index and n not in self.var_index
+                    and n not in self.ion_index and n not in self.m.scratch
+                    and not self.declared_local(n)):
+                self.refuse(r"\b%s\b" % re.escape(n), n, "variable not declared in any block")
+
+    def declared_local(self, n):
+        return n in self.locals
+
+    def epilogue(self, written, out, concentrations_only=True):
+        for n, i in self.var_index.items():
+            if n in written:
+                out.append(f"    hb_a.template set<{i}>({cxx_name(n)});")
+        for v in self.m.ion_variables:
+            if v.write and v.role != "i" and v.name in written:
+                out.append(f"    hb_a.template set_ion<{self.ion_index[v.name]}>({cxx_name(v.name)});")
+
+    def collect_locals(self, nodes):
+        self.locals = set()
+        for node in nodes:
+            for l in lookup(node, T.LOCAL_VAR):
+                self.locals.add(name_of(l.name))
+            for b in lookup(node, T.EIGEN_NEWTON_SOLVER_BLOCK, T.EIGEN_LINEAR_SOLVER_BLOCK):
+                self.locals.update({"nmodl_eigen_x", "nmodl_eigen_f", "nmodl_eigen_j"})
+        for n in ("nmodl_eigen_x", "nmodl_eigen_f", "nmodl_eigen_j"):
+            self.locals.add(n)
+
+    def function(self, name, stmts, extra_args="", doc=""):
+        out = []
+        self.collect_locals(stmts)
+        used, written = self.names_in(stmts)
+        weights = name in ("net_receive", "net_receive_initial")
+        if self.m.net_receive is not None and weights:
+            for a in self.m.net_receive[0]:
+                self.locals.add(a)
+        out.append(f"  // {doc}")
+        out.append("  template <class Accessor>")
+        out.append(f"  KOKKOS_INLINE_FUNCTION static void {name}(Accessor& hb_a{extra_args}) {{")
+        if name == "initial":
+            states = {v.name for v in self.m.variables if v.kind == "state"}
+            used |= states
+            written |= states
+        self.prologue(used, out, zero_states=(name == "initial"), loaded=self.read_first(stmts))
+        if weights:
+            for k, a in enumerate(self.m.net_receive[0]):
+                out.append(f"    double {cxx_name(a)} = hb_w[{k}];")
+                if a not in used:
+                    out.append(f"    (void){cxx_name(a)};")
+        body = []
+        self.stmts(stmts, body, 2)
+        out += body
+        self.epilogue(written, out)
+        if weights:
+            for k, a in enumerate(self.m.net_receive[0]):
+                if a in written:
+                    out.append(f"    hb_w[{k}] = {cxx_name(a)};")
+        out.append("  }")
+        return out
+
+    def current_function(self):
+        m = self.m
+        stmts = m.breakpoint
+        out = []
+        self.collect_locals(stmts)
+        used, written = self.names_in(stmts)
+        currents = [v.name for v in m.ion_variables if v.write and v.role == "i"]
+        out.append("  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v")
+        out.append("  // and its conductance (i(v + 0.001) - i(v)) / 0.001; ion currents likewise.")
+        out.append("  template <class Accessor>")
+        out.append("  KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {")
+        all_currents = currents + m.nonspecific + m.electrode
+        for c in all_currents:
+            used.add(c)
+        used.add("v")
+        self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
+        out.append("    const double hb_v = hb_a.v();")
+        out.append("    [[maybe_unused]] double v = hb_v;")
+
+        def total():
+            terms = [cxx_name(c) for c in currents + m.nonspecific]
+            terms += [f"-{cxx_name(c)}" for c in m.electrode]
+            return " + ".join(terms).replace("+ -", "- ") if terms else "0.0"
+
+        body = ["    {"]
+        self.stmts(stmts, body, 3)
+        body.append("    }")
+        out.append("    v = hb_v + 0.001;")
+        out += body
+        out.append(f"    const double hb_i_dv = {total()};")
+        for c in currents:
+            out.append(f"    const double hb_{c}_dv = {cxx_name(c)};")
+        out.append("    v = hb_v;")
+        out += body
+        out.append(f"    const double hb_i = {total()};")
+        out.append("    hb_a.add_current(hb_i, (hb_i_dv - hb_i) / 0.001);")
+        for c in currents:
+            k = self.ion_index[c]
+            out.append(f"    hb_a.template add_ion_current<{k}>({cxx_name(c)}, (hb_{c}_dv - {cxx_name(c)}) / 0.001);")
+        self.epilogue(written, out)
+        out.append("  }")
+        return out
+
+
+def header(mech, src, namespace, tool_version):
+    em = Emitter(mech, src)
+    m = mech
+    out = []
+    out.append("#pragma once")
+    out.append(f"// Generated by tools/nmodl (hinesbatch-nmodl {tool_version}) from {src.path.split('/')[-1]};")
+    out.append("// do not edit. Device functions over an accessor to one instance (see")
+    out.append("// hinesbatch/simulation/nmodl/mechanism.hpp).")
+    out.append("#include <hinesbatch/simulation/nmodl/mechanism.hpp>")
+    out.append("")
+    out.append(f"namespace {namespace} {{")
+    out.append("")
+    out.append(f"struct {cxx_name(m.name)} {{")
+    out.append(f'  static constexpr const char* name = "{m.name}";')
+    out.append(f'  static constexpr const char* source_file = "{src.path.split("/")[-1]}";')
+    kind = "PointProcess" if m.kind == "point" else "Density"
+    out.append(f"  static constexpr ::hinesbatch::nmodl::MechanismKind kind = ::hinesbatch::nmodl::MechanismKind::{kind};")
+    out.append(f"  static constexpr bool writes_concentration = {'true' if m.writes_concentration else 'false'};")
+    out.append(f"  static constexpr bool has_current = {'true' if (m.breakpoint or any(v.write and v.role == 'i' for v in m.ion_variables) or m.nonspecific or m.electrode) else 'false'};")
+    out.append(f"  static constexpr bool has_state = {'true' if m.solves else 'false'};")
+    out.append(f"  static constexpr bool has_net_receive = {'true' if m.net_receive else 'false'};")
+    out.append(f"  static constexpr bool tables_computed_exactly = {'true' if m.tables else 'false'};")
+    nw = len(m.net_receive[0]) if m.net_receive else 0
+    out.append(f"  static constexpr int num_weights = {nw};")
+    vk = {"parameter": "Parameter", "state": "State", "assigned": "Assigned"}
+    out.append(f"  static constexpr int num_variables = {len(m.variables)};")
+    out.append(f"  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, {len(m.variables)}> variables{{{{")
+    for v in m.variables:
+        out.append(f'      {{"{v.name}", ::hinesbatch::nmodl::VariableKind::{vk[v.kind]}, {literal(v.default)}, '
+                   f'{"true" if v.range else "false"}, {"true" if v.written else "false"}}},')
+    out.append("  }};")
+    out.append(f"  static constexpr int num_globals = {len(m.globals)};")
+    out.append(f"  static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, {len(m.globals)}> globals{{{{")
+    for n, val in m.globals:
+        out.append(f'      {{"{n}", {literal(val)}}},')
+    out.append("  }};")
+    out.append(f"  static constexpr int num_ion_variables = {len(m.ion_variables)};")
+    out.append(f"  static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, {len(m.ion_variables)}> ion_variables{{{{")
+    roles = {"e": "Reversal", "ci": "Inside", "co": "Outside", "i": "Current"}
+    for v in m.ion_variables:
+        valence = next(i.valence for i in m.ions if i.name == v.ion)
+        out.append(f'      {{"{v.ion}", "{v.name}", {valence}, ::hinesbatch::nmodl::IonRole::{roles[v.role]}, '
+                   f'{"true" if v.read else "false"}, {"true" if v.write else "false"}}},')
+    out.append("  }};")
+    out.append("")
+    init_stmts = list(m.initial.statements) if m.initial is not None else []
+    out += em.function("initial", init_stmts, doc="INITIAL (states start at 0, as NEURON's s0 defaults)")
+    out.append("")
+    out += em.current_function()
+    out.append("")
+    state_stmts = []
+    for _, _, sb in m.solves:
+        state_stmts += list(sb.statements)
+    methods = ", ".join(sorted(set(m.methods))) or "none"
+    out += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
+    if m.net_receive is not None:
+        out.append("")
+        out += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
+                           doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
+        out.append("")
+        out += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
+                           doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+    out.append("};")
+    out.append("")
+    out.append(f"}}  // namespace {namespace}")
+    return "\n".join(out) + "\n"
+
+
+def catalogue(mechs, namespace, name, headers):
+    out = ["#pragma once", "// Generated by tools/nmodl: the mechanisms of one catalogue; do not edit.",
+           "#include <array>", "#include <tuple>"]
+    for h in headers:
+        out.append(f'#include "{h}"')
+    out.append("")
+    out.append(f"namespace {namespace} {{")
+    out.append("")
+    out.append(f"struct {name} {{")
+    types = ", ".join(cxx_name(m.name) for m in mechs)
+    out.append(f"  using mechanisms = std::tuple<{types}>;")
+    out.append(f"  static constexpr int size = {len(mechs)};")
+    out.append(f"  static constexpr std::array<const char*, {len(mechs)}> names{{{{")
+    for m in mechs:
+        out.append(f'      "{m.name}",')
+    out.append("  }};")
+    out.append("  // Calls f(M{}) for every mechanism type M, in catalogue order.")
+    out.append("  template <class F>")
+    out.append("  static void for_each(F&& f) {")
+    for m in mechs:
+        out.append(f"    f({cxx_name(m.name)}{{}});")
+    out.append("  }")
+    out.append("};")
+    out.append("")
+    out.append(f"}}  // namespace {namespace}")
+    return "\n".join(out) + "\n"
+
+
+def metadata(mechs, name):
+    """The catalogue's metadata as plain data (written as <catalogue>.json)."""
+    out = {"catalogue": name, "mechanisms": []}
+    for m in mechs:
+        out["mechanisms"].append({
+            "name": m.name,
+            "kind": "point_process" if m.kind == "point" else "density",
+            "file": m.path.split("/")[-1],
+            "variables": [{"name": v.name, "kind": v.kind, "default": v.default, "range": v.range,
+                           "written": v.written} for v in m.variables],
+            "globals": [{"name": n, "default": d} for n, d in m.globals],
+            "ions": [{"ion": i.name, "valence": i.valence,
+                      "read": [v.name for v in i.variables if v.read],
+                      "write": [v.name for v in i.variables if v.write]} for i in m.ions],
+            "nonspecific_currents": m.nonspecific,
+            "electrode_currents": m.electrode,
+            "net_receive_weights": len(m.net_receive[0]) if m.net_receive else 0,
+            "methods": sorted(set(m.methods)),
+            "tables_computed_exactly": m.tables,
+        })
+    return out

@@ -1,0 +1,5 @@
+NEURON {
+    SUFFIX reader
+    POINTER p
+}
+ASSIGNED { p }

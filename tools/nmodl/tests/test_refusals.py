@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Bad .mod files are refused by hinesbatch-nmodl with exit status 2 and a message
+"FILE:LINE: error: CONSTRUCT: reason"; nothing is written. A good file still compiles.
+
+  test_refusals.py path/to/hinesbatch-nmodl
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BAD = os.path.join(HERE, "bad")
+
+# files, the file and line the message must name, its construct, words of its reason
+CASES = [
+    (["syntax_error.mod"], "syntax_error.mod", 9, "syntax", "syntax error"),
+    (["verbatim.mod"], "verbatim.mod", 7, "VERBATIM", "C code"),
+    (["unknown_ion.mod"], "unknown_ion.mod", 3, "USEION hcn", "unknown ion 'hcn'"),
+    (["conflicting_useion.mod"], "conflicting_useion.mod", 4, "USEION ca", "conflicting USEION"),
+    (["wrong_valence.mod"], "wrong_valence.mod", 3, "USEION ca", "conflicting USEION: VALENCE 1"),
+    (["valence_a.mod", "valence_b.mod"], "valence_b.mod", 4, "USEION x",
+     "valence_a.mod:3 declares VALENCE 1"),
+    (["bad_ion_variable.mod"], "bad_ion_variable.mod", 3, "USEION ca", "'ena' is not a variable of ion ca"),
+    (["net_send.mod"], "net_send.mod", 10, "net_send()", "not supported"),
+    (["runge.mod"], "runge.mod", 4, "METHOD runge", "supported methods"),
+    (["unknown_function.mod"], "unknown_function.mod", 7, "nowhere()", "unknown function"),
+    (["pointer.mod"], "pointer.mod", 3, "POINTER", "not supported"),
+]
+
+
+def main():
+    compiler = sys.argv[1]
+    failures = 0
+    for files, named, line, construct, reason in CASES:
+        with tempfile.TemporaryDirectory() as out:
+            r = subprocess.run([compiler, "-o", out, "--catalogue", "bad"] +
+                               [os.path.join(BAD, f) for f in files], capture_output=True, text=True)
+            msg = r.stderr.strip()
+            want = f"{named}:{line}: error: {construct}: "
+            ok = r.returncode == 2 and want in msg and reason in msg and not os.listdir(out)
+            print(f"{'ok  ' if ok else 'FAIL'} {' '.join(files)}: exit {r.returncode}: {msg}")
+            if not ok:
+                print(f"     expected exit 2 and '{want}...{reason}', no files written")
+                failures += 1
+    good = os.path.join(os.path.dirname(HERE), "..", "..", "mechanisms", "default", "hh.mod")
+    with tempfile.TemporaryDirectory() as out:
+        r = subprocess.run([compiler, "-o", out, "--catalogue", "good", good], capture_output=True, text=True)
+        ok = r.returncode == 0 and sorted(os.listdir(out)) == ["good.hpp", "good.json", "hh.hpp"]
+        print(f"{'ok  ' if ok else 'FAIL'} hh.mod compiles: exit {r.returncode} {r.stderr.strip()}")
+        failures += 0 if ok else 1
+    # A nonlinear cnexp ODE compiles (NMODL solves it exactly) with a warning naming the line.
+    warn = os.path.join(HERE, "warn", "nonlinear_cnexp.mod")
+    with tempfile.TemporaryDirectory() as out:
+        r = subprocess.run([compiler, "-o", out, "--catalogue", "w", warn], capture_output=True, text=True)
+        ok = r.returncode == 0 and "nonlinear_cnexp.mod:7: warning: cnexp on x'" in r.stderr
+        print(f"{'ok  ' if ok else 'FAIL'} nonlinear_cnexp.mod: exit {r.returncode}: {r.stderr.strip()}")
+        failures += 0 if ok else 1
+    print(f"{len(CASES) + 2 - failures}/{len(CASES) + 2} refusal checks pass")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
