@@ -93,6 +93,14 @@ void bind_core(py::module_& m) {
         backends.append("Serial");
 #endif
         c["backends"] = backends;
+    // The GPUs this process sees and the one Kokkos runs on (none on host backends).
+#ifdef KOKKOS_ENABLE_CUDA
+        c["device_count"] = Kokkos::Cuda::detect_device_count();
+        c["device_id"] = space.cuda_device();
+#else
+        c["device_count"] = 0;
+        c["device_id"] = py::none();
+#endif
         // numpy arrays are solved in place when the memory space is host memory.
         c["zero_copy"] = kHostAccessible;
         std::ostringstream text;
