@@ -52,19 +52,28 @@ def test_ctrl_c_stops_a_run_within_an_epoch_and_writes_no_partial_files(tmp_path
     spikes = tmp_path / "spikes.txt"
     spikes.write_text("earlier\n")  # an earlier file of that name must stay as it is
     traces = tmp_path / "v.csv"
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    start = time.monotonic()
-    timer.start()
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.5, interrupt)
+
+    def progress(t, tstop):
+        seen.append(t)
+        if len(seen) == 1:
+            timer.start()  # once the run is under way, whatever the machine's load
+
     try:
         with pytest.raises(KeyboardInterrupt):
             # 100 s of simulated time would take many minutes: only Ctrl-C ends it in time
-            net.run(100000, progress=lambda t, tstop: seen.append(t),
+            net.run(100000, progress=progress,
                     output={"spikes": str(spikes), "traces": str(traces)})
     finally:
         timer.cancel()
-    elapsed = time.monotonic() - start
-    assert elapsed < 30, elapsed
-    assert seen and seen[-1] < 100000  # it stopped part way, at an epoch's end
+    assert sent and time.monotonic() - sent[0] < 20  # stopped soon after the signal
+    assert len(seen) >= 2 and seen[-1] < 100000  # part way, at an epoch's end
     assert spikes.read_text() == "earlier\n"
     assert not traces.exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hb-")] == []
