@@ -1,5 +1,8 @@
 // Kokkos settings and lifetime, and the exception classes of the module.
 #include <sstream>
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "hinesbatch/core/error.hpp"
 #include "runtime.hpp"
@@ -95,8 +98,12 @@ void bind_core(py::module_& m) {
         c["backends"] = backends;
     // The GPUs this process sees and the one Kokkos runs on (none on host backends).
 #ifdef KOKKOS_ENABLE_CUDA
-        c["device_count"] = Kokkos::Cuda::detect_device_count();
-        c["device_id"] = space.cuda_device();
+        // The CUDA runtime's own calls: the same on every Kokkos version.
+        int count = 0, id = -1;
+        cudaGetDeviceCount(&count);
+        cudaGetDevice(&id);
+        c["device_count"] = count;
+        c["device_id"] = id;
 #else
         c["device_count"] = 0;
         c["device_id"] = py::none();
