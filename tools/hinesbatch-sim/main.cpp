@@ -1,21 +1,21 @@
 // hinesbatch-sim: runs a network of NEURON-style cells from a JSON config (issue #5).
 //
 //   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
-//       [--spikes-sonata FILE.h5] [--traces FILE] [--metrics FILE] [--export-model FILE] [--backend
-//       device|host]
-//       [--no-overlap] [--dry-run-ranks P] [--quiet] [--version] [Kokkos options, e.g.
-//       --kokkos-num-devices=N to give each rank of a node its own GPU]
+//       [--spikes-sonata FILE.h5] [--traces FILE] [--metrics FILE] [--export-model FILE]
+//       [--backend device|host] [--no-overlap] [--dry-run-ranks P] [--quiet] [--version]
+//       [Kokkos options, e.g. --kokkos-num-devices=N to give each rank of a node its own GPU]
 //
 // Outputs (run_outputs.hpp): spikes "gid time" sorted by (time, gid), also as a SONATA
-// spike report (HDF5); traces CSV (t and one column per record, written as the run goes); metrics
-// JSON (wall time per simulated second, compartment-steps/s, spikes and bytes per epoch, exposed
-// communication fraction, load balance). Errors: exit 2 with "file:line: message (value ...)"; a
-// non-physical result (|V| > 1e4 mV, NaN) exit 1 naming gid, node and time. The command line is
-// parsed strictly (CLI11; Kokkos' own options checked by name and value, then handed to Kokkos).
-// With several MPI ranks an error of any rank during the setup is agreed on by all (every rank
-// exits with it, rank 0 prints it); one during the run aborts every rank. Outputs are checked
-// before the run and written to a temporary renamed at the end (output_file.hpp); an earlier file
-// of the same name stays until then. SIGTERM, SIGINT and SIGHUP remove the temporaries, say what
+// spike report (HDF5); traces CSV (t and one column per record, written as the run goes);
+// metrics JSON (wall time per simulated second, compartment-steps/s, spikes and bytes per
+// epoch, exposed communication fraction, load balance). Errors: exit 2 with
+// "file:line: message (value ...)"; a non-physical result (|V| > 1e4 mV, NaN) exit 1
+// naming gid, node and time. The command line is parsed strictly (CLI11; Kokkos' own
+// options checked by name and value, then handed to Kokkos). With several MPI ranks an
+// error of any rank during the setup is agreed on by all (every rank exits with it, rank 0
+// prints it); one during the run aborts every rank. Outputs are checked before the run
+// and written to a temporary renamed at the end (output_file.hpp); an earlier file of the
+// same name stays until then. SIGTERM, SIGINT and SIGHUP remove the temporaries, say what
 // was (not) written and exit with 128 + the signal.
 #include <dirent.h>
 #include <signal.h>

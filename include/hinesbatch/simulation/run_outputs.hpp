@@ -36,8 +36,8 @@ void write_spikes_text(OutputFile& file, const std::vector<std::int64_t>& gids,
 
 class RunOutputs {
  public:
-  // Rank `rank` of `ranks`: the spikes (both formats) and metrics from rank 0, the traces
-  // from each rank at traces_path (hinesbatch-sim names one per rank). The paths are checked
+  // On rank `rank`: the spikes (both formats) and metrics from rank 0, the traces from each
+  // rank at traces_path (empty: none; with several ranks one name per rank). The paths are checked
   // now (OutputFile); nothing is created before the run.
   RunOutputs(const SimulationOutputs& outputs, const std::string& traces_path, int rank);
   // Once the Simulation is built: no traces file on a rank without records.
