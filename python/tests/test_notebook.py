@@ -103,6 +103,16 @@ def test_progress_reaches_a_callback_and_a_tqdm_like_bar():
     assert bar.total == pytest.approx(20) and bar.n == pytest.approx(20)
 
 
+def test_progress_drives_a_real_tqdm_bar():
+    tqdm = pytest.importorskip("tqdm")
+    import io
+    out = io.StringIO()
+    with tqdm.tqdm(unit="ms", file=out, mininterval=0) as bar:
+        ring().run(20, progress=bar)
+        assert bar.total == pytest.approx(20) and bar.n == pytest.approx(20)
+    assert "20" in out.getvalue()
+
+
 def test_an_exception_in_the_callback_stops_the_run():
     def fail(t, tstop):
         raise RuntimeError("stop here")
