@@ -75,6 +75,11 @@ packages+=(libcli11-dev)
 packages+=(nmodl python3-nmodl neuron-dev)
 # The Python module (python/, issue #13), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
+# pip install . into a venv, offline (pyproject.toml: setuptools and wheel from Debian);
+# SONATA spike reports (HDF5 through pkg-config) and h5py, which reads them in the tests.
+packages+=(python3-venv python3-setuptools python3-wheel pkg-config libhdf5-dev python3-h5py)
+# tqdm: the progress bar the notebook tests hand to a run.
+packages+=(python3-tqdm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

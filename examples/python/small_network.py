@@ -55,23 +55,19 @@ def plot(result, out):
     import matplotlib
     matplotlib.use("Agg")  # headless
     import matplotlib.pyplot as plt
+    import hinesbatch.plot as hbp
 
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.plot(result.spike_times, result.spike_gids, "|", markersize=12, color="k")
-    ax.set(xlabel="time (ms)", ylabel="gid", title="Raster: a ring of 10 cells",
-           xlim=(0, result.times[-1]), yticks=range(result.cells))
-    fig.tight_layout()
-    fig.savefig(out / "raster.png", dpi=120)
-    plt.close(fig)
+    ax = hbp.raster(result, markersize=12)
+    ax.set(title="Raster: a ring of 10 cells", yticks=range(result.cells))
+    ax.figure.tight_layout()
+    ax.figure.savefig(out / "raster.png", dpi=120)
+    plt.close(ax.figure)
 
-    fig, ax = plt.subplots(figsize=(7, 3))
-    for (gid, section, x), v in zip(result.records, result.traces):
-        ax.plot(result.times, v, label="gid %d, section %d(%g)" % (gid, section, x))
-    ax.set(xlabel="time (ms)", ylabel="membrane potential (mV)", title="Soma voltages")
-    ax.legend(loc="upper right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "voltage.png", dpi=120)
-    plt.close(fig)
+    ax = hbp.traces(result)
+    ax.set(title="Soma voltages")
+    ax.figure.tight_layout()
+    ax.figure.savefig(out / "voltage.png", dpi=120)
+    plt.close(ax.figure)
 
 
 def main():

@@ -5,11 +5,13 @@ Kokkos (the backend the library was built with: OpenMP or CUDA) is initialised o
 process, on first use or by ``initialize(num_threads=..., device_id=...)``, and finalised at
 interpreter exit. ``kokkos_config()`` tells which backend and how many threads.
 
-See docs/PYTHON.md.
+Threads: solves and runs release the GIL; two Python threads may call them at once (each
+on its own arrays). See docs/PYTHON.md.
 """
 import atexit as _atexit
 
 from ._hinesbatch import (  # noqa: F401
+    __version__,
     InputError,
     Morphology,
     MultiBatch,
@@ -41,7 +43,25 @@ from .simulation import (  # noqa: F401
     run_config,
 )
 
+
+
+def config():
+    """How this module was built and what it runs on: {'version' (hinesbatch), 'backend'
+    (the execution space: 'OpenMP', 'Cuda', ...), 'backends' (Kokkos' enabled ones),
+    'kokkos_version', 'memory_space', 'concurrency', 'device_count' and 'device_id' (GPUs;
+    0 and None on host builds), 'zero_copy' (numpy arrays solved in place), 'hdf5' (SONATA
+    spike reports)}. Initialises Kokkos if needed."""
+    k = kokkos_config()
+    return {"version": __version__, "backend": k["execution_space"], "backends": k["backends"],
+            "kokkos_version": k["version"], "memory_space": k["memory_space"],
+            "concurrency": k["concurrency"], "device_count": k["device_count"],
+            "device_id": k["device_id"], "zero_copy": k["zero_copy"],
+            "hdf5": _hinesbatch._have_hdf5()}
+
+
 __all__ = [
+    "__version__",
+    "config",
     "CellTemplate",
     "Network",
     "SimulationResult",

@@ -3,7 +3,13 @@ code hinesbatch-sim runs): cells from SWC files with NEURON's mechanisms, stimul
 connections, recordings; results as numpy arrays.
 
 Mechanisms, clamps, synapses and detectors are dicts shaped as in the JSON config
-(docs/SIMULATION.md); the helpers below write them.
+(docs/SIMULATION.md); the helpers below write them. Every dict goes to the library's own
+config reader (through json.dumps), so that a typo or a bad value is the same InputError,
+naming the config key, as in a hinesbatch-sim config.
+
+Long runs: Ctrl-C (KeyboardInterrupt) stops a one-process run at the next epoch boundary
+(output files are then not written; earlier files of their names stay); ``progress`` may be
+a callable or a tqdm bar (see ``Network.run``).
 """
 import json
 import os
@@ -44,6 +50,27 @@ def detector(section=0, x=0.5, threshold=10.0):
     return {"location": location(section, x), "threshold": float(threshold)}
 
 
+def _cell_json(settings, with_morphology):
+    """A template's settings as the config's "cell" object, with its own "synapses"."""
+    cell = {"Ra": settings["Ra"], "cm": settings["cm"], "mechanisms": settings["mechanisms"],
+            "iclamp": settings["iclamps"], "synapses": settings["synapses"]}
+    for key in ("nseg", "max_segment_length_um", "d_lambda"):
+        if settings[key]:
+            cell[key] = settings[key]
+    if settings["detector"] is not None:
+        cell["detector"] = settings["detector"]
+    if with_morphology:
+        cell["morphology"] = settings["morphology"]
+    return cell
+
+
+def _build_template(settings):
+    morphology = settings["morphology"]
+    given = None if isinstance(morphology, str) else morphology  # a Morphology (read_swc)
+    text = json.dumps(_cell_json(settings, given is None), allow_nan=False)
+    return _hinesbatch._CellTemplate(text, os.getcwd(), given)
+
+
 class CellTemplate:
     """One kind of cell: a morphology (SWC path, Morphology from read_swc, or
     'synthetic:ball-and-stick' / 'synthetic:p3') cut into sections as NEURON's Import3d
@@ -62,7 +89,7 @@ class CellTemplate:
                              iclamps=[dict(s) for s in iclamps],
                              synapses=[dict(s) for s in synapses],
                              detector=None if detector is None else dict(detector))
-        self._built = _hinesbatch._CellTemplate(**self.settings)
+        self._built = _build_template(self.settings)
 
     num_sections = property(lambda self: self._built.num_sections)
     num_compartments = property(lambda self: self._built.num_compartments)
@@ -104,6 +131,29 @@ class SimulationResult:
         """The spikes as hinesbatch-sim writes them: 'gid time' with 6 decimals."""
         return ["%d %.6f" % (g, t) for g, t in zip(self.spike_gids, self.spike_times)]
 
+    def write_spikes(self, path):
+        """The spikes as hinesbatch-sim's spikes file ('gid time' lines)."""
+        _hinesbatch._write_spikes(os.fspath(path), self.spike_gids, self.spike_times, "")
+
+    def write_sonata(self, path, population="hinesbatch"):
+        """The spikes as a SONATA spike report (HDF5: /spikes/<population>/timestamps and
+        node_ids, sorted by time), written by the library's writer as hinesbatch-sim's
+        output.spikes_sonata."""
+        if not population:
+            raise ValueError("population must be a non-empty name")
+        _hinesbatch._write_spikes(os.fspath(path), self.spike_gids, self.spike_times,
+                                  str(population))
+
+    def plot_raster(self, ax=None, **style):
+        """A raster (matplotlib); see hinesbatch.plot.raster."""
+        from . import plot
+        return plot.raster(self, ax=ax, **style)
+
+    def plot_traces(self, ax=None, **style):
+        """The recorded voltages (matplotlib); see hinesbatch.plot.traces."""
+        from . import plot
+        return plot.traces(self, ax=ax, **style)
+
     def __repr__(self):
         return "<SimulationResult %d cells, %d spikes, %d traces of %d samples (%s)>" % (
             self.cells, len(self.spike_gids), len(self.traces), len(self.times), self.backend)
@@ -123,13 +173,31 @@ def _comm(comm):
 
 
 def _progress(progress):
-    """None: as configured (a config's run.progress_every_s; none for a Network); False:
-    none; True: a line on stderr every second; a number: seconds between lines."""
+    """(seconds between stderr lines or -1 for the config's, Python callback or None).
+    None: as configured (a config's run.progress_every_s; none for a Network); False: none;
+    True: a line on stderr every second; a number: seconds between stderr lines; an object
+    with update() (a tqdm bar): advanced in ms of simulated time, its total set to tstop;
+    any other callable: called as progress(t_ms, tstop_ms) at every epoch's end."""
     if progress is None:
-        return -1.0
+        return -1.0, None
     if progress is True or progress is False:
-        return 1.0 if progress else 0.0
-    return float(progress)
+        return (1.0 if progress else 0.0), None
+    if hasattr(progress, "update") and callable(progress.update):
+        bar = progress
+        done = [0.0]
+
+        def advance(steps_done, steps, dt, spikes, wall_s):
+            if getattr(bar, "total", None) is None:
+                bar.total = steps * dt
+            t = steps_done * dt
+            bar.update(t - done[0])
+            done[0] = t
+        return 0.0, advance
+    if callable(progress):
+        def call(steps_done, steps, dt, spikes, wall_s):
+            progress(steps_done * dt, steps * dt)
+        return 0.0, call
+    return float(progress), None
 
 
 class Network:
@@ -180,24 +248,44 @@ class Network:
         """Records the membrane potential of gid at section(x) every step."""
         self.records.append((int(gid), int(section), float(x)))
 
-    def run(self, tstop, progress=False, backend="device", overlap=True, epoch_steps=0,
-            partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto"):
-        """Simulates from 0 to tstop (ms). progress: True (a line on stderr every second)
-        or seconds between lines. backend: 'device' (Kokkos' default space) or 'host'.
-        host_schedule: 'lanes' (tiles of cells, vectorised) or 'cells' (one cell per work
-        item) on a host backend; same results.
+    def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
+            partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto",
+            output=None):
+        """Simulates from 0 to tstop (ms). progress: False, True (a line on stderr every
+        second), seconds between such lines, a callable progress(t_ms, tstop_ms) or a tqdm
+        bar, called at every epoch's end. backend: 'device' (Kokkos' default space) or
+        'host'. host_schedule: 'lanes' (tiles of cells, vectorised) or 'cells' (one cell per
+        work item) on a host backend; same results.
         on_chip: 'auto' (on GPUs, a warp per cell runs each epoch with the cell in shared
         memory when the largest cell fits), 'on' (on every backend; an error if a cell
         does not fit) or 'off'; same raster, voltages equal to rounding.
-        comm: see _comm (mpi4py). Returns a SimulationResult."""
+        output: a dict as the config's "output" section (spikes, spikes_sonata,
+        sonata_population, traces, metrics; relative paths against the current folder),
+        written as hinesbatch-sim writes them (traces as the run goes).
+        comm: see _comm (mpi4py). Ctrl-C stops a one-process run at the next epoch's end
+        with KeyboardInterrupt. Returns a SimulationResult."""
+        seconds, callback = _progress(progress)
+        config = self._model(tstop)
+        config["run"] = dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
+                             partition=str(partition), host_schedule=str(host_schedule),
+                             on_chip=str(on_chip))
+        if output:
+            config["output"] = dict(output)
         raw = _hinesbatch._run_model(
-            dict(self.params, tstop=float(tstop)), [t._built for t in self.templates],
-            self.num_cells, self.template_of, self.connections, self.events, self.iclamps,
-            self.records, dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
-                               partition=partition, host_schedule=str(host_schedule),
-                               on_chip=str(on_chip)),
-            backend, _comm(comm), max(_progress(progress), 0.0))
+            json.dumps(config, allow_nan=False), os.getcwd(), [t._built for t in self.templates],
+            backend, _comm(comm), max(seconds, 0.0), callback, True)
         return SimulationResult(raw)
+
+    def _model(self, tstop):
+        """The network as a config without its "cell" section (the templates are given)."""
+        if not self.templates:
+            raise ValueError("the network has no cells")
+        network = {"type": "explicit", "cells": self.num_cells, "templates": self.template_of,
+                   "connections": [list(c) for c in self.connections],
+                   "events": [list(e) for e in self.events],
+                   "iclamps": [dict(s) for s in self.iclamps]}
+        return dict(self.params, tstop=float(tstop), network=network,
+                    record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
 
     def to_config(self, tstop):
         """The same network as a hinesbatch-sim config (dict; json.dump it to a file).
@@ -228,27 +316,27 @@ class Network:
                 cell[key] = first[key]
         if first["detector"] is not None:
             cell["detector"] = first["detector"]
-        network = {"type": "explicit", "cells": self.num_cells, "templates": self.template_of,
-                   "connections": [list(c) for c in self.connections],
-                   "events": [list(e) for e in self.events],
-                   "iclamps": [dict(s) for s in self.iclamps]}
+        config = self._model(tstop)
         if synapses:
-            network.update(tau=synapses[0]["tau"], e=synapses[0]["e"],
-                           synapse_location=synapses[0]["location"])
-        return dict(self.params, tstop=float(tstop), cell=cell, network=network,
-                    record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
+            config["network"].update(tau=synapses[0]["tau"], e=synapses[0]["e"],
+                                     synapse_location=synapses[0]["location"])
+        return dict(config, cell=cell)
 
 
-def run_config(config, overrides=(), backend="device", progress=None, comm=None, base_dir=None):
+def run_config(config, overrides=(), backend="device", progress=None, comm=None, base_dir=None,
+               write_outputs=True):
     """Runs a hinesbatch-sim config: a dict (through json.dumps; relative paths resolve
     against base_dir, default the current folder) or the path of a JSON file. overrides:
-    "key.path=value" strings as hinesbatch-sim's --set. Returns a SimulationResult."""
+    "key.path=value" strings as hinesbatch-sim's --set. write_outputs: write the files the
+    config's "output" section names, as hinesbatch-sim does (False: none). progress: see
+    Network.run. Returns a SimulationResult."""
+    seconds, callback = _progress(progress)
     if isinstance(config, dict):
-        raw = _hinesbatch._run_config_text(json.dumps(config), "<dict>",
+        raw = _hinesbatch._run_config_text(json.dumps(config, allow_nan=False), "<dict>",
                                            base_dir if base_dir is not None else os.getcwd(),
-                                           list(overrides), backend, _comm(comm),
-                                           _progress(progress))
+                                           list(overrides), backend, _comm(comm), seconds,
+                                           callback, bool(write_outputs))
     else:
         raw = _hinesbatch._run_config_file(os.fspath(config), list(overrides), backend,
-                                           _comm(comm), _progress(progress))
+                                           _comm(comm), seconds, callback, bool(write_outputs))
     return SimulationResult(raw)

@@ -1,8 +1,10 @@
 #pragma once
-// numpy arrays handed to the solvers: checked (dtype, shape, writability, overlap) with
+// Arrays handed to the solvers: checked (dtype, shape, writability, overlap) with
 // ValueErrors that name the argument, then used in place when they are C-contiguous,
-// aligned (and writeable where the solver writes); otherwise a contiguous copy is solved
-// and written back. On a device backend the data are copied to device Views and back.
+// aligned (and writeable where the solver writes); otherwise a contiguous copy of a numpy
+// array is solved and written back. Arrays of other libraries come through DLPack
+// (__dlpack__): host memory is used in place, or refused when that would need a copy.
+// On a device backend the data are copied to device Views and back.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -41,9 +43,112 @@ inline Dtype solver_dtype(const char* name, py::handle arg) {
                         "; the solvers take float64 or float32 arrays");
 }
 
-// The data pointers of the Views the last solve ran on, by argument name: tests compare
-// them with the numpy arrays' to prove that nothing was copied (hinesbatch._last_views()).
+// The data pointers of the Views the last solve of the calling thread ran on, by argument
+// name: tests compare them with the arrays' to prove that nothing was copied
+// (hinesbatch._last_views()). Per thread: solves release the GIL, so two Python threads may
+// solve at once, and each sees its own.
 std::vector<std::pair<std::string, std::uintptr_t>>& last_views();
+
+// --- DLPack (the ABI of dlpack.h, stable since v0.2): only what the import reads ---------
+namespace dlpack {
+enum DeviceType : std::int32_t { kCPU = 1, kCUDA = 2, kCUDAHost = 3, kROCM = 10 };
+struct Device {
+  std::int32_t device_type, device_id;
+};
+struct DataType {
+  std::uint8_t code, bits;
+  std::uint16_t lanes;
+};
+constexpr std::uint8_t kFloat = 2;
+struct Tensor {
+  void* data;
+  Device device;
+  std::int32_t ndim;
+  DataType dtype;
+  std::int64_t* shape;
+  std::int64_t* strides;  // in elements; null: C-contiguous
+  std::uint64_t byte_offset;
+};
+struct ManagedTensor {
+  Tensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(ManagedTensor*);
+};
+}  // namespace dlpack
+
+inline const char* device_name(std::int32_t type) {
+  switch (type) {
+    case dlpack::kCUDA:
+      return "a CUDA GPU";
+    case dlpack::kROCM:
+      return "a ROCm GPU";
+    default:
+      return "a device other than the host";
+  }
+}
+
+// A numpy array over the memory of `arg`, an object of another library with __dlpack__
+// (PyTorch, CuPy, JAX, ...): no copy, writeable, keeping the producer's tensor alive. Host
+// memory only in this build; anything that could not be solved in place is refused.
+inline py::array from_dlpack(const char* name, py::handle arg) {
+  const std::string who = std::string("argument '") + name + "' (" +
+                          py::str(py::type::of(arg).attr("__name__")).cast<std::string>() +
+                          ", through DLPack)";
+  if (py::hasattr(arg, "__dlpack_device__")) {
+    const py::tuple dev = arg.attr("__dlpack_device__")();
+    const int type = dev[0].cast<int>();
+    if (type != dlpack::kCPU && type != dlpack::kCUDAHost)
+      throw py::value_error(who + " lives on " + device_name(type) + " (device " +
+                            py::str(dev[1]).cast<std::string>() +
+                            "); this build of hinesbatch solves in host memory: copy it to the "
+                            "host first (e.g. .cpu() or cupy.asnumpy), or use a CUDA build");
+  }
+  py::capsule capsule = arg.attr("__dlpack__")();
+  auto* managed =
+      static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  if (!managed) throw py::error_already_set();
+  const dlpack::Tensor& t = managed->dl_tensor;
+  // Ours from here: the producer's capsule must no longer call the deleter.
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+  py::capsule owner(managed, [](void* p) {
+    auto* m = static_cast<dlpack::ManagedTensor*>(p);
+    if (m->deleter) m->deleter(m);
+  });
+  if (t.device.device_type != dlpack::kCPU && t.device.device_type != dlpack::kCUDAHost)
+    throw py::value_error(who + " lives on " + device_name(t.device.device_type) +
+                          "; this build of hinesbatch solves in host memory");
+  if (t.dtype.code != dlpack::kFloat || t.dtype.lanes != 1 ||
+      (t.dtype.bits != 64 && t.dtype.bits != 32))
+    throw py::value_error(who + " has DLPack dtype code " + std::to_string(t.dtype.code) + ", " +
+                          std::to_string(t.dtype.bits) +
+                          " bits; the solvers take float64 or float32");
+  const py::ssize_t item = t.dtype.bits / 8;
+  std::vector<py::ssize_t> shape(t.ndim), strides(t.ndim);
+  py::ssize_t expected = item;
+  bool contiguous = true;
+  for (int k = t.ndim - 1; k >= 0; --k) {
+    shape[k] = static_cast<py::ssize_t>(t.shape[k]);
+    strides[k] = t.strides ? static_cast<py::ssize_t>(t.strides[k]) * item : expected;
+    contiguous = contiguous && (shape[k] == 1 || strides[k] == expected);
+    expected *= shape[k];
+  }
+  if (!contiguous)
+    throw py::value_error(who +
+                          " is not C-contiguous: it cannot be solved in place without a "
+                          "copy (make it contiguous first, e.g. .contiguous() or "
+                          "numpy.ascontiguousarray)");
+  char* data = static_cast<char*>(t.data) + t.byte_offset;
+  const py::dtype dt = t.dtype.bits == 64 ? py::dtype::of<double>() : py::dtype::of<float>();
+  return py::array(dt, shape, strides, data, owner);
+}
+
+// The argument as a numpy array when it is one or has __dlpack__; otherwise as given
+// (lists and tuples of inputs are converted by bind_array).
+inline py::object as_array(const char* name, py::handle arg) {
+  if (py::isinstance<py::array>(arg)) return py::reinterpret_borrow<py::object>(arg);
+  if (py::hasattr(arg, "__dlpack__")) return from_dlpack(name, arg);
+  return py::reinterpret_borrow<py::object>(arg);
+}
 
 // One argument, ready for the solver.
 struct BoundArray {
@@ -55,12 +160,13 @@ struct BoundArray {
   void* data() const { return const_cast<void*>(work.data()); }
   // Copies a solved copy back into the caller's array.
   void write_back() const {
-    if (output && copied()) numpy().attr("copyto")(original, work);
+    if (output && copied()) numpy().attr("copyto")(original, work);  // never a scratch copy
   }
 };
 
+// scratch: the solver may overwrite it but the caller's array must stay as it is (a copy).
 template <class T>
-BoundArray bind_array(const char* name, py::handle arg, bool output) {
+BoundArray bind_array(const char* name, py::handle arg, bool output, bool scratch = false) {
   BoundArray b;
   b.name = name;
   b.output = output;
@@ -86,8 +192,12 @@ BoundArray bind_array(const char* name, py::handle arg, bool output) {
   const bool writeable = b.original.writeable();
   if (output && !writeable)
     throw py::value_error(std::string("argument '") + name +
-                          "' is read-only; it is overwritten in place");
-  if (contiguous && aligned)
+                          "' is read-only; it is overwritten in place (numpy.from_dlpack gives "
+                          "read-only arrays: pass the other library's array itself, which is "
+                          "imported through DLPack writeable)");
+  if (scratch)
+    b.work = numpy().attr("array")(b.original, py::arg("order") = "C");  // always a copy
+  else if (contiguous && aligned)
     b.work = b.original;
   else
     b.work = numpy().attr("ascontiguousarray")(b.original);  // documented: copy in and out

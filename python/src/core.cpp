@@ -1,5 +1,8 @@
 // Kokkos settings and lifetime, and the exception classes of the module.
 #include <sstream>
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "hinesbatch/core/error.hpp"
 #include "runtime.hpp"
@@ -93,6 +96,18 @@ void bind_core(py::module_& m) {
         backends.append("Serial");
 #endif
         c["backends"] = backends;
+    // The GPUs this process sees and the one Kokkos runs on (none on host backends).
+#ifdef KOKKOS_ENABLE_CUDA
+        // The CUDA runtime's own calls: the same on every Kokkos version.
+        int count = 0, id = -1;
+        cudaGetDeviceCount(&count);
+        cudaGetDevice(&id);
+        c["device_count"] = count;
+        c["device_id"] = id;
+#else
+        c["device_count"] = 0;
+        c["device_id"] = py::none();
+#endif
         // numpy arrays are solved in place when the memory space is host memory.
         c["zero_copy"] = kHostAccessible;
         std::ostringstream text;

@@ -2,6 +2,7 @@
 
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace hinesbatch {
@@ -13,6 +14,19 @@ std::set<Resource*>& resources() {
   return live;
 }
 bool we_initialized = false, finalized = false;
+std::thread::id kokkos_thread;  // the thread that initialised Kokkos (through this module)
+
+// Kokkos' OpenMP backend before 4.0 keeps its instance in a thread-local variable: from any
+// other thread it reads as uninitialised and refuses to run. Said plainly instead.
+void check_thread() {
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
+  if (we_initialized && std::this_thread::get_id() != kokkos_thread)
+    throw std::runtime_error(
+        "hinesbatch: this build's Kokkos (OpenMP backend, Kokkos < 4.0) runs kernels only "
+        "from the thread that initialized Kokkos (the first solve or run, or "
+        "hinesbatch.initialize()); call hinesbatch from that thread");
+#endif
+}
 
 void start_kokkos(int num_threads, int device_id) {
   if (finalized)
@@ -35,13 +49,17 @@ void start_kokkos(int num_threads, int device_id) {
   int argc = static_cast<int>(args.size());
   Kokkos::initialize(argc, argv.data());
   we_initialized = true;
+  kokkos_thread = std::this_thread::get_id();
 }
 }  // namespace
 
 Resource::Resource() { resources().insert(this); }
 Resource::~Resource() { resources().erase(this); }
 
-void ensure_initialized() { start_kokkos(-1, -1); }
+void ensure_initialized() {
+  start_kokkos(-1, -1);
+  check_thread();
+}
 
 ExecutionSpace exec() {
   ensure_initialized();

@@ -14,7 +14,7 @@ namespace hinesbatch {
 namespace python {
 
 std::vector<std::pair<std::string, std::uintptr_t>>& last_views() {
-  static std::vector<std::pair<std::string, std::uintptr_t>> views;
+  thread_local std::vector<std::pair<std::string, std::uintptr_t>> views;
   return views;
 }
 
@@ -79,9 +79,11 @@ ThomasSchedule thomas_schedule(const std::string& s) {
 // Checks the four arrays of an (N, n) / (n, N) batch; returns (N, n).
 template <class T>
 std::pair<int, int> bind_batch(std::vector<BoundArray>& arrays, const char* const names[4],
-                               const py::handle args[4], const bool output[4], BatchLayout layout,
-                               int tree_nodes, const char* what) {
-  for (int k = 0; k < 4; ++k) arrays.push_back(bind_array<T>(names[k], args[k], output[k]));
+                               const py::handle args[4], const bool output[4],
+                               const bool scratch[4], BatchLayout layout, int tree_nodes,
+                               const char* what) {
+  for (int k = 0; k < 4; ++k)
+    arrays.push_back(bind_array<T>(names[k], args[k], output[k], scratch[k]));
   const BoundArray& ref = arrays[3];
   if (ref.original.ndim() != 2)
     throw py::value_error(std::string("argument '") + ref.name + "' must be 2-D, got shape " +
@@ -129,31 +131,37 @@ void solve_hines_typed(const Tree& tree, const std::vector<BoundArray>& a, int N
   batch.check(space);  // SolverError -> hinesbatch.SolveError(system, node)
 }
 
-py::object solve_hines(py::handle parent, py::handle u, py::handle l, py::handle d, py::handle rhs,
-                       const std::string& layout_name, const std::string& schedule_name) {
+py::object solve_hines(py::handle parent, py::handle u_arg, py::handle l_arg, py::handle d_arg,
+                       py::handle rhs_arg, const std::string& layout_name,
+                       const std::string& schedule_name, bool overwrite_d) {
   const BatchLayout layout = batch_layout(layout_name);
   const HinesSchedule schedule = hines_schedule(schedule_name);
   const Tree tree = tree_of("parent", parent);
+  const py::object u = as_array("u", u_arg), l = as_array("l", l_arg), d = as_array("d", d_arg),
+                   rhs = as_array("rhs", rhs_arg);
   const char* const names[4] = {"u", "l", "d", "rhs"};
   const py::handle args[4] = {u, l, d, rhs};
-  const bool output[4] = {false, false, true, true};
+  // Whether d is written depends on the schedule: unless the caller allows it, the solve
+  // runs on a copy of d, so that d is left as it was under every schedule.
+  const bool output[4] = {false, false, overwrite_d, true};
+  const bool scratch[4] = {false, false, !overwrite_d, false};
   std::vector<BoundArray> arrays;
   if (solver_dtype("rhs", rhs) == Dtype::Float64) {
     const auto [N, n] =
-        bind_batch<double>(arrays, names, args, output, layout, tree.size(), "nodes");
+        bind_batch<double>(arrays, names, args, output, scratch, layout, tree.size(), "nodes");
     if (layout == BatchLayout::Flat)
       solve_hines_typed<double, layouts::Flat>(tree, arrays, N, n, schedule);
     else
       solve_hines_typed<double, layouts::FullInterleaved>(tree, arrays, N, n, schedule);
   } else {
     const auto [N, n] =
-        bind_batch<float>(arrays, names, args, output, layout, tree.size(), "nodes");
+        bind_batch<float>(arrays, names, args, output, scratch, layout, tree.size(), "nodes");
     if (layout == BatchLayout::Flat)
       solve_hines_typed<float, layouts::Flat>(tree, arrays, N, n, schedule);
     else
       solve_hines_typed<float, layouts::FullInterleaved>(tree, arrays, N, n, schedule);
   }
-  return py::reinterpret_borrow<py::object>(rhs);
+  return py::reinterpret_borrow<py::object>(rhs_arg);
 }
 
 // --- ThomasBatch / ThomasVBatch ----------------------------------------------------------
@@ -194,21 +202,29 @@ void thomas_typed(const std::vector<BoundArray>& a, int N, int m, ThomasSchedule
   check_thomas_status(space, status, m);  // SolverError -> SolveError(system, node = row)
 }
 
-py::object thomas(py::handle a_, py::handle b_, py::handle c_, py::handle d_, py::object sizes_arg,
-                  const std::string& layout_name, const std::string& schedule_name,
-                  bool computing_padding) {
+py::object thomas(py::handle a_arg, py::handle b_arg, py::handle c_arg, py::handle d_arg,
+                  py::object sizes_arg, const std::string& layout_name,
+                  const std::string& schedule_name, bool computing_padding, bool overwrite_c) {
   const BatchLayout layout = batch_layout(layout_name);
   const ThomasSchedule schedule = thomas_schedule(schedule_name);
+  const py::object a_ = as_array("a", a_arg), b_ = as_array("b", b_arg), c_ = as_array("c", c_arg),
+                   d_ = as_array("d", d_arg);
   const char* const names[4] = {"a", "b", "c", "d"};
   const py::handle args[4] = {a_, b_, c_, d_};
   // a and b are only read, except that ThomasVBatch with computing padding writes their
-  // padding rows (pad_vbatch).
+  // padding rows (pad_vbatch). Whether c is written depends on the schedule: unless the
+  // caller allows it (or asks for computing padding, which writes its padding rows), the
+  // solve runs on a copy of c.
   const bool vbatch = !sizes_arg.is_none();
-  const bool output[4] = {vbatch && computing_padding, vbatch && computing_padding, true, true};
+  const bool padding = vbatch && computing_padding;
+  const bool c_written = overwrite_c || padding;
+  const bool output[4] = {padding, padding, c_written, true};
+  const bool scratch[4] = {false, false, !c_written, false};
   std::vector<BoundArray> arrays;
   const bool f64 = solver_dtype("d", d_) == Dtype::Float64;
-  const auto [N, m] = f64 ? bind_batch<double>(arrays, names, args, output, layout, -1, "rows")
-                          : bind_batch<float>(arrays, names, args, output, layout, -1, "rows");
+  const auto [N, m] =
+      f64 ? bind_batch<double>(arrays, names, args, output, scratch, layout, -1, "rows")
+          : bind_batch<float>(arrays, names, args, output, scratch, layout, -1, "rows");
   std::vector<int> sizes;
   if (vbatch) {
     sizes = int_vector("sizes", sizes_arg);
@@ -228,7 +244,7 @@ py::object thomas(py::handle a_, py::handle b_, py::handle c_, py::handle d_, py
     else
       thomas_typed<float, Kokkos::LayoutLeft>(arrays, N, m, schedule, s, computing_padding);
   }
-  return py::reinterpret_borrow<py::object>(d_);
+  return py::reinterpret_borrow<py::object>(d_arg);
 }
 
 // --- multi-morphology batch ----------------------------------------------------------------
@@ -270,10 +286,12 @@ class MultiBatch : public Resource {
   py::object solve(py::handle u, py::handle l, py::handle d, py::handle rhs) {
     if (!b64_ && !b32_)
       throw std::runtime_error("hinesbatch.MultiBatch: Kokkos was finalized; batch released");
+    const py::object ua = as_array("u", u), la = as_array("l", l), da = as_array("d", d),
+                     ra = as_array("rhs", rhs);
     if (f64_)
-      solve_typed<double>(*b64_, u, l, d, rhs);
+      solve_typed<double>(*b64_, ua, la, da, ra);
     else
-      solve_typed<float>(*b32_, u, l, d, rhs);
+      solve_typed<float>(*b32_, ua, la, da, ra);
     return py::reinterpret_borrow<py::object>(rhs);
   }
 
@@ -328,48 +346,56 @@ void bind_solvers(py::module_& m) {
         return d;
       },
       "Diagnostics: {argument: data address of the Kokkos View the last solve_hines / "
-      "thomas_* call ran on}; equal to the numpy array's address when solved in place.");
+      "thomas_* call of this thread ran on}; equal to the array's address when solved in "
+      "place. Per thread, so that threads solving at once do not mix.");
   m.def("solve_hines", &solve_hines, py::arg("parent"), py::arg("u"), py::arg("l"), py::arg("d"),
         py::arg("rhs"), py::arg("layout") = "flat", py::arg("schedule") = "auto",
+        py::arg("overwrite_d") = false,
         R"doc(Solve a batch of N Hines systems that share one tree, in place.
 
 parent: the tree in Hines numbering (parent[0] = -1, parent[i] < i), a 1-D integer
 sequence or a Morphology. u, l, d, rhs: float64 or float32 arrays, (N, n) for
 layout='flat', (n, N) for layout='interleaved' (Full-Interleaved: node i of all systems
 contiguous). A[parent[i]][i] = u[i], A[i][parent[i]] = l[i], A[i][i] = d[i].
-On return rhs holds the solution and d the eliminated diagonal (schedule 'per_system'; the
-'team' schedule only reads d); u and l are only read. C-contiguous arrays are solved in
-place (no copy); others are copied and written back. Returns rhs.
+On return rhs holds the solution; u, l and d are as they were, under every schedule (d is
+solved on a copy). overwrite_d=True lets the solver use d as scratch (no copy; d's content
+afterwards is unspecified). C-contiguous arrays are solved in place (no copy); other numpy
+arrays are copied and written back; arrays of other libraries come through DLPack (host
+memory, C-contiguous, else ValueError). Returns rhs.
 Raises SolveError(system, node) for a zero or non-finite pivot or a non-finite solution,
 ValueError for bad shapes or dtypes, InputError for a parent array not in Hines order.)doc");
   m.def(
       "thomas_batch",
       [](py::handle a, py::handle b, py::handle c, py::handle d, const std::string& layout,
-         const std::string& schedule) {
-        return thomas(a, b, c, d, py::none(), layout, schedule, false);
+         const std::string& schedule, bool overwrite_c) {
+        return thomas(a, b, c, d, py::none(), layout, schedule, false, overwrite_c);
       },
       py::arg("a"), py::arg("b"), py::arg("c"), py::arg("d"), py::arg("layout") = "flat",
-      py::arg("schedule") = "auto",
+      py::arg("schedule") = "auto", py::arg("overwrite_c") = false,
       R"doc(ThomasBatch: solve N tridiagonal systems of m rows in place.
 
 Row i: a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] (a[0], c[m-1] ignored). Arrays (N, m)
-for layout='flat', (m, N) for 'interleaved'. d <- x; c <- c' under schedule 'per_system';
-a and b only read. Returns d. SolveError(system, node = row) on failure.)doc");
+for layout='flat', (m, N) for 'interleaved'. d <- x; a, b and c are as they were under
+every schedule (c is solved on a copy; overwrite_c=True lets the solver use c as scratch,
+its content afterwards unspecified). Returns d. SolveError(system, node = row) on failure.)doc");
   m.def(
       "thomas_vbatch",
       [](py::handle a, py::handle b, py::handle c, py::handle d, py::object sizes,
-         const std::string& layout, bool computing_padding, const std::string& schedule) {
+         const std::string& layout, bool computing_padding, const std::string& schedule,
+         bool overwrite_c) {
         if (sizes.is_none()) throw py::value_error("argument 'sizes' is required");
-        return thomas(a, b, c, d, sizes, layout, schedule, computing_padding);
+        return thomas(a, b, c, d, sizes, layout, schedule, computing_padding, overwrite_c);
       },
       py::arg("a"), py::arg("b"), py::arg("c"), py::arg("d"), py::arg("sizes"),
       py::arg("layout") = "flat", py::arg("computing_padding") = false,
-      py::arg("schedule") = "auto",
+      py::arg("schedule") = "auto", py::arg("overwrite_c") = false,
       R"doc(ThomasVBatch: N tridiagonal systems of sizes[s] <= m_max rows, padded to m_max.
 
 Arrays (N, m_max) ('flat') or (m_max, N) ('interleaved'). computing_padding=False: each
 system stops at its size (padding rows untouched). True: P2's Computing Padding; the padding
-rows of a, b, c, d are first set to identity rows (written in place) and solved as well.
+rows of a, b, c, d are first set to identity rows (written in place) and solved as well
+(c is then written too). Otherwise a, b and c are as they were (overwrite_c as in
+thomas_batch).
 A size outside [1, m_max] raises InputError naming the system. Returns d.)doc");
 
   py::class_<MultiBatch>(m, "MultiBatch", R"doc(A multi-morphology batch: every cell its own tree.

@@ -105,7 +105,8 @@ def test_bad_models_are_errors():
     net.connect(0, 1, weight=0.1, synapse=3)  # the template has one synapse
     with pytest.raises(hb.InputError, match="synapse"):
         net.run(10)
-    with pytest.raises(ValueError, match="mechanisms\\[0\\].name must be 'pas' or 'hh'"):
+    # the config reader's own message (one schema for configs and Python dicts)
+    with pytest.raises(hb.InputError, match=r"config key 'cell.mechanisms\[\].name': must be pas or hh"):
         hb.CellTemplate("synthetic:ball-and-stick", mechanisms=[{"name": "kdr"}])
     with pytest.raises(hb.InputError) as info:
         hb.run_config({"cell": {"morphology": "synthetic:ball-and-stick"}, "tsop": 10})

@@ -38,21 +38,28 @@ def test_hines_matches_dense_solve(rng, dtype, layout, schedule):
     # every element must have been written: the rhs values are far from the solution
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, want, rtol=tolerance(dtype), atol=tolerance(dtype))
-    # u and l are only read
+    # u, l and d are only read, under every schedule (d is solved on a copy)
     np.testing.assert_array_equal(from_layout(args[0], layout), u)
     np.testing.assert_array_equal(from_layout(args[1], layout), l)
+    np.testing.assert_array_equal(from_layout(args[2], layout), d)
 
 
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
 def test_hines_solves_numpy_memory_in_place(rng, layout):
     parent = random_hines_tree(rng, 17)
     u, l, d, rhs = [to_layout(x, layout) for x in hines_inputs(rng, parent, 33, np.float64)]
-    hb.solve_hines(parent, u, l, d, rhs, layout=layout, schedule="per_system")
+    hb.solve_hines(parent, u, l, d, rhs, layout=layout, schedule="per_system", overwrite_d=True)
     if not hb.kokkos_config()["zero_copy"]:
         pytest.skip("device backend: arrays are copied to device memory by design")
     views = hb._last_views()
     for name, arr in zip(("u", "l", "d", "rhs"), (u, l, d, rhs)):
         assert views[name] == arr.ctypes.data, name
+    # without overwrite_d, d is a copy and the caller's d stays as it was
+    d_before = d.copy()
+    hb.solve_hines(parent, u, l, d, rhs, layout=layout, schedule="per_system")
+    views = hb._last_views()
+    assert views["d"] != d.ctypes.data and views["rhs"] == rhs.ctypes.data
+    np.testing.assert_array_equal(d, d_before)
 
 
 def test_hines_copies_and_writes_back_strided_arrays(rng):
@@ -134,8 +141,13 @@ def test_thomas_batch_matches_dense_solve(rng, dtype, layout, schedule):
     assert out is args[3]
     np.testing.assert_allclose(from_layout(args[3], layout), want, rtol=tolerance(dtype),
                                atol=tolerance(dtype))
+    # a, b and c are only read, under every schedule (c is solved on a copy)
+    for k, x in enumerate((a, b, c)):
+        np.testing.assert_array_equal(from_layout(args[k], layout), x)
     if hb.kokkos_config()["zero_copy"]:
         assert hb._last_views()["d"] == args[3].ctypes.data
+        hb.thomas_batch(*args, layout=layout, schedule=schedule, overwrite_c=True)
+        assert hb._last_views()["c"] == args[2].ctypes.data  # no copy when c may be scratch
 
 
 def test_thomas_zero_pivot_names_system_and_row(rng):

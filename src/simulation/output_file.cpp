@@ -212,14 +212,33 @@ void OutputFile::write(const std::string& s) {
   if (std::fwrite(s.data(), 1, s.size(), file_) != s.size()) first_error_ = errno ? errno : EIO;
 }
 
-void OutputFile::commit() {
-  open();  // an empty output is still written
-  if (first_error_) fail("cannot write", first_error_);
-  errno = 0;
-  if (std::fflush(file_) != 0 || std::ferror(file_)) fail("cannot write", errno ? errno : EIO);
+void OutputFile::flush() {
+  if (file_ && !first_error_ && std::fflush(file_) != 0) first_error_ = errno ? errno : EIO;
+}
+
+std::string OutputFile::temporary_for_writer() {
+  if (in_place_)
+    throw InputError(
+        "the " + what_ + " must be a regular file (it is written to a temporary " + "and renamed)",
+        path_);
+  open();
   std::FILE* f = file_;
   file_ = nullptr;
-  if (std::fclose(f) != 0) fail("cannot close", errno ? errno : EIO);
+  if (f && std::fclose(f) != 0) fail("cannot close", errno ? errno : EIO);
+  external_ = true;
+  return temporary_;
+}
+
+void OutputFile::commit() {
+  if (!external_) {
+    open();  // an empty output is still written
+    if (first_error_) fail("cannot write", first_error_);
+    errno = 0;
+    if (std::fflush(file_) != 0 || std::ferror(file_)) fail("cannot write", errno ? errno : EIO);
+    std::FILE* f = file_;
+    file_ = nullptr;
+    if (std::fclose(f) != 0) fail("cannot close", errno ? errno : EIO);
+  }
   if (!in_place_ && std::rename(temporary_.c_str(), target_.c_str()) != 0)
     fail("cannot rename the temporary file onto", errno);
   committed_ = true;

@@ -5,7 +5,9 @@
 #include "hinesbatch/simulation/run.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "hinesbatch/simulation/simulation.hpp"
 
@@ -39,6 +41,46 @@ int parse_on_chip_kind(const std::string& name) {
                    0, name);
 }
 
+namespace {
+
+// The end of an epoch as the simulation exposes it: its one call of all_gather per epoch
+// (with and without overlap). Forwards everything to the real exchange and, after each
+// gather, tells the observer how far the run is.
+class ObservedExchange final : public SpikeExchange {
+ public:
+  explicit ObservedExchange(SpikeExchange& inner) : inner_(&inner) {}
+  int rank() const override { return inner_->rank(); }
+  int size() const override { return inner_->size(); }
+  std::vector<Spike> all_gather(const std::vector<Spike>& local) override {
+    std::vector<Spike> all = inner_->all_gather(local);
+    ++epochs_;
+    for (const Spike& s : all) spikes_ += s.step < steps_;
+    if (on_epoch_) on_epoch_(std::min(epochs_ * epoch_steps_, steps_), spikes_);
+    return all;
+  }
+  double max(double x) override { return inner_->max(x); }
+  double sum(double x) override { return inner_->sum(x); }
+  std::string name() const override { return inner_->name(); }
+
+  void begin(std::int64_t steps, int epoch_steps,
+             std::function<void(std::int64_t, std::int64_t)> on_epoch) {
+    steps_ = steps;
+    epoch_steps_ = epoch_steps;
+    epochs_ = spikes_ = 0;
+    on_epoch_ = std::move(on_epoch);
+  }
+  void end() { on_epoch_ = nullptr; }
+  std::int64_t spikes() const { return spikes_; }
+
+ private:
+  SpikeExchange* inner_;
+  std::int64_t steps_ = 0, epochs_ = 0, spikes_ = 0;
+  int epoch_steps_ = 1;
+  std::function<void(std::int64_t, std::int64_t)> on_epoch_;
+};
+
+}  // namespace
+
 // What does not depend on the backend: the gids of this rank and the exchange (a dry run
 // replaces the caller's with an emulation of dry_run_ranks ranks).
 struct Simulation::Impl {
@@ -54,6 +96,7 @@ struct Simulation::Impl {
     } else {
       gids = partition_gids(c.network, c.templates, ex.size(), c.partition)[ex.rank()];
     }
+    observed = std::make_unique<ObservedExchange>(*exchange);
   }
   virtual ~Impl() = default;
   virtual const std::vector<RecordSpec>& local_records() const = 0;
@@ -61,12 +104,13 @@ struct Simulation::Impl {
   virtual int epoch_steps() const = 0;
   virtual bool overlap() const = 0;
   virtual std::string backend_name() const = 0;
-  virtual SimulationResult run() = 0;
+  virtual SimulationResult run(const EpochObserver& observer) = 0;
 
   NetworkSpec network;
   std::vector<std::int64_t> gids;
   std::unique_ptr<DryRunExchange> dry;
   SpikeExchange* exchange;
+  std::unique_ptr<ObservedExchange> observed;  // what the simulation exchanges through
   std::int64_t steps = 0;
   bool ran = false;
 };
@@ -78,7 +122,7 @@ struct BackendSimulation final : Simulation::Impl {
   BackendSimulation(const SimulationConfig& c, SpikeExchange& ex)
       : Impl(c, ex),
         dt(c.params.dt),
-        sim(ExecutionSpace(), c.templates, network, gids, c.params, *exchange, c.run, c.records) {
+        sim(ExecutionSpace(), c.templates, network, gids, c.params, *observed, c.run, c.records) {
     steps = c.params.steps();
   }
   const std::vector<RecordSpec>& local_records() const override { return sim.local_records(); }
@@ -87,8 +131,42 @@ struct BackendSimulation final : Simulation::Impl {
   bool overlap() const override { return sim.metrics().overlap; }
   std::string backend_name() const override { return ExecutionSpace::name(); }
 
-  SimulationResult run() override {
-    sim.run();
+  SimulationResult run(const EpochObserver& observer) override {
+    if (observer) {
+      // Rows are read from the simulation's traces only on this thread: with overlap the
+      // exchange's thread would race with the next epoch's rows being appended.
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::thread::id caller = std::this_thread::get_id();
+      std::size_t reported = 0;
+      auto report = [&, t0](std::int64_t done, std::int64_t spikes, bool last) {
+        EpochReport e;
+        e.steps_done = done;
+        e.steps = steps;
+        e.dt = dt;
+        e.spikes = spikes;
+        e.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        e.last = last;
+        e.first_row = static_cast<std::int64_t>(reported);
+        if (std::this_thread::get_id() == caller) {
+          const auto& rows = sim.traces();
+          e.rows.assign(rows.begin() + static_cast<std::ptrdiff_t>(reported), rows.end());
+          reported = rows.size();
+        }
+        observer(e);
+      };
+      observed->begin(steps, sim.epoch_steps(),
+                      [&](std::int64_t done, std::int64_t spikes) { report(done, spikes, false); });
+      try {
+        sim.run();
+      } catch (...) {
+        observed->end();
+        throw;
+      }
+      observed->end();
+      report(steps, static_cast<std::int64_t>(sim.spikes().size()), true);
+    } else {
+      sim.run();
+    }
     SimulationResult r;
     const std::vector<Spike>& spikes = sim.spikes();
     r.spike_gids.reserve(spikes.size());
@@ -138,16 +216,18 @@ bool Simulation::overlap() const { return impl_->overlap(); }
 std::string Simulation::exchange_name() const { return impl_->exchange->name(); }
 std::string Simulation::backend_name() const { return impl_->backend_name(); }
 
-SimulationResult Simulation::run() {
+SimulationResult Simulation::run() { return run(EpochObserver()); }
+
+SimulationResult Simulation::run(const EpochObserver& observer) {
   if (!impl_) throw std::logic_error("hinesbatch: Simulation::run on a moved-from Simulation");
   if (impl_->ran) throw std::logic_error("hinesbatch: Simulation::run called twice");
   impl_->ran = true;
-  return impl_->run();
+  return impl_->run(observer);
 }
 
 SimulationResult run_simulation(const SimulationConfig& config, SpikeExchange& exchange,
-                                Backend backend) {
-  return Simulation(config, exchange, backend).run();
+                                Backend backend, const EpochObserver& observer) {
+  return Simulation(config, exchange, backend).run(observer);
 }
 
 SimulationResult run_simulation(const SimulationConfig& config, Backend backend) {

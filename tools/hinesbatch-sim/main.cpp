@@ -1,13 +1,15 @@
 // hinesbatch-sim: runs a network of NEURON-style cells from a JSON config (issue #5).
 //
 //   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
-//       [--traces FILE] [--metrics FILE] [--export-model FILE] [--backend device|host]
-//       [--overlap|--no-overlap] [--dry-run-ranks P] [--quiet] [--version] [Kokkos options, e.g.
-//       --kokkos-num-devices=N to give each rank of a node its own GPU]
+//       [--spikes-sonata FILE.h5] [--traces FILE] [--metrics FILE] [--export-model FILE]
+//       [--backend device|host] [--overlap|--no-overlap] [--dry-run-ranks P] [--quiet]
+//       [--version] [Kokkos options, e.g. --kokkos-num-devices=N to give each rank of a node
+//       its own GPU]
 //
-// Outputs: spikes "gid time" sorted by (time, gid); traces CSV (t and one column per
-// record); metrics JSON (wall time per simulated second, compartment-steps/s, spikes and
-// bytes per epoch, exposed communication fraction, load balance). Errors: exit 2 with
+// Outputs (run_outputs.hpp): spikes "gid time" sorted by (time, gid), also as a SONATA
+// spike report (HDF5); traces CSV (t and one column per record, written as the run goes);
+// metrics JSON (wall time per simulated second, compartment-steps/s, spikes and bytes per
+// epoch, exposed communication fraction, load balance). Errors: exit 2 with
 // "file:line: message (value ...)"; a non-physical result (|V| > 1e4 mV, NaN) exit 1
 // naming gid, node and time. The command line is parsed strictly (CLI11; Kokkos' own
 // options checked by name and value, then handed to Kokkos). With several MPI ranks an
@@ -34,6 +36,7 @@
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
 #include "hinesbatch/simulation/run.hpp"
+#include "hinesbatch/simulation/run_outputs.hpp"
 
 #ifdef HINESBATCH_HAVE_MPI
 #include <mpi.h>
@@ -89,6 +92,7 @@ struct Cli {
   std::string config;
   std::vector<std::string> sets;
   std::string spikes, traces, metrics, model, backend = "device", host_schedule, on_chip;
+  std::string spikes_sonata;
   std::string dry_run_text;
   bool overlap = false, no_overlap = false, quiet = false, kokkos_help = false;
   int dry_run = -1;
@@ -192,6 +196,8 @@ Cli parse(int argc, char** argv) {
                  "traces CSV of the config's records (output.traces); with several ranks "
                  "FILE.rank<r> per rank holding records");
   app.add_option("--metrics", c.metrics, "metrics JSON file (output.metrics)");
+  app.add_option("--spikes-sonata", c.spikes_sonata,
+                 "spikes as a SONATA spike report, HDF5 (output.spikes_sonata)");
   app.add_option("--export-model", c.model,
                  "the instantiated model as JSON for NEURON (scripts/validation/neuron_run.py)");
   app.add_option("--backend", c.backend, "device (Kokkos' default space) or host")
@@ -338,7 +344,8 @@ std::string with_rank(const std::string& f, int rank, int size) {
 
 // Every output name of the run on any rank (the traces once per rank that may write them).
 std::vector<std::string> all_output_names(const SimulationConfig& cfg, int ranks) {
-  std::vector<std::string> out{cfg.outputs.spikes, cfg.outputs.metrics, cfg.outputs.model};
+  std::vector<std::string> out{cfg.outputs.spikes, cfg.outputs.metrics, cfg.outputs.model,
+                               cfg.outputs.spikes_sonata};
   if (!cfg.outputs.traces.empty())
     for (int r = 0; r < ranks; ++r) out.push_back(with_rank(cfg.outputs.traces, r, ranks));
   return out;
@@ -394,19 +401,17 @@ void remove_stale_traces(const std::string& traces, int rank, int ranks, bool ow
 int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
   const int rank = ex.rank();
   const int real_ranks = ex.size();
-  std::unique_ptr<OutputFile> spikes_out, traces_out, metrics_out;
+  std::unique_ptr<RunOutputs> outputs;
   std::unique_ptr<Simulation> sim;
   Failure mine;
   try {
     if (cfg.dry_run_ranks > 1 && real_ranks != 1)
       throw InputError("dry_run_ranks needs a single real rank", cfg.path);
-    if (rank == 0 && !cfg.outputs.spikes.empty())
-      spikes_out = std::make_unique<OutputFile>(cfg.outputs.spikes, "spikes file");
-    if (rank == 0 && !cfg.outputs.metrics.empty())
-      metrics_out = std::make_unique<OutputFile>(cfg.outputs.metrics, "metrics file");
-    if (!cfg.outputs.traces.empty())
-      traces_out = std::make_unique<OutputFile>(with_rank(cfg.outputs.traces, rank, real_ranks),
-                                                "traces file");
+    outputs = std::make_unique<RunOutputs>(cfg.outputs,
+                                           cfg.outputs.traces.empty()
+                                               ? std::string()
+                                               : with_rank(cfg.outputs.traces, rank, real_ranks),
+                                           rank);
     if (!cli.model.empty() && rank == 0) {
       const std::int64_t cells = simulated_network(cfg).cells;
       std::vector<std::int64_t> all(static_cast<std::size_t>(cells));
@@ -423,7 +428,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
     if (rank == 0) print_failure(f, real_ranks);
     return f.rc;
   }
-  if (sim->local_records().empty()) traces_out.reset();  // no traces file on this rank
+  outputs->start(sim->local_records());  // no traces file on a rank without records
   if (!cli.quiet && rank == 0)
     std::fprintf(stderr,
                  "[hinesbatch-sim] %s: %lld cells (%lld here, %lld nodes), %lld steps of %g ms, "
@@ -433,32 +438,12 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
                  static_cast<long long>(sim->local_nodes()), static_cast<long long>(sim->steps()),
                  cfg.params.dt, sim->epoch_steps(), sim->overlap() ? "on" : "off",
                  sim->exchange_name().c_str(), sim->backend_name().c_str());
-  const SimulationResult r = sim->run();
+  // Traces go to their file epoch by epoch; the rest once the run is complete.
+  const SimulationResult r = sim->run([&](EpochReport& e) { outputs->on_epoch(e); });
   const RunMetrics& m = r.metrics;
-  if (spikes_out) {
-    for (std::size_t i = 0; i < r.spike_gids.size(); ++i)
-      spikes_out->printf("%lld %.6f\n", static_cast<long long>(r.spike_gids[i]), r.spike_times[i]);
-    spikes_out->commit();
-  }
-  if (traces_out) {
-    OutputFile& f = *traces_out;
-    f.printf("t");
-    for (const RecordSpec& rec : r.records)
-      f.printf(",g%lld_s%d_x%g", static_cast<long long>(rec.gid), rec.where.section, rec.where.x);
-    f.printf("\n");
-    for (std::size_t k = 0; k < r.times.size(); ++k) {
-      f.printf("%.9g", r.times[k]);
-      for (const std::vector<double>& trace : r.traces) f.printf(",%.9g", trace[k]);
-      f.printf("\n");
-    }
-    f.commit();
-  }
-  if (metrics_out) {
-    metrics_out->write(metrics_json(r, cfg.path));
-    metrics_out->commit();
-  }
+  outputs->finish(r, cfg.path);
   if (!cfg.outputs.traces.empty())
-    remove_stale_traces(cfg.outputs.traces, rank, real_ranks, traces_out != nullptr);
+    remove_stale_traces(cfg.outputs.traces, rank, real_ranks, outputs->writes_traces());
   if (rank == 0 && !cli.quiet)
     std::fprintf(stderr,
                  "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
@@ -480,6 +465,7 @@ SimulationConfig setup(const Cli& cli, int ranks) {
   if (cli.overlap && cli.no_overlap)
     throw InputError("--overlap and --no-overlap contradict each other");
   if (cli.overlap) cfg.run.overlap = true;
+  if (!cli.spikes_sonata.empty()) cfg.outputs.spikes_sonata = cli.spikes_sonata;
   if (cli.no_overlap) cfg.run.overlap = false;
   if (!cli.host_schedule.empty()) cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
   if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);

@@ -14,9 +14,13 @@
 
 namespace hinesbatch {
 
+struct SwcMorphology;  // morphology/swc.hpp
+
 // Where a run's results go (paths resolved against the config's folder; empty: none).
+// spikes_sonata: a SONATA spike report (HDF5) of population sonata_population.
 struct SimulationOutputs {
-  std::string spikes, traces, metrics, model;
+  std::string spikes, traces, metrics, model, spikes_sonata;
+  std::string sonata_population = "hinesbatch";
 };
 
 struct SimulationConfig {
@@ -48,6 +52,23 @@ SimulationConfig parse_simulation_config(const std::string& json_text,
                                          const std::string& source_name,
                                          const std::string& base_dir,
                                          const std::vector<std::string>& overrides = {});
+
+// The same with the cell templates given (built in code, e.g. by parse_cell_template): the
+// JSON has no "cell" section; everything else (parameters, network, records, run, output)
+// is read and checked as in a config file.
+SimulationConfig parse_simulation_config(const std::string& json_text,
+                                         const std::string& source_name,
+                                         const std::string& base_dir,
+                                         std::vector<CellTemplate> templates,
+                                         const std::vector<std::string>& overrides = {});
+
+// One cell template from JSON shaped as the config's "cell" section with one morphology
+// and its own "synapses" list ([{"location": {...}, "tau": ms, "e": mV}]); no detector
+// unless "detector" is given. The schema and the checks are those of a config file.
+// `morphology`: used instead of the "morphology" key (which must then be absent).
+CellTemplate parse_cell_template(const std::string& json_text, const std::string& source_name,
+                                 const std::string& base_dir,
+                                 const SwcMorphology* morphology = nullptr);
 
 // The whole network a run of `c` simulates: with dry_run_ranks > 1 `c.network` is one
 // rank's block and the run's network spans dry_run_ranks blocks (the real rank holds

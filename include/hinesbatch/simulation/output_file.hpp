@@ -40,6 +40,12 @@ class OutputFile {
 #endif
       ;
   void write(const std::string& s);
+  // Hands what was written so far to the system (a file written as the run goes).
+  void flush();
+  // For a writer that opens the file itself (HDF5): refuses a path that is not a regular
+  // file (it could not be renamed onto), creates the temporary (removed on failure and on
+  // signals like any other) and returns its name; the writer closes it before commit().
+  std::string temporary_for_writer();
   // Flushes, closes and renames onto the final path; throws InputError on any failure.
   void commit();
   const std::string& path() const { return path_; }
@@ -53,6 +59,7 @@ class OutputFile {
   std::string temporary_;
   std::FILE* file_ = nullptr;
   bool in_place_ = false;
+  bool external_ = false;  // written by another library through temporary_for_writer()
   int first_error_ = 0;
   bool committed_ = false;
   unsigned mode_ = 0644;     // of the file written (an earlier file's mode is kept)

@@ -9,6 +9,7 @@
 //   hinesbatch::SimulationResult r = hinesbatch::run_simulation(c, one_rank);
 //   // r.spike_gids[i] fired at r.spike_times[i]; r.traces[k][j] is record k at r.times[j]
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,26 @@ struct SimulationResult {
   std::int64_t cells = 0;  // of the whole network (dry runs: every emulated rank's)
 };
 
+// What a run has done when an epoch ends, for an EpochObserver.
+struct EpochReport {
+  std::int64_t steps_done = 0, steps = 0;  // of the whole run
+  double dt = 0;                           // ms: t = steps_done * dt
+  std::int64_t spikes = 0;                 // of the network, up to this epoch's gather
+  double wall_s = 0;                       // since run() began
+  // Voltage rows not reported before: rows[j] is the local records at t = (first_row + j) * dt
+  // (row 0 is t = 0). Empty when the epoch ended off the calling thread (see below); those
+  // rows come with a later report, so that every row is reported once and in order.
+  std::int64_t first_row = 0;
+  std::vector<std::vector<double>> rows;
+  bool last = false;  // the report after the run: the remaining rows
+};
+// Called once per epoch and once more at the end (last = true). With one rank, or ranks
+// without overlap, every call is on the thread that called run(); with overlapped ranks the
+// epoch reports come from the exchange's thread and carry no rows. An exception thrown by
+// the observer stops the run at that epoch boundary and leaves run(): with several ranks
+// it must be thrown on every rank alike (the others would wait in the next exchange).
+using EpochObserver = std::function<void(EpochReport&)>;
+
 // A model set up for a run (cells on the device, connections, event queues), for callers
 // that want to look before running (hinesbatch-sim prints these). Movable, not copyable.
 class Simulation {
@@ -65,6 +86,8 @@ class Simulation {
   // Runs from t = 0 to tstop; once (a second call is a std::logic_error). Collective:
   // every rank calls it. SolverError or std::runtime_error on a non-physical result.
   SimulationResult run();
+  // The same, reporting every epoch to `observer` (progress, streamed traces, interrupts).
+  SimulationResult run(const EpochObserver& observer);
 
   struct Impl;  // per backend (run.cpp)
 
@@ -78,7 +101,8 @@ std::string metrics_json(const SimulationResult& r, const std::string& config_pa
 
 // Simulation(config, exchange, backend).run().
 SimulationResult run_simulation(const SimulationConfig& config, SpikeExchange& exchange,
-                                Backend backend = Backend::Device);
+                                Backend backend = Backend::Device,
+                                const EpochObserver& observer = {});
 // One process, no MPI (a LocalExchange).
 SimulationResult run_simulation(const SimulationConfig& config, Backend backend = Backend::Device);
 

@@ -140,8 +140,7 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
-SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
-                            const std::vector<std::string>& overrides) {
+json parse_text(const std::string& text, const Ctx& ctx) {
   const std::string& path = ctx.file;
   if (text.size() > kMaxConfigBytes)
     throw InputError("config is " + std::to_string(text.size()) +
@@ -177,6 +176,15 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
                          std::to_string(config_impl::kMaxJsonDepth) + " levels",
                      path);
   }
+  return root;
+}
+
+// templates: given in code (no "cell" section), else read from it.
+SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
+                            const std::vector<std::string>& overrides,
+                            std::vector<CellTemplate>* templates) {
+  const std::string& path = ctx.file;
+  json root = parse_text(text, ctx);
   for (const std::string& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -211,7 +219,15 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
   config_impl::read_simulation_section(root, ctx, c.params);
   // The network first: the cells' synapse count depends on it.
   const config_impl::NetworkSection net = config_impl::read_network_section(root, ctx, c.network);
-  config_impl::read_cells_section(root, ctx, net, c.network, c.templates);
+  if (templates) {
+    if (root.contains("cell"))
+      ctx.fail("cell", "must be absent: the cell templates are given", root.at("cell"));
+    if (templates->empty()) ctx.fail("cell", "no cell templates given", json());
+    c.templates = std::move(*templates);
+    c.network.templates = static_cast<int>(c.templates.size());
+  } else {
+    config_impl::read_cells_section(root, ctx, net, c.network, c.templates);
+  }
   config_impl::finish_explicit_network(net, ctx, c.templates, c.network);
   config_impl::read_records_section(root, ctx, c);
   config_impl::read_run_section(root, ctx, c);
@@ -238,9 +254,10 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
 // Safety net: a JSON type or range error the checks missed still leaves as an InputError
 // naming the file (hinesbatch-sim's exit 2), never as a raw library exception.
 SimulationConfig parse_checked(const std::string& text, const Ctx& ctx,
-                               const std::vector<std::string>& overrides) {
+                               const std::vector<std::string>& overrides,
+                               std::vector<CellTemplate>* templates = nullptr) {
   try {
-    return parse_json(text, ctx, overrides);
+    return parse_json(text, ctx, overrides, templates);
   } catch (const json::exception& e) {
     throw InputError(std::string("config: ") + e.what(), ctx.file);
   } catch (const std::bad_alloc&) {
@@ -266,6 +283,28 @@ SimulationConfig parse_simulation_config(const std::string& json_text,
   std::string prefix = base_dir;
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
   return parse_checked(json_text, Ctx{source_name, prefix}, overrides);
+}
+
+SimulationConfig parse_simulation_config(const std::string& json_text,
+                                         const std::string& source_name,
+                                         const std::string& base_dir,
+                                         std::vector<CellTemplate> templates,
+                                         const std::vector<std::string>& overrides) {
+  std::string prefix = base_dir;
+  if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+  return parse_checked(json_text, Ctx{source_name, prefix}, overrides, &templates);
+}
+
+CellTemplate parse_cell_template(const std::string& json_text, const std::string& source_name,
+                                 const std::string& base_dir, const SwcMorphology* morphology) {
+  std::string prefix = base_dir;
+  if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+  const Ctx ctx{source_name, prefix};
+  try {
+    return config_impl::read_cell_template(parse_text(json_text, ctx), ctx, morphology);
+  } catch (const json::exception& e) {
+    throw InputError(std::string("cell template: ") + e.what(), ctx.file);
+  }
 }
 
 }  // namespace hinesbatch

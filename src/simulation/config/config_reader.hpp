@@ -141,6 +141,9 @@ void read_simulation_section(const json& root, const Ctx& ctx, SimulationParamet
 NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpec& n);
 void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& net, NetworkSpec& n,
                         std::vector<CellTemplate>& templates);
+// One template from a "cell"-shaped object with a single morphology (or `morphology` given)
+// and its own "synapses" list: parse_cell_template (config.hpp).
+CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology);
 // Explicit networks: the lists checked against the templates, then indexed (n replaced).
 void finish_explicit_network(const NetworkSection& net, const Ctx& ctx,
                              const std::vector<CellTemplate>& templates, NetworkSpec& n);

@@ -56,11 +56,18 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
 
 void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {
   const json out = root.value("output", json::object());
-  ctx.only(out, "output", {"spikes", "traces", "metrics", "model"});
+  ctx.only(out, "output",
+           {"spikes", "traces", "metrics", "model", "spikes_sonata", "sonata_population"});
   o.spikes = ctx.resolve(ctx.str(out, "output.", "spikes", ""));
   o.traces = ctx.resolve(ctx.str(out, "output.", "traces", ""));
   o.metrics = ctx.resolve(ctx.str(out, "output.", "metrics", ""));
   o.model = ctx.resolve(ctx.str(out, "output.", "model", ""));
+  o.spikes_sonata = ctx.resolve(ctx.str(out, "output.", "spikes_sonata", ""));
+  o.sonata_population = ctx.str(out, "output.", "sonata_population", o.sonata_population);
+  // An HDF5 group name: not empty, no '/' (it would make nested groups), not "." or "..".
+  const std::string& p = o.sonata_population;
+  if (p.empty() || p.find('/') != std::string::npos || p == "." || p == "..")
+    ctx.fail("output.sonata_population", "must be a non-empty name without '/'", json(p));
 }
 
 }  // namespace hinesbatch::config_impl

@@ -209,7 +209,8 @@ if [[ $MEMCAP != unlimited ]] && [[ -z $ONLY || memory_ulimit_v =~ $ONLY ]]; the
   fi
 fi
 # Interrupted runs: the earlier outputs stay, no temporary stays, the message says what
-# was not written, exit 128 + signal; SIGKILL leaves no temporary either (created at the end).
+# was not written, exit 128 + signal; SIGKILL leaves no temporary either (created at the end;
+# a traces file, written as the run goes, is the exception: see interrupt_streamed).
 interrupt() {  # interrupt NAME SIGNAL RC
   local name=$1 sig=$2 rc=$3
   if [[ -n $ONLY && ! $name =~ $ONLY ]]; then return; fi
@@ -236,6 +237,30 @@ interrupt interrupt_sigterm TERM 143
 interrupt interrupt_sigint INT 130
 interrupt interrupt_sighup HUP 129
 interrupt interrupt_sigkill KILL 137
+# Files written as the run goes (traces, epoch by epoch) and the SONATA report: SIGTERM
+# during the run removes the traces temporary that exists by then; the earlier files stay.
+if [[ -z $ONLY || interrupt_streamed =~ $ONLY ]]; then
+  cases=$((cases + 1))
+  echo earlier >int.csv
+  echo earlier >int.h5
+  "$SIM" "$BASE" --set tstop=100000 --set 'record=[{"gid": 0}]' --traces int.csv \
+    --spikes-sonata int.h5 2>int.err &
+  pid=$!
+  for k in $(seq 600); do ls -a | grep -q '^\.hb-' && break; sleep 0.1; done
+  streamed=$(ls -a | grep -c '^\.hb-')  # the traces temporary, growing
+  sleep 0.3
+  kill -s TERM $pid
+  wait $pid
+  got=$?
+  if [[ $got == 143 && $streamed == 1 && $(cat int.csv int.h5) == $'earlier\nearlier' ]] &&
+    ! ls -a | grep -q '^\.hb-' &&
+    grep -q "interrupted by SIGTERM: not written: .*traces file 'int.csv'" int.err; then
+    echo "ok   interrupt_streamed: exit $got, $(grep interrupted int.err | head -c 200)"
+  else
+    echo "FAIL interrupt_streamed: exit $got, temporaries during the run $streamed, $(ls -a | tr '\n' ' '), $(grep -v '^  \|WARNING' int.err | head -c 400)"
+    failures=$((failures + 1))
+  fi
+fi
 # A write-protected earlier output is refused, not replaced.
 echo protected >ro.txt
 chmod 0444 ro.txt
