@@ -452,6 +452,9 @@ def analyse(src, program):
 
     # Names in code that no block declares are NEURON's own (t, dt, ...) or an error.
     written = collect_written(program)
+    for n in sorted((ENVIRONMENT - {"v"}) & written):
+        src.refuse(r"\b%s\s*=[^=]" % re.escape(n), f"assignment to {n}",
+                   f"{n} belongs to the simulation; a mechanism may only read it")
     for n, value, units in params:
         is_range = n in range_names and n not in global_names
         if is_range:

@@ -26,6 +26,7 @@ CASES = [
     (["runge.mod"], "runge.mod", 4, "METHOD runge", "supported methods"),
     (["unknown_function.mod"], "unknown_function.mod", 7, "nowhere()", "unknown function"),
     (["pointer.mod"], "pointer.mod", 3, "POINTER", "not supported"),
+    (["assigns_dt.mod"], "assigns_dt.mod", 4, "assignment to dt", "may only read it"),
 ]
 
 

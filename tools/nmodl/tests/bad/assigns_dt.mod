@@ -1,0 +1,6 @@
+NEURON { SUFFIX setsdt NONSPECIFIC_CURRENT i }
+ASSIGNED { v i }
+BREAKPOINT {
+  dt = 0.01
+  i = 0
+}
