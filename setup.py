@@ -33,9 +33,12 @@ def project_version():
 
 
 class CMakeExtension(Extension):
-    def __init__(self, name, target):
+    """A shared object the CMake build makes: target, and the file's glob in python/hinesbatch
+    of the build tree."""
+
+    def __init__(self, name, target, built):
         super().__init__(name, sources=[])
-        self.target = target
+        self.target, self.built = target, built
 
 
 class CMakeBuild(build_ext):
@@ -80,16 +83,19 @@ class CMakeBuild(build_ext):
         jobs = os.environ.get("HINESBATCH_JOBS", str(os.cpu_count() or 1))
         subprocess.run(["cmake", "--build", str(build), "--target", ext.target, "--parallel",
                         jobs], check=True)
-        built = sorted((build / "python" / "hinesbatch").glob("_hinesbatch*.so"))
+        built = sorted((build / "python" / "hinesbatch").glob(ext.built))
         if not built:
-            raise RuntimeError("the build made no _hinesbatch module under %s" % build)
+            raise RuntimeError("the build made no %s under %s" % (ext.built, build))
         destination = pathlib.Path(self.get_ext_fullpath(ext.name))
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], destination)
 
-
 setup(
     version=project_version(),
-    ext_modules=[CMakeExtension("hinesbatch._hinesbatch", target="_hinesbatch")],
+    # The module, and the C interface that hinesbatch.capi.Library() loads (named by
+    # setuptools as an extension, so that editable installs place it too).
+    ext_modules=[CMakeExtension("hinesbatch._hinesbatch", "_hinesbatch", "_hinesbatch*.so"),
+                 CMakeExtension("hinesbatch.libhinesbatch_c", "hinesbatch_c",
+                                "libhinesbatch_c.so")],
     cmdclass={"build_ext": CMakeBuild},
 )

@@ -15,6 +15,7 @@ __array_interface__ (numpy): their pointer, shape, dtype and strides are read, n
 copied; an array in the wrong memory, of another dtype, or not C-contiguous is refused with
 a ValueError naming it.
 """
+import atexit
 import ctypes
 import os
 
@@ -59,12 +60,23 @@ def _interface(name, array):
     return int(pointer), shape, typestr[1:], device
 
 
+def _beside_this_file():
+    """libhinesbatch_c.so in this package's folder (the build tree's name, or pip's with the
+    interpreter's suffix)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = sorted(n for n in os.listdir(here)
+                   if n.startswith("libhinesbatch_c") and n.endswith(".so"))
+    if not names:
+        raise OSError("libhinesbatch_c.so not found beside %s: pass its path or set "
+                      "HINESBATCH_C_LIBRARY" % __file__)
+    return os.path.join(here, names[0])
+
+
 class Library:
     """The C interface of one build of the library (libhinesbatch_c.so)."""
 
     def __init__(self, path=None):
-        path = path or os.environ.get("HINESBATCH_C_LIBRARY") or os.path.join(
-            os.path.dirname(os.path.abspath(__file__)), "libhinesbatch_c.so")
+        path = path or os.environ.get("HINESBATCH_C_LIBRARY") or _beside_this_file()
         self.lib = ctypes.CDLL(path)
         L, P, I, C = ctypes.c_longlong, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p
         for name in ("hb_solve_hines_f64", "hb_solve_hines_f32"):
@@ -82,6 +94,7 @@ class Library:
         message = ctypes.create_string_buffer(_SIZE)
         if self.lib.hb_initialize(message, _SIZE) != 0:
             raise RuntimeError(message.value.decode(errors="replace"))
+        atexit.register(self.lib.hb_finalize)  # the library's own Kokkos, at exit
         self.backend = self.lib.hb_backend().decode()
         self.version = self.lib.hb_version().decode()
         self.host_memory = bool(self.lib.hb_memory_is_host())

@@ -26,6 +26,10 @@ if not (source.parent / "shared" / "morphologies" / "96ML.CNG.swc").exists():
 
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
+# setuptools stages the package in the source's build/lib.*: no file of an earlier layout
+# may slip into this wheel.
+for staged in list((source / "build").glob("lib.*")) + list((source / "build").glob("bdist.*")):
+    shutil.rmtree(staged, ignore_errors=True)
 env = dict(os.environ, HINESBATCH_BUILD_DIR=str(build), OMP_PROC_BIND="false",
            PIP_DISABLE_PIP_VERSION_CHECK="1")
 env.pop("PYTHONPATH", None)  # the installed package, not the build tree's
@@ -45,12 +49,14 @@ for editable in (False, True):
     where = source / "python" / "hinesbatch" if editable else venv
     check = ("import hinesbatch as hb, pathlib; "
              "assert pathlib.Path(hb.__file__).resolve().is_relative_to(%r), hb.__file__; "
-             "c = hb.config(); assert c['version'] == hb.__version__; print(hb.__file__, c)"
+             "c = hb.config(); assert c['version'] == hb.__version__; print(hb.__file__, c); "
+             "import hinesbatch.capi as capi; lib = capi.Library(); "
+             "assert lib.version == hb.__version__ and lib.backend == c['backend'], lib.backend"
              % str(where.resolve()))
     run([python, "-c", check], work)
     if editable:
         # the module built into the source folder: gone once checked
-        for so in (source / "python" / "hinesbatch").glob("_hinesbatch*.so"):
+        for so in (source / "python" / "hinesbatch").glob("*.so"):
             so.unlink()
         continue
     # The README's example as a user runs it: from the source folder (its paths are relative

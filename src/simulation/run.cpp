@@ -53,9 +53,10 @@ class ObservedExchange final : public SpikeExchange {
   int size() const override { return inner_->size(); }
   std::vector<Spike> all_gather(const std::vector<Spike>& local) override {
     std::vector<Spike> all = inner_->all_gather(local);
+    if (!on_epoch_) return all;  // not observed: nothing added to the run
     ++epochs_;
     for (const Spike& s : all) spikes_ += s.step < steps_;
-    if (on_epoch_) on_epoch_(std::min(epochs_ * epoch_steps_, steps_), spikes_);
+    on_epoch_(std::min(epochs_ * epoch_steps_, steps_), spikes_);
     return all;
   }
   double max(double x) override { return inner_->max(x); }
@@ -70,7 +71,6 @@ class ObservedExchange final : public SpikeExchange {
     on_epoch_ = std::move(on_epoch);
   }
   void end() { on_epoch_ = nullptr; }
-  std::int64_t spikes() const { return spikes_; }
 
  private:
   SpikeExchange* inner_;
