@@ -15,7 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 c=.devcarry
 case ${1:-run} in
 pack)
-  lib=${HINESBATCH_BUILD_ROOT:-build}/${PRESET:-cuda-h100}/python/capi/libhinesbatch_c.so
+  lib=${HINESBATCH_BUILD_ROOT:-build}/${PRESET:-cuda-h100}/python/hinesbatch/libhinesbatch_c.so
   [ -f "$lib" ] || { echo "python-zero-copy: $lib missing (build the hinesbatch_c target)" >&2; exit 1; }
   mkdir -p $c/lib $c/python
   cp "$lib" $c/lib/ && strip $c/lib/libhinesbatch_c.so
