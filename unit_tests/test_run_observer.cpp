@@ -3,6 +3,7 @@
 // own schema (parse_cell_template, parse_simulation_config with templates given).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -58,6 +59,33 @@ TEST(RunObserver, EveryEpochOnceWithEveryTraceRowOnceAndInOrder) {
   EXPECT_EQ(reports.back().spikes, static_cast<std::int64_t>(r.spike_gids.size()));
   ASSERT_GT(r.spike_gids.size(), 4u);
   // The rows reported are the result's traces, every one.
+  ASSERT_EQ(rows.size(), r.times.size());
+  for (std::size_t j = 0; j < rows.size(); ++j)
+    for (std::size_t k = 0; k < r.traces.size(); ++k) ASSERT_EQ(rows[j][k], r.traces[k][j]);
+}
+
+// Streamed only (keep_traces false, as hinesbatch-sim with a traces file): the same rows,
+// every one reported once and in order, none kept in the result.
+TEST(RunObserver, StreamedRowsAreTheKeptRowsAndAreNotKept) {
+  const SimulationConfig c = parse_simulation_config(kChain, "chain", "");
+  LocalExchange ex_kept, ex_streamed;
+  Simulation kept(c, ex_kept), streamed(c, ex_streamed);
+  const SimulationResult r = kept.run();
+  std::vector<std::vector<double>> rows;
+  std::size_t largest_report = 0;
+  const SimulationResult s = streamed.run(
+      [&](EpochReport& e) {
+        EXPECT_EQ(e.first_row, static_cast<std::int64_t>(rows.size()));
+        largest_report = std::max(largest_report, e.rows.size());
+        rows.insert(rows.end(), e.rows.begin(), e.rows.end());
+      },
+      /*keep_traces=*/false);
+  EXPECT_TRUE(s.traces.empty() || s.traces.front().empty());
+  EXPECT_TRUE(s.times.empty());
+  EXPECT_EQ(s.spike_gids, r.spike_gids);
+  EXPECT_EQ(s.spike_times, r.spike_times);
+  // No report carries more than an epoch's rows (and the first one the row at t = 0).
+  EXPECT_LE(largest_report, static_cast<std::size_t>(streamed.epoch_steps()) + 1);
   ASSERT_EQ(rows.size(), r.times.size());
   for (std::size_t j = 0; j < rows.size(); ++j)
     for (std::size_t k = 0; k < r.traces.size(); ++k) ASSERT_EQ(rows[j][k], r.traces[k][j]);

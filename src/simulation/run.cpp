@@ -104,7 +104,7 @@ struct Simulation::Impl {
   virtual int epoch_steps() const = 0;
   virtual bool overlap() const = 0;
   virtual std::string backend_name() const = 0;
-  virtual SimulationResult run(const EpochObserver& observer) = 0;
+  virtual SimulationResult run(const EpochObserver& observer, bool keep_traces) = 0;
 
   NetworkSpec network;
   std::vector<std::int64_t> gids;
@@ -131,13 +131,17 @@ struct BackendSimulation final : Simulation::Impl {
   bool overlap() const override { return sim.metrics().overlap; }
   std::string backend_name() const override { return ExecutionSpace::name(); }
 
-  SimulationResult run(const EpochObserver& observer) override {
+  SimulationResult run(const EpochObserver& observer, bool keep_traces) override {
     if (observer) {
       // Rows are read from the simulation's traces only on this thread: with overlap the
       // exchange's thread would race with the next epoch's rows being appended.
       const auto t0 = std::chrono::steady_clock::now();
       const std::thread::id caller = std::this_thread::get_id();
       std::size_t reported = 0;
+      std::vector<std::vector<double>> pending;  // streamed rows not reported yet
+      if (!keep_traces)
+        sim.stream_trace_rows(
+            [&](std::vector<double>&& row) { pending.push_back(std::move(row)); });
       auto report = [&, t0](std::int64_t done, std::int64_t spikes, bool last) {
         EpochReport e;
         e.steps_done = done;
@@ -148,9 +152,14 @@ struct BackendSimulation final : Simulation::Impl {
         e.last = last;
         e.first_row = static_cast<std::int64_t>(reported);
         if (std::this_thread::get_id() == caller) {
-          const auto& rows = sim.traces();
-          e.rows.assign(rows.begin() + static_cast<std::ptrdiff_t>(reported), rows.end());
-          reported = rows.size();
+          if (keep_traces) {
+            const auto& rows = sim.traces();
+            e.rows.assign(rows.begin() + static_cast<std::ptrdiff_t>(reported), rows.end());
+          } else {
+            e.rows = std::move(pending);
+            pending.clear();
+          }
+          reported += e.rows.size();
         }
         observer(e);
       };
@@ -218,11 +227,11 @@ std::string Simulation::backend_name() const { return impl_->backend_name(); }
 
 SimulationResult Simulation::run() { return run(EpochObserver()); }
 
-SimulationResult Simulation::run(const EpochObserver& observer) {
+SimulationResult Simulation::run(const EpochObserver& observer, bool keep_traces) {
   if (!impl_) throw std::logic_error("hinesbatch: Simulation::run on a moved-from Simulation");
   if (impl_->ran) throw std::logic_error("hinesbatch: Simulation::run called twice");
   impl_->ran = true;
-  return impl_->run(observer);
+  return impl_->run(observer, keep_traces);
 }
 
 SimulationResult run_simulation(const SimulationConfig& config, SpikeExchange& exchange,

@@ -438,11 +438,13 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
                  static_cast<long long>(sim->local_nodes()), static_cast<long long>(sim->steps()),
                  cfg.params.dt, sim->epoch_steps(), sim->overlap() ? "on" : "off",
                  sim->exchange_name().c_str(), sim->backend_name().c_str());
-  // Traces go to their file epoch by epoch; the rest once the run is complete. Without a
-  // traces file the run has no observer (benchmark runs stay as they were).
-  const SimulationResult r = outputs->writes_traces()
-                                 ? sim->run([&](EpochReport& e) { outputs->on_epoch(e); })
-                                 : sim->run();
+  // Traces go to their file epoch by epoch, and are not kept in memory; the rest once the
+  // run is complete. Without a traces file the run has no observer (benchmark runs stay as
+  // they were).
+  const SimulationResult r =
+      outputs->writes_traces()
+          ? sim->run([&](EpochReport& e) { outputs->on_epoch(e); }, /*keep_traces=*/false)
+          : sim->run();
   const RunMetrics& m = r.metrics;
   outputs->finish(r, cfg.path);
   if (!cfg.outputs.traces.empty())

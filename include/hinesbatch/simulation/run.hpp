@@ -87,7 +87,10 @@ class Simulation {
   // every rank calls it. SolverError or std::runtime_error on a non-physical result.
   SimulationResult run();
   // The same, reporting every epoch to `observer` (progress, streamed traces, interrupts).
-  SimulationResult run(const EpochObserver& observer);
+  // keep_traces false: the trace rows go to the observer only (reports on the calling
+  // thread take them out of memory), and the result has no traces; for callers that
+  // stream them to a file.
+  SimulationResult run(const EpochObserver& observer, bool keep_traces = true);
 
   struct Impl;  // per backend (run.cpp)
 

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <future>
 #include <iostream>
 #include <string>
@@ -261,6 +262,12 @@ class NetworkSimulation {
   // per local record (in the order given).
   const std::vector<RecordSpec>& local_records() const { return local_records_; }
   const std::vector<std::vector<double>>& traces() const { return traces_; }
+  // Each trace row handed to `sink` as its epoch is copied back (on the thread that runs
+  // run()) instead of kept in traces(): callers that stream the rows to a file do not
+  // hold the whole run in memory.
+  void stream_trace_rows(std::function<void(std::vector<double>&&)> sink) {
+    row_sink_ = std::move(sink);
+  }
   const RunMetrics& metrics() const { return metrics_; }
   int epoch_steps() const { return epoch_steps_; }
 
@@ -299,7 +306,10 @@ class NetworkSimulation {
     for (int r = begin; r < end; ++r) {
       std::vector<double> row(local_records_.size());
       for (std::size_t k = 0; k < row.size(); ++k) row[k] = h(r, k);
-      traces_.push_back(std::move(row));
+      if (row_sink_)
+        row_sink_(std::move(row));
+      else
+        traces_.push_back(std::move(row));
     }
   }
 
@@ -317,6 +327,7 @@ class NetworkSimulation {
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
   typename Kokkos::View<double**, Kokkos::LayoutRight, memory_space>::HostMirror trace_host_;
   std::vector<std::vector<double>> traces_;
+  std::function<void(std::vector<double>&&)> row_sink_;
   std::vector<Spike> raster_;
   double exchange_seconds_ = 0;  // written by the exchange thread, read after its join
   RunMetrics metrics_;
