@@ -28,6 +28,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,29 @@ struct InitCellTiles {
   }
 };
 
+// c ? a : b bit for bit, as integer operations: it vectorises where a conditional
+// floating-point expression would not.
+KOKKOS_INLINE_FUNCTION double lane_select(const bool c, const double a, const double b) {
+  std::uint64_t ia, ib;
+  std::memcpy(&ia, &a, sizeof(double));
+  std::memcpy(&ib, &b, sizeof(double));
+  const std::uint64_t mask = 0 - static_cast<std::uint64_t>(c);
+  const std::uint64_t r = (ia & mask) | (ib & ~mask);
+  double x;
+  std::memcpy(&x, &r, sizeof(double));
+  return x;
+}
+
+// pas_current where with_pas: computed in every lane and selected bitwise (a branch
+// around floating-point arithmetic is not if-converted, and the lane loop stays scalar).
+KOKKOS_INLINE_FUNCTION void pas_where(const bool with_pas, const double g, const double e,
+                                      const double v, double& d, double& rhs) {
+  double dp = d, rp = rhs;
+  mechanisms::pas_current(g, e, v, dp, rp);
+  d = lane_select(with_pas, dp, d);
+  rhs = lane_select(with_pas, rp, rhs);
+}
+
 // NEURON's fixed step for the W cells of one tile: StepCells' phases, lane by lane.
 template <class ExecutionSpace, class Cells, int W>
 struct StepCellTiles {
@@ -219,7 +243,7 @@ struct StepCellTiles {
     const auto pas_axial = [&](const int o, const int po, const auto with_pas) {
       impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
         double dk = d0[o + k], rk = 0;
-        if (with_pas(k)) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+        pas_where(with_pas(k), pg[o + k], pe[o + k], v[o + k], dk, rk);
         const double current = -ga[o + k] * (v[po + k] - v[o + k]);
         rk += current;
         rhs[po + k] -= current;
@@ -239,7 +263,7 @@ struct StepCellTiles {
         continue;
       }
       if (any & kHHBit) {
-        // Every lane's hh terms, kept where the lane has hh: plain arithmetic vectorises.
+        // Every lane's hh terms, kept where the lane has hh (as pas_where).
         const double* gna = t.hh_gna.data() + cbase;
         const double* gk = t.hh_gk.data() + cbase;
         const double* gl = t.hh_gl.data() + cbase;
@@ -249,18 +273,18 @@ struct StepCellTiles {
         const double* hn = t.hh_n.data() + base;
         impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
           double dk = d0[o + k], rk = 0;
-          if (mk[o + k] & kPasBit) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+          pas_where((mk[o + k] & kPasBit) != 0, pg[o + k], pe[o + k], v[o + k], dk, rk);
           double dh = dk, rh = rk;
           mechanisms::hh_current(gna[o + k], gk[o + k], gl[o + k], el[o + k], hm[o + k], hh[o + k],
                                  hn[o + k], v[o + k], ena, ek, dh, rh);
           const bool with_hh = (mk[o + k] & kHHBit) != 0;
-          d[o + k] = with_hh ? dh : dk;
-          rhs[o + k] = with_hh ? rh : rk;
+          d[o + k] = lane_select(with_hh, dh, dk);
+          rhs[o + k] = lane_select(with_hh, rh, rk);
         });
       } else {
         impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
           double dk = d0[o + k], rk = 0;
-          if (mk[o + k] & kPasBit) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+          pas_where((mk[o + k] & kPasBit) != 0, pg[o + k], pe[o + k], v[o + k], dk, rk);
           d[o + k] = dk;
           rhs[o + k] = rk;
         });
