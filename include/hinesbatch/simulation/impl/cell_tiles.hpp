@@ -204,9 +204,28 @@ struct StepCellTiles {
   double dt, t_mid, ena, ek, q10;
   int step_end, max_nodes;
   std::size_t scratch_bytes;  // per tile: d and rhs, 0 when they live in t.d, t.rhs
-  bool vector_exp = false;    // hh's exps by host_vector_exp (host_vector_exp_usable())
+  // host_vector_exp_usable(): hh's exps by host_vector_exp, the step compiled for AVX2
+  bool vector_exp = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+    if (vector_exp) {
+      step_avx2(team);
+      return;
+    }
+#endif
+    step(team);
+  }
+
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+  // The whole step compiled again for AVX2 (everything it calls inlined): twice the
+  // doubles per instruction of the generic build's SSE2, and without FMA the same results.
+  HINESBATCH_HOST_AVX2 __attribute__((flatten)) void step_avx2(const member_type& team) const {
+    step(team);
+  }
+#endif
+
+  KOKKOS_INLINE_FUNCTION void step(const member_type& team) const {
     const int tile = simd_tile_of(team);
     if (tile >= t.tiles) return;
     const int row0 = t.tile_row(tile), n = t.tile_row(tile + 1) - row0;
@@ -359,7 +378,7 @@ struct StepCellTiles {
   // same values as std::exp), the rest lane-vectorised: the same arithmetic in the same
   // order, so the same gates. Lanes without hh advance too (their gates are never read):
   // no select, no branch in the lane loops.
-  // AVX2: twice the divisions per instruction of the generic build's SSE2.
+  // AVX2 (step_avx2): twice the divisions per instruction of the generic build's SSE2.
   HINESBATCH_HOST_AVX2 void hh_advance_row(const member_type& team, const double* v, double* m,
                                            double* h, double* n) const {
     double a[kHHRateExps * W], e[kHHRateExps * W];
