@@ -6,10 +6,13 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -21,6 +24,8 @@
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/device_events.hpp"
 #include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/impl/host_exp.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/simulation.hpp"
 #include "hinesbatch/solvers/cell_lane_plan.hpp"
 #include "support/backends.hpp"
@@ -1120,6 +1125,76 @@ TEST(SimulationErrors, MoreSynapsesThanARankCanNumberIsNamed) {
           << e.what();
       EXPECT_EQ(e.value(), std::to_string((std::int64_t(1) << 20) * 2048));
     }
+  }
+}
+
+// The lanes schedule's exp (host_exp.hpp) replaces std::exp only where it gives the same
+// bits: every argument class glibc's exp distinguishes, and random ones in the hh range.
+TEST(HostVectorExp, SameBitsAsStdExpWhereUsed) {
+  if (!impl::host_vector_exp_usable()) GTEST_SKIP() << "no AVX2/FMA, or not glibc's exp";
+  std::vector<double> x = {0.0,
+                           -0.0,
+                           1e-310,
+                           -1e-310,
+                           0x1p-54,
+                           -0x1p-54,
+                           0x1p-60,
+                           1e-300,
+                           511.9,
+                           512.0,
+                           -512.0,
+                           709.7,
+                           709.8,
+                           -708.4,
+                           -745.1,
+                           -746.0,
+                           1e300,
+                           -1e300,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()};
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> hh_range(-20, 20), wide(-800, 800), unit(-1, 1);
+  for (int i = 0; i < 400000; ++i) {
+    x.push_back(hh_range(g));
+    x.push_back(wide(g));
+    x.push_back(std::ldexp(unit(g), -static_cast<int>(g() % 70)));
+  }
+  x.push_back(1.5);  // a count that is not a multiple of 4
+  std::vector<double> y(x.size());
+  impl::host_vector_exp(x.data(), y.data(), static_cast<int>(x.size()));
+  long long different = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double e = std::exp(x[i]);
+    std::uint64_t a, b;
+    std::memcpy(&a, &e, sizeof a);
+    std::memcpy(&b, &y[i], sizeof b);
+    if (a != b && !(std::isnan(e) && std::isnan(y[i])))
+      if (++different <= 5) ADD_FAILURE() << "exp(" << x[i] << "): " << e << " vs " << y[i];
+  }
+  EXPECT_EQ(different, 0);
+}
+
+// hh_rates split into exp arguments and the rest gives the whole function's rates, and
+// without vtrap's expansion the same rates wherever neither argument expands.
+TEST(HHRates, SplitRatesAreTheWholeFunctions) {
+  const double q10 = hh_q10(6.3);
+  std::vector<double> vs = {-40.0, -55.0, -40.0 + 1e-6, -55.0 - 2e-5, -65.0, 0.0, 50.0, -100.0};
+  for (int i = 0; i <= 16000; ++i) vs.push_back(-100.0 + i * 0.01);
+  for (const double v : vs) {
+    double a[kHHRateExps], e[kHHRateExps];
+    hh_rate_exp_args(v, a, 1);
+    for (int j = 0; j < kHHRateExps; ++j) e[j] = std::exp(a[j]);
+    const HHRates whole = hh_rates(v, q10), split = hh_rates(v, q10, a, e, 1),
+                  plain = hh_rates<false>(v, q10, a, e, 1);
+    const auto same = [](const HHRates& p, const HHRates& q) {
+      return std::memcmp(&p, &q, sizeof(HHRates)) == 0;
+    };
+    EXPECT_TRUE(same(whole, split)) << "v = " << v;
+    if (!hh_vtrap_expands(a[0]) && !hh_vtrap_expands(a[4]))
+      EXPECT_TRUE(same(whole, plain)) << "v = " << v;
+    else
+      EXPECT_TRUE(v == -40.0 || v == -55.0 || std::fabs(v + 40) < 1e-4 || std::fabs(v + 55) < 1e-4);
   }
 }
 

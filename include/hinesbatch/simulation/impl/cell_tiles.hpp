@@ -28,10 +28,12 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/simulation/impl/host_exp.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
@@ -170,6 +172,29 @@ struct InitCellTiles {
   }
 };
 
+// c ? a : b bit for bit, as integer operations: it vectorises where a conditional
+// floating-point expression would not.
+KOKKOS_INLINE_FUNCTION double lane_select(const bool c, const double a, const double b) {
+  std::uint64_t ia, ib;
+  std::memcpy(&ia, &a, sizeof(double));
+  std::memcpy(&ib, &b, sizeof(double));
+  const std::uint64_t mask = 0 - static_cast<std::uint64_t>(c);
+  const std::uint64_t r = (ia & mask) | (ib & ~mask);
+  double x;
+  std::memcpy(&x, &r, sizeof(double));
+  return x;
+}
+
+// pas_current where with_pas: computed in every lane and selected bitwise (a branch
+// around floating-point arithmetic is not if-converted, and the lane loop stays scalar).
+KOKKOS_INLINE_FUNCTION void pas_where(const bool with_pas, const double g, const double e,
+                                      const double v, double& d, double& rhs) {
+  double dp = d, rp = rhs;
+  mechanisms::pas_current(g, e, v, dp, rp);
+  d = lane_select(with_pas, dp, d);
+  rhs = lane_select(with_pas, rp, rhs);
+}
+
 // NEURON's fixed step for the W cells of one tile: StepCells' phases, lane by lane.
 template <class ExecutionSpace, class Cells, int W>
 struct StepCellTiles {
@@ -179,8 +204,28 @@ struct StepCellTiles {
   double dt, t_mid, ena, ek, q10;
   int step_end, max_nodes;
   std::size_t scratch_bytes;  // per tile: d and rhs, 0 when they live in t.d, t.rhs
+  // host_vector_exp_usable(): hh's exps by host_vector_exp, the step compiled for AVX2
+  bool vector_exp = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+    if (vector_exp) {
+      step_avx2(team);
+      return;
+    }
+#endif
+    step(team);
+  }
+
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+  // The whole step compiled again for AVX2 (everything it calls inlined): twice the
+  // doubles per instruction of the generic build's SSE2, and without FMA the same results.
+  HINESBATCH_HOST_AVX2 __attribute__((flatten)) void step_avx2(const member_type& team) const {
+    step(team);
+  }
+#endif
+
+  KOKKOS_INLINE_FUNCTION void step(const member_type& team) const {
     const int tile = simd_tile_of(team);
     if (tile >= t.tiles) return;
     const int row0 = t.tile_row(tile), n = t.tile_row(tile + 1) - row0;
@@ -217,7 +262,7 @@ struct StepCellTiles {
     const auto pas_axial = [&](const int o, const int po, const auto with_pas) {
       impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
         double dk = d0[o + k], rk = 0;
-        if (with_pas(k)) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
+        pas_where(with_pas(k), pg[o + k], pe[o + k], v[o + k], dk, rk);
         const double current = -ga[o + k] * (v[po + k] - v[o + k]);
         rk += current;
         rhs[po + k] -= current;
@@ -236,19 +281,33 @@ struct StepCellTiles {
           pas_axial(o, po, [&](const int k) { return (mk[o + k] & kPasBit) != 0; });
         continue;
       }
-      impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
-        double dk = d0[o + k], rk = 0;
-        if (mk[o + k] & kPasBit) mechanisms::pas_current(pg[o + k], pe[o + k], v[o + k], dk, rk);
-        d[o + k] = dk;
-        rhs[o + k] = rk;
-      });
-      if (any & kHHBit)  // exp-free, but rare (somata): per lane
-        for (int k = 0; k < W; ++k) {
-          const std::size_t e = base + o + k, q = cbase + o + k;
-          if (mk[o + k] & kHHBit)
-            mechanisms::hh_current(t.hh_gna(q), t.hh_gk(q), t.hh_gl(q), t.hh_el(q), t.hh_m(e),
-                                   t.hh_h(e), t.hh_n(e), v[o + k], ena, ek, d[o + k], rhs[o + k]);
-        }
+      if (any & kHHBit) {
+        // Every lane's hh terms, kept where the lane has hh (as pas_where).
+        const double* gna = t.hh_gna.data() + cbase;
+        const double* gk = t.hh_gk.data() + cbase;
+        const double* gl = t.hh_gl.data() + cbase;
+        const double* el = t.hh_el.data() + cbase;
+        const double* hm = t.hh_m.data() + base;
+        const double* hh = t.hh_h.data() + base;
+        const double* hn = t.hh_n.data() + base;
+        impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
+          double dk = d0[o + k], rk = 0;
+          pas_where((mk[o + k] & kPasBit) != 0, pg[o + k], pe[o + k], v[o + k], dk, rk);
+          double dh = dk, rh = rk;
+          mechanisms::hh_current(gna[o + k], gk[o + k], gl[o + k], el[o + k], hm[o + k], hh[o + k],
+                                 hn[o + k], v[o + k], ena, ek, dh, rh);
+          const bool with_hh = (mk[o + k] & kHHBit) != 0;
+          d[o + k] = lane_select(with_hh, dh, dk);
+          rhs[o + k] = lane_select(with_hh, rh, rk);
+        });
+      } else {
+        impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
+          double dk = d0[o + k], rk = 0;
+          pas_where((mk[o + k] & kPasBit) != 0, pg[o + k], pe[o + k], v[o + k], dk, rk);
+          d[o + k] = dk;
+          rhs[o + k] = rk;
+        });
+      }
       if (i > 0) {
         const int po = t.parent(row0 + i) * W;
         impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
@@ -295,17 +354,58 @@ struct StepCellTiles {
     for (int i = 0; i < n; ++i) {
       const int o = i * W;
       impl::lanes_for(team, Lanes<W>{}, [&](const int k) { v[o + k] = v[o + k] + rhs[o + k]; });
-      if (t.row_any(row0 + i) & kHHBit)
-        for (int k = 0; k < W; ++k)
-          if (mk[o + k] & kHHBit) {
-            const std::size_t e = base + o + k;
-            mechanisms::hh_advance_states(v[o + k], dt, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
-          }
+      if (!(t.row_any(row0 + i) & kHHBit)) continue;
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+      if (vector_exp) {
+        hh_advance_row(team, v + o, t.hh_m.data() + base + o, t.hh_h.data() + base + o,
+                       t.hh_n.data() + base + o);
+        continue;
+      }
+#endif
+      for (int k = 0; k < W; ++k)
+        if (mk[o + k] & kHHBit) {
+          const std::size_t e = base + o + k;
+          mechanisms::hh_advance_states(v[o + k], dt, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
+        }
     }
     for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s)
       for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j)
         mechanisms::expsyn_decay(c.syn_decay(j), c.syn_g(j));
   }
+
+#if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
+  // hh_advance_states for the lanes of one row, its exps W at a time (host_vector_exp: the
+  // same values as std::exp), the rest lane-vectorised: the same arithmetic in the same
+  // order, so the same gates. Lanes without hh advance too (their gates are never read):
+  // no select, no branch in the lane loops.
+  // AVX2 (step_avx2): twice the divisions per instruction of the generic build's SSE2.
+  HINESBATCH_HOST_AVX2 void hh_advance_row(const member_type& team, const double* v, double* m,
+                                           double* h, double* n) const {
+    double a[kHHRateExps * W], e[kHHRateExps * W];
+    impl::lanes_for(team, Lanes<W>{}, [&](const int k) { hh_rate_exp_args(v[k], a + k, W); });
+    host_vector_exp(a, e, kHHRateExps * W);
+    double step[3 * W], inf[3 * W];
+    const auto rates = [&](const int k, const HHRates& r) {
+      step[k] = -dt / r.mtau;
+      step[W + k] = -dt / r.htau;
+      step[2 * W + k] = -dt / r.ntau;
+      inf[k] = r.minf;
+      inf[W + k] = r.hinf;
+      inf[2 * W + k] = r.ninf;
+    };
+    impl::lanes_for(team, Lanes<W>{},
+                    [&](const int k) { rates(k, hh_rates<false>(v[k], q10, a + k, e + k, W)); });
+    for (int k = 0; k < W; ++k)  // vtrap's expansion, within 1e-5 mV of -40 or -55 mV
+      if (hh_vtrap_expands(a[k]) || hh_vtrap_expands(a[4 * W + k]))
+        rates(k, hh_rates(v[k], q10, a + k, e + k, W));
+    host_vector_exp(step, step, 3 * W);
+    impl::lanes_for(team, Lanes<W>{}, [&](const int k) {
+      m[k] = mechanisms::hh_cnexp(m[k], inf[k], step[k]);
+      h[k] = mechanisms::hh_cnexp(h[k], inf[W + k], step[W + k]);
+      n[k] = mechanisms::hh_cnexp(n[k], inf[2 * W + k], step[2 * W + k]);
+    });
+  }
+#endif
 
   KOKKOS_INLINE_FUNCTION void detect(const int tile, const std::size_t base) const {
     for (int k = 0; k < t.tile_cells(tile); ++k) {

@@ -112,7 +112,7 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
         "hinesbatch::sim_step_tiles", policy,
         StepCellTiles<ExecutionSpace, views, W>{
             tiles_, c_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena, params_.ek, q10_,
-            static_cast<int>(step + 1), max_nodes_, tile_scratch_bytes_});
+            static_cast<int>(step + 1), max_nodes_, tile_scratch_bytes_, host_vector_exp_usable()});
   }
 
   // v (slot, node) read from the tiles.
