@@ -156,8 +156,9 @@ class Emitter:
         else:
             self.refuse(r".", s.get_node_type_name(), "statement not supported")
 
-    def newton(self, s, out, ind):
-        # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations.
+    def eigen_block(self, s, out, ind, solve):
+        # The frame NMODL's solver blocks share: their arrays, the blocks that set up X,
+        # `solve(q)` printing the solution at indent q, then the states and the finalisation.
         p = "  " * ind
         n = int(s.n_state_vars.eval()) if hasattr(s.n_state_vars, "eval") else int(number_of(s.n_state_vars))
         out.append(p + "{")
@@ -166,30 +167,27 @@ class Emitter:
         self.stmts(s.variable_block.statements, out, ind + 1)
         self.stmts(s.initialize_block.statements, out, ind + 1)
         self.stmts(s.setup_x_block.statements, out, ind + 1)
-        out.append(f"{q}for (int hb_iter = 0; hb_iter < 1000; ++hb_iter) {{")
-        self.stmts(s.functor_block.statements, out, ind + 2)
-        out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
-        out.append(f"{q}  ::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
-        out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] -= nmodl_eigen_f[hb_k];")
-        out.append(f"{q}}}")
+        solve(q, n)
         self.stmts(s.update_states_block.statements, out, ind + 1)
         self.stmts(s.finalize_block.statements, out, ind + 1)
         out.append(p + "}")
 
+    def newton(self, s, out, ind):
+        # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations.
+        def solve(q, n):
+            out.append(f"{q}for (int hb_iter = 0; hb_iter < 1000; ++hb_iter) {{")
+            self.stmts(s.functor_block.statements, out, ind + 2)
+            out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
+            out.append(f"{q}  ::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
+            out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] -= nmodl_eigen_f[hb_k];")
+            out.append(f"{q}}}")
+        self.eigen_block(s, out, ind, solve)
+
     def linear(self, s, out, ind):
-        p = "  " * ind
-        n = int(s.n_state_vars.eval()) if hasattr(s.n_state_vars, "eval") else int(number_of(s.n_state_vars))
-        out.append(p + "{")
-        q = p + "  "
-        out.append(f"{q}double nmodl_eigen_x[{n}], nmodl_eigen_f[{n}], nmodl_eigen_j[{n * n}];")
-        self.stmts(s.variable_block.statements, out, ind + 1)
-        self.stmts(s.initialize_block.statements, out, ind + 1)
-        self.stmts(s.setup_x_block.statements, out, ind + 1)
-        out.append(f"{q}::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
-        out.append(f"{q}for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] = nmodl_eigen_f[hb_k];")
-        self.stmts(s.update_states_block.statements, out, ind + 1)
-        self.stmts(s.finalize_block.statements, out, ind + 1)
-        out.append(p + "}")
+        def solve(q, n):
+            out.append(f"{q}::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
+            out.append(f"{q}for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] = nmodl_eigen_f[hb_k];")
+        self.eigen_block(s, out, ind, solve)
 
     # --- one entry point ---------------------------------------------------------------
     def names_in(self, nodes):
