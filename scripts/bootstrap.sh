@@ -232,8 +232,9 @@ ensure_backend() {
       [ -f "$cache/$entry/.complete" ] && exit 0
       # What a killed build left: folders of this entry no link points at.
       for d in "$cache/builds/$entry".*; do
-        [ -d "$d" ] && [ "$(readlink "$cache/$entry" 2>/dev/null)" != "builds/${d##*/}" ] &&
+        if [ -d "$d" ] && [ "$(readlink "$cache/$entry" 2>/dev/null)" != "builds/${d##*/}" ]; then
           rm -rf "$d"
+        fi
       done
       ensure_sources
       real=$cache/builds/$entry.$(date -u +%Y%m%dT%H%M%S).$$
@@ -245,9 +246,13 @@ ensure_backend() {
       mv -T "$cache/.$entry.$$" "$cache/$entry"
       log "cached Kokkos for $name as $cache/$entry"
       # Installs of this backend under other keys that no run has used for 30 days go.
+      # (if, not a chain of &&: a false test as the loop's last command would end this
+      # subshell with its status and, under set -e, the bootstrap of a cold cache.)
       for l in "$cache/$name"-*; do
-        [ -L "$l" ] && [ "$l" != "$cache/$entry" ] && [ -n "$(find -L "$l/.last-used" -mtime +30 2>/dev/null)" ] &&
-          rm -rf "$cache/$(readlink "$l")" "$l"
+        if [ -L "$l" ] && [ "$l" != "$cache/$entry" ] &&
+          [ -n "$(find -L "$l/.last-used" -mtime +30 2>/dev/null)" ]; then
+          rm -rf "${cache:?}/$(readlink "$l")" "$l"
+        fi
       done
     ) 9>"$cache/.lock"
   fi
