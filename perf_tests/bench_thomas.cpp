@@ -1,4 +1,4 @@
-// Batched tridiagonal solves (reference §3, P2 §4.1): ThomasBatch (Figs. 9/10, 12b),
+// Batched tridiagonal solves (docs/REFERENCE.md §3, P2 §4.1): ThomasBatch (Figs. 9/10, 12b),
 // ThomasVBatch (Fig. 13) and the accuracy of ThomasBatch against a long-double Thomas
 // (Fig. 12a), on the default execution space, with the sequential one-core baseline
 // (Serial on Flat) and, when the default space is CUDA, P2's Multicore (OpenMP over

@@ -1,4 +1,4 @@
-// Peer benchmark for batched tridiagonal solves (reference.md §3, §6): cuSPARSE
+// Peer benchmark for batched tridiagonal solves (docs/REFERENCE.md §3, §6): cuSPARSE
 // gtsv2StridedBatch (CR+PCR, flat layout), gtsvInterleavedBatch algorithms 0/1/2
 // (Thomas, LU with pivoting, QR; interleaved layout), and a cuThomasBatch-style kernel
 // (one thread per system, Full-Interleaved) as the plain-CUDA reference point.

@@ -1,5 +1,5 @@
-// Peer benchmark for batched Hines solves (reference.md §2, §4, §6), standalone CUDA (it does
-// not link HinesBatch, so it measures the peers alone):
+// Peer benchmark for batched Hines solves (docs/REFERENCE.md §2, §4, §6), standalone CUDA
+// (it does not link HinesBatch, so it measures the peers alone):
 //  - cuHinesBatch_FullInterleaved: P1's kernel as published: one thread per system, every
 //    system shares one tree (one parent array), u, l, d, rhs interleaved [node * N + sys],
 //    backward elimination then forward substitution in place, int indexing, no __restrict__,

@@ -1,5 +1,5 @@
 #pragma once
-// How a batch of N systems of n nodes sits in memory (P1 §3, reference §2).
+// How a batch of N systems of n nodes sits in memory (P1 §3, docs/REFERENCE.md §2).
 //
 // Each layout is a tag type that names the View holding one coefficient array and maps
 // (system s, node i) to an element. The per-system solver never sees the layout: the

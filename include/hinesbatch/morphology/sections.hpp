@@ -1,5 +1,5 @@
 #pragma once
-// Cells as NEURON builds them (issue #10, reference §5): a morphology is a tree of
+// Cells as NEURON builds them (issue #10, docs/REFERENCE.md §5): a morphology is a tree of
 // unbranched sections with 3-D points (pt3d); each section is cut into nseg segments.
 // neuron_sections() reads an SWC reconstruction exactly as NEURON 8.2's Import3d does
 // (Import3d_SWC_read + Import3d_GUI.instantiate, lib/hoc/import3d/read_swc.hoc and

@@ -10,7 +10,7 @@
 
 namespace hinesbatch {
 
-// The six morphology classes of cuHinesBatch (P1 Fig. 5, reference.md section 2).
+// The six morphology classes of cuHinesBatch (P1 Fig. 5, docs/REFERENCE.md section 2).
 enum class PaperClass { SmallLow, SmallHigh, MediumLow, MediumHigh, BigLow, BigHigh };
 
 struct PaperClassInfo {

@@ -1,5 +1,5 @@
 #pragma once
-// How ranks share spikes (reference §5): at every epoch each rank contributes its local
+// How ranks share spikes (docs/REFERENCE.md §5): at every epoch each rank contributes its local
 // spikes and receives everyone's (an all-gather, MPI_Allgatherv under MPI). The
 // simulation sees only this interface, so the library needs no MPI: the program provides
 // an MPI implementation; LocalExchange is one rank; DryRunExchange emulates `ranks` ranks

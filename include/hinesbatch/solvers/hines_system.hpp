@@ -1,5 +1,5 @@
 #pragma once
-// The Hines algorithm for ONE system (reference §1), written once over 1-D accessors so
+// The Hines algorithm for ONE system (docs/REFERENCE.md §1), written once over 1-D accessors so
 // that every layout and every backend runs the same code: the caller picks the system
 // (a subview of a batch, a row of a scratch tile) and the execution policy.
 #include <Kokkos_Core.hpp>

@@ -1,6 +1,6 @@
 #pragma once
-// Batched tridiagonal solves (reference §3, P2 §4.1): ThomasBatch (N systems of one size m)
-// and ThomasVBatch (N systems of different sizes): the public API. How a batch runs (P2's
+// Batched tridiagonal solves (docs/REFERENCE.md §3, P2 §4.1): ThomasBatch (N systems of one size
+// m) and ThomasVBatch (N systems of different sizes): the public API. How a batch runs (P2's
 // one thread per system, a team or a warp per system) is a ThomasSchedule
 // (thomas_schedule.hpp); the kernels are in impl/thomas_batch_impl.hpp. Nothing here knows
 // about neurons: any code that solves many independent tridiagonal systems (ADI sweeps,

@@ -1,5 +1,5 @@
 #pragma once
-// The Thomas algorithm for ONE tridiagonal system (reference §3), written once over 1-D
+// The Thomas algorithm for ONE tridiagonal system (docs/REFERENCE.md §3), written once over 1-D
 // accessors, as hines_system.hpp does for Hines: the driver picks the system (a subview of
 // a batch in any layout, a shifted range of packed storage) and the execution policy.
 //
