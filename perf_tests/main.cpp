@@ -16,23 +16,6 @@ namespace {
 double g_copy_bandwidth = 0, g_host_copy_bandwidth = 0;
 }
 
-template <class Exec>
-double measure_copy_bandwidth(const Exec& exec, std::size_t bytes) {
-  const std::size_t n = bytes / sizeof(double);
-  Kokkos::View<double*, typename Exec::memory_space> a("copy_a", n), b("copy_b", n);
-  Kokkos::deep_copy(exec, a, 1.0);
-  double best = 0;
-  for (int r = 0; r < 10; ++r) {
-    exec.fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(exec, b, a);
-    exec.fence();
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r > 0) best = std::max(best, 2.0 * n * sizeof(double) / t);  // read + write
-  }
-  return best;
-}
-
 double copy_bandwidth() { return g_copy_bandwidth; }
 double host_copy_bandwidth() { return g_host_copy_bandwidth; }
 

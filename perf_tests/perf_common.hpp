@@ -4,6 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <type_traits>
 
 namespace hinesbatch::perf {
@@ -21,8 +24,23 @@ double copy_bandwidth_of() {
   return std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value ? host_copy_bandwidth()
                                                                              : copy_bandwidth();
 }
+// Read + write bytes per second of a device-to-device copy of `bytes` (best of 9).
 template <class Exec>
-double measure_copy_bandwidth(const Exec& exec, std::size_t bytes);
+double measure_copy_bandwidth(const Exec& exec, std::size_t bytes) {
+  const std::size_t n = bytes / sizeof(double);
+  Kokkos::View<double*, typename Exec::memory_space> a("copy_a", n), b("copy_b", n);
+  Kokkos::deep_copy(exec, a, 1.0);
+  double best = 0;
+  for (int r = 0; r < 10; ++r) {
+    exec.fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(exec, b, a);
+    exec.fence();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) best = std::max(best, 2.0 * n * sizeof(double) / t);  // read + write
+  }
+  return best;
+}
 
 // Counters every solver benchmark reports. byte_model_bytes: the bytes a solve must
 // move at the least under the benchmark's stated byte model.

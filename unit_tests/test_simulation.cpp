@@ -1015,6 +1015,35 @@ TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
     }
 }
 
+// The levels near the root that only the first warp's lanes work on (warp_levels_from):
+// from that level on no lane past the warp has an entry, and the level before it has one.
+// Random trees give a plan of many lanes some such levels.
+TEST(CellLanePlanTest, WarpLevelsAreTheTopLevelsOfTheFirstWarpAlone) {
+  for (int n : {7, 600, 3000})
+    for (int lanes : {8, 64, 256}) {
+      std::vector<int> parent(n, -1);
+      for (int i = 1; i < n; ++i) parent[i] = static_cast<int>(uniform01(23, n, i) * i);
+      const CellLanePlan plan = CellLanePlan::build(parent, lanes);
+      for (int warp : {4, 32}) {
+        SCOPED_TRACE(std::to_string(n) + " nodes, " + std::to_string(lanes) + " lanes, warp " +
+                     std::to_string(warp));
+        const int from = plan.warp_levels_from(warp);
+        ASSERT_GE(from, 0);
+        ASSERT_LE(from, plan.levels);
+        auto past_warp = [&](int v) {
+          int entries = 0;
+          for (int k = warp; k < lanes; ++k)
+            entries += plan.begin[v * lanes + k + 1] - plan.begin[v * lanes + k];
+          return entries;
+        };
+        for (int v = from; v < plan.levels; ++v) EXPECT_EQ(past_warp(v), 0) << "level " << v;
+        if (from > 0) EXPECT_GT(past_warp(from - 1), 0);
+        if (lanes <= warp) EXPECT_EQ(from, 0);
+        if (n == 3000 && lanes == 256 && warp == 32) EXPECT_LT(from, plan.levels);
+      }
+    }
+}
+
 // Cells too large for a tile's d and rhs in team scratch (the host's level-1 limit is a
 // few MB: here 2 x 16 lanes x 96,000 nodes x 8 B) keep them in memory: same voltages.
 TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {

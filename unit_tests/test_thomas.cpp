@@ -35,16 +35,17 @@ TYPED_TEST(ThomasBatchTest, TeamScheduleShapes) {
 }
 
 // The warp schedule's shapes: every rows-per-lane count (2, 4, 8, 16), rows not a multiple of
-// the lanes, lanes of padding rows only, systems fewer than the four per team, and sizes past
-// its register limit (taken by the team schedule).
+// the lanes, lanes of padding rows only, systems fewer than the four per team, the edges of
+// the six- and eight-rows-per-lane shapes, and sizes past its register limit (taken by the
+// team schedule).
 TYPED_TEST(ThomasBatchTest, WarpScheduleShapes) {
-  for (int m :
-       {1, 2, 6, 31, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 300, 511, 512, 513, 1000})
+  for (int m : {1,   2,   6,   31,  33,  63,  64,  65,  100, 127, 128, 129, 192,
+                193, 255, 256, 257, 300, 384, 385, 511, 512, 513, 768, 769, 1000})
     for (int n : {1, 3, 5, 33})
       this->check_fixed(m, n, 32, "warp-shapes", ThomasSchedule::WarpPerSystem);
   // The multi-warp shapes (2 ... 32 warps of a block), their edges, and past the largest
   // (the team schedule takes over).
-  for (int m : {1023, 1024, 1025, 2048, 3000, 4097, 8191, 8192, 8193})
+  for (int m : {1023, 1024, 1025, 1536, 1537, 2048, 3000, 4097, 6144, 6145, 8191, 8192, 8193})
     for (int n : {1, 3}) this->check_fixed(m, n, 32, "warps-shapes", ThomasSchedule::WarpPerSystem);
 }
 

@@ -63,7 +63,8 @@ const std::vector<int> kSmallM = {64, 128, 256, 512}, kSmallN = {256, 2560, 2560
 const std::vector<int> kLargeM = {1024, 2048, 4096, 8192}, kLargeN = {20, 200, 2000, 20000};
 
 const char* kUsage =
-    "usage: cusparse_tridiagonal [--m LIST] [--n LIST] [--type f64|f32] [--repeat R]\n"
+    "usage: cusparse_tridiagonal [--m LIST] [--n LIST | --pairs M:N,...] [--type f64|f32]\n"
+    "                            [--repeat R]\n"
     "                            [--out FILE.json] [--samples K] [--seed S] [--max-gb G]\n"
     "                            [--methods LIST] [--no-l2-flush]\n"
     "  --m, --n     comma lists; both given: every (m, N) pair; --m alone: N = 256..256000\n"
@@ -109,6 +110,7 @@ std::vector<int> parse_ints(const std::string& s, const char* what) {
 Options parse(int argc, char** argv) {
   Options o;
   std::vector<int> ms, ns;
+  std::vector<std::pair<int, int>> pairs;
   auto value = [&](int& i) -> std::string {
     if (i + 1 >= argc) throw std::invalid_argument(std::string(argv[i]) + " needs a value");
     return argv[++i];
@@ -119,6 +121,15 @@ Options parse(int argc, char** argv) {
       ms = parse_ints(value(i), "--m");
     } else if (a == "--n") {
       ns = parse_ints(value(i), "--n");
+    } else if (a == "--pairs") {
+      // M:N,M:N,...: these (m, N) and no cross product (the solver map's points).
+      for (const std::string& t : split(value(i))) {
+        const auto colon = t.find(':');
+        if (colon == std::string::npos)
+          throw std::invalid_argument("--pairs wants M:N entries, not '" + t + "'");
+        pairs.emplace_back(parse_ints(t.substr(0, colon), "--pairs m").at(0),
+                           parse_ints(t.substr(colon + 1), "--pairs N").at(0));
+      }
     } else if (a == "--type") {
       std::string t = value(i);
       if (t != "f64" && t != "f32") throw std::invalid_argument("--type must be f64 or f32");
@@ -152,7 +163,11 @@ Options parse(int argc, char** argv) {
     for (int m : mm)
       for (int n : nn) o.pairs.emplace_back(m, n);
   };
-  if (!ms.empty() && !ns.empty()) {
+  if (!pairs.empty()) {
+    if (!ms.empty() || !ns.empty())
+      throw std::invalid_argument("--pairs cannot be combined with --m or --n");
+    o.pairs = pairs;
+  } else if (!ms.empty() && !ns.empty()) {
     cross(ms, ns);
   } else if (!ms.empty()) {
     for (int m : ms) cross({m}, m <= 512 ? kSmallN : kLargeN);

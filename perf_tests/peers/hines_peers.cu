@@ -297,6 +297,7 @@ struct Options {
   std::string classes;             // cell file with the six paper-class trees
   std::vector<std::string> cells;  // cell files for the multi-morphology peer
   std::vector<int> n = {256, 2560, 25600, 256000};
+  std::vector<int> totals;  // log2 of nodes per batch: N = 2^t / size per tree (overrides n)
   std::vector<std::string> types = {"f64", "f32"};
   int repeat = 10, samples = 64;
   unsigned long long seed = 20170612;
@@ -313,6 +314,8 @@ const char* kUsage =
     "              cuHinesBatch Full-Interleaved for every class and every N of --n\n"
     "  --cells     cell file (repeatable): CoreNEURON-style sorted interleaved solve of its cells\n"
     "  --n         systems per class (default 256,2560,25600,256000)\n"
+    "  --totals    instead of --n: log2 of the nodes per batch, N = 2^t / class size (the\n"
+    "              solver map's points; a map's trees: hinesbatch_solver_map --map-export)\n"
     "  --repeat    timed runs per case after one warm-up (default 10); median and min reported\n"
     "  --samples   systems checked on the host in long double (default 64)\n"
     "  --max-gb    device memory cap of one case (default 60)\n"
@@ -359,6 +362,11 @@ Options parse(int argc, char** argv) {
       o.n.clear();
       for (const auto& t : split(value(i))) o.n.push_back(parse_int(t, "--n"));
       if (o.n.empty()) throw std::invalid_argument("empty --n");
+    } else if (a == "--totals") {
+      o.totals.clear();
+      for (const auto& t : split(value(i))) o.totals.push_back(parse_int(t, "--totals"));
+      for (int t : o.totals)
+        if (t > 30) throw std::invalid_argument("--totals: 2^" + std::to_string(t) + " is too large");
     } else if (a == "--type") {
       std::string t = value(i);
       if (t == "both")
@@ -573,11 +581,19 @@ class Bench {
   }
   ~Bench() { cudaFree(flush_); }
 
+  // The systems per batch for a tree of `size` nodes: --n, or 2^t / size for --totals.
+  std::vector<int> class_counts(int size) const {
+    if (o_.totals.empty()) return o_.n;
+    std::vector<int> counts;
+    for (int t : o_.totals) counts.push_back(std::max(1, static_cast<int>((1ll << t) / size)));
+    return counts;
+  }
+
   // Six classes x every N.
   template <class T>
   void mono(const Cells& classes, std::vector<Record>& out) {
     for (int c = 0; c < classes.count(); ++c)
-      for (int N : o_.n) {
+      for (int N : class_counts(classes.sizes[c])) {
         Record r =
             base<T>("cuHinesBatch_FullInterleaved",
                     c < 6 && classes.count() == 6 ? kClassNames[c] : "class" + std::to_string(c), N,

@@ -11,7 +11,8 @@ dst=.devcarry
 rm -rf "$dst/bin" "$dst/lib" "$dst/shared" && mkdir -p "$dst/bin" "$dst/lib"
 for b in unit_tests/hinesbatch_unit_tests perf_tests/hinesbatch_perf_tests \
   examples/hinesbatch-paper-classes examples/hinesbatch-export-cells \
-  perf_tests/multi_gpu/hinesbatch_multi_gpu tools/hinesbatch-sim/hinesbatch-sim; do
+  perf_tests/hinesbatch_solver_map perf_tests/multi_gpu/hinesbatch_multi_gpu \
+  tools/hinesbatch-sim/hinesbatch-sim; do
   [ -f "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" ] && cp "${HINESBATCH_BUILD_ROOT:-build}/$preset/$b" "$dst/bin/"
 done
 strip "$dst"/bin/* 2>/dev/null || true

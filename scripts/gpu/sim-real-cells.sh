@@ -3,7 +3,7 @@
 # packed .devcarry/ (scripts/gpu/pack.sh): throughput, the launch shapes the on-chip
 # schedule chose, and the rasters, into $OUT/real/ (one metrics JSON and log per run,
 # spikes.md5, cmp.txt where two runs must agree, and map.tsv: one row per run).
-#   scripts/gpu/sim-real-cells.sh [targets] [map] [shapes] [regress] [host]
+#   scripts/gpu/sim-real-cells.sh [targets] [map] [shapes] [regress] [host] [host-scaling]
 #   targets  examples/sim/real_mixed.json (the 12 shared files round-robin, hh everywhere,
 #            d_lambda 0.1) at 20,000 and 2,000 cells; examples/sim/real_large.json (the
 #            largest file at 10 um, hh soma, pas) at 2,000 and 200 cells; 50 ms each
@@ -14,6 +14,8 @@
 #            against the model's choice: same rasters, and whether the model picked well
 #   regress  P3 synaptic 100,000, busyring 10,000 and ringtest 65,536 (100 ms)
 #   host     the mixed network of 500 cells, 10 ms, host backend: 1 and all threads
+#   host-scaling  the mixed network of 1,000 and 4,000 cells, 5 ms, host backend: 1 and 16
+#            threads
 # Runs stop being started when fewer than SIM_RESERVE_S (30) of SIM_BUDGET_S (540) seconds
 # are left.
 set -uo pipefail
@@ -118,6 +120,16 @@ for step in "${@:-targets}"; do
     OMP_NUM_THREADS=16 run host_mixed_500_t16 real_mixed.json $(cells 500) --set tstop=10 --backend host
     OMP_NUM_THREADS=16 run host_mixed_2000_t16 real_mixed.json $(cells 2000) --set tstop=10 --backend host
     same host_mixed_500_t1 host_mixed_500_t16
+    ;;
+  host-scaling)
+    # 16 threads against one on the same network, at 1,000 and 4,000 cells (5 ms): with
+    # few cells one 16-cell tile of the largest file is a twentieth of the work.
+    for n in 1000 4000; do
+      for t in 1 16; do
+        OMP_NUM_THREADS=$t run "host_mixed_${n}_t$t" real_mixed.json $(cells $n) --set tstop=5 --backend host
+      done
+      same "host_mixed_${n}_t1" "host_mixed_${n}_t16"
+    done
     ;;
   *) echo "unknown step $step" >&2 ;;
   esac

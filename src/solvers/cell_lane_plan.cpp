@@ -120,4 +120,11 @@ int CellLanePlan::critical_path() const {
   return total;
 }
 
+int CellLanePlan::warp_levels_from(int warp_lanes) const {
+  for (int v = levels - 1; v >= 0; --v)
+    for (int k = warp_lanes; k < lanes; ++k)
+      if (begin[v * lanes + k + 1] > begin[v * lanes + k]) return v + 1;
+  return 0;
+}
+
 }  // namespace hinesbatch

@@ -44,6 +44,11 @@ struct CellLanePlan {
   // plus kBarrierSteps.
   int critical_path() const;
   static constexpr int kBarrierSteps = 4;
+  // The first level from which on only lanes below `warp_lanes` have entries (levels if the
+  // last level has entries past them). Pieces go to the least loaded lanes from lane 0 on, so
+  // the few pieces near the root fill the first warp: those levels need only wait for that
+  // warp, not for the whole team.
+  int warp_levels_from(int warp_lanes) const;
 };
 
 }  // namespace hinesbatch

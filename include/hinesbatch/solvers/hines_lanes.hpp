@@ -23,18 +23,26 @@ namespace hinesbatch {
 // Every distinct tree's CellLanePlan (for one lane count), concatenated for the device:
 // plan q has levels(q) levels; level v, lane k runs entries[begin(b + v L + k) ..
 // begin(b + v L + k + 1)), b = begin_at(q), L the lanes.
+// warp_from(q): the first level of plan q whose lanes wait for the first warp only
+// (CellLanePlan::warp_levels_from; plan q's levels when its lanes are one warp or fewer).
 template <class MemorySpace>
 struct DeviceLanePlans {
-  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries;
+  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries, warp_from;
 };
+
+// The lanes of a GPU warp: a team of more lanes waits for its first warp alone at the levels
+// near the root.
+constexpr int kLanePlanWarp = 32;
 
 // The host side: plans added one by one, then copied to the device once.
 struct LanePlanList {
-  std::vector<int> levels, begin_at, begin, entries;
+  std::vector<int> levels, begin_at, begin, entries, warp_from;
 
   // Returns the plan's index.
   int add(const CellLanePlan& plan) {
     levels.push_back(plan.levels);
+    warp_from.push_back(plan.lanes > kLanePlanWarp ? plan.warp_levels_from(kLanePlanWarp)
+                                                   : plan.levels);
     begin_at.push_back(static_cast<int>(begin.size()));
     for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
     entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
@@ -52,7 +60,8 @@ struct LanePlanList {
     return {impl::to_device<MemorySpace>(exec, levels, "hinesbatch::lane_plan_levels"),
             impl::to_device<MemorySpace>(exec, begin_at, "hinesbatch::lane_plan_begin_at"),
             impl::to_device<MemorySpace>(exec, begin, "hinesbatch::lane_plan_begin"),
-            impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries")};
+            impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries"),
+            impl::to_device<MemorySpace>(exec, warp_from, "hinesbatch::lane_plan_warp_from")};
   }
 };
 
@@ -74,20 +83,37 @@ struct LaneSystem {
   KOKKOS_INLINE_FUNCTION T l(int i) const { return l_[i]; }
 };
 
+// The wait at the end of a level: the whole team, or (warp_only, on GPUs) the first warp's
+// lanes alone, the only ones with entries there; the other warps go on to the next wait of
+// the whole team. Every lane takes the same branch.
+template <class Member>
+KOKKOS_INLINE_FUNCTION void lanes_level_done(const Member& t, const bool warp_only) {
+#if defined(__CUDA_ARCH__)
+  if (warp_only) {
+    if (t.team_rank() < kLanePlanWarp) __syncwarp();
+    return;
+  }
+#else
+  (void)warp_only;
+#endif
+  t.team_barrier();
+}
+
 // Solves the system in place over the lanes of a team: d <- 1/d' (the eliminated pivots'
-// reciprocals), rhs <- x. levels and lane_begin (begin_at(q) + team rank) come from the
-// tree's plan q in `plans`, whose entry k is read from entries[k - entry_offset] (the plan's
-// entries in memory, or a copy of them in team scratch); the team's size must be the plan's
-// lane count. Each lane reports the smallest node with a zero or non-finite pivot and with
-// a non-finite x that it met (-1 if none).
+// reciprocals), rhs <- x. levels, warp_from and lane_begin (begin_at(q) + team rank) come
+// from the tree's plan q in `plans`, whose entry k is read from entries[k - entry_offset]
+// (the plan's entries in memory, or a copy of them in team scratch); the team's size must be
+// the plan's lane count, its lanes the threads of a block in order (vector length 1). Each
+// lane reports the smallest node with a zero or non-finite pivot and with a non-finite x
+// that it met (-1 if none).
 // System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i).
 template <class Member, class MemorySpace, class System>
 KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
                                               const DeviceLanePlans<MemorySpace>& plans,
                                               const int* const entries, const int entry_offset,
-                                              const int levels, const int lane_begin,
-                                              const System& sys, int& bad_pivot,
-                                              int& bad_solution) {
+                                              const int levels, const int warp_from,
+                                              const int lane_begin, const System& sys,
+                                              int& bad_pivot, int& bad_solution) {
   using T = typename System::scalar_type;
   T* const d = sys.d;
   T* const rhs = sys.rhs;
@@ -131,7 +157,9 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
         rhs[p] = rp;
       }
     }
-    t.team_barrier();
+    // Level + 1 reads what this level wrote: the first warp alone reads and writes from
+    // warp_from on.
+    lanes_level_done(t, level >= warp_from);
   }
   for (int level = levels - 1; level >= 0; --level) {
     const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
@@ -155,7 +183,8 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
       xprev = xi;
       if (!is_finite_value(xi) && (bad_solution < 0 || i < bad_solution)) bad_solution = i;
     }
-    if (level > 0) t.team_barrier();
+    // Level - 1 reads x of this level: the whole team from warp_from down.
+    if (level > 0) lanes_level_done(t, level > warp_from);
   }
 }
 

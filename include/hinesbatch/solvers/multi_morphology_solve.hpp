@@ -235,7 +235,7 @@ struct SolvePackedLanes {
     const std::int64_t offset = cell_offsets(c);
     const int n = static_cast<int>(cell_offsets(c + 1) - offset);
     const int q = cell_plan(c);
-    const int levels = plans.levels(q), lane0 = plans.begin_at(q);
+    const int levels = plans.levels(q), warp_from = plans.warp_from(q), lane0 = plans.begin_at(q);
     const int e0 = plans.begin(lane0), e1 = plans.begin(lane0 + levels * t.team_size());
     // Level 0: [values when Level == 0][entries][parent]; level 1: [values].
     char* const chip = launch.level0_bytes(sizeof(T)) > 0
@@ -292,8 +292,8 @@ struct SolvePackedLanes {
                             launch.plan_on_chip ? plan_parent : parent_in_memory};
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve(t, plans, launch.plan_on_chip ? plan_entries : plans.entries.data(),
-                      launch.plan_on_chip ? e0 : 0, levels, lane0 + t.team_rank(), sys, bad_pivot,
-                      bad_solution);
+                      launch.plan_on_chip ? e0 : 0, levels, warp_from, lane0 + t.team_rank(), sys,
+                      bad_pivot, bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
                          [&](const int i) { rhs(offset + i) = sr[i]; });

@@ -42,6 +42,9 @@ constexpr int kWarpLanes = 32;
 // Rows per lane of the multi-warp shapes, and the most warps per system (a CUDA block of
 // 1,024 threads): m <= 32 x 32 x 8 = 8,192.
 constexpr int kWarpRowsPerLane = 8;
+// Rows per lane of the shapes from 32 lanes on whose systems fit in three quarters of them
+// (still even: a lane's rows of a Flat system load as 16-byte pairs where aligned).
+constexpr int kWarpFewerRowsPerLane = 6;
 constexpr int kWarpMaxWarps = 32;
 constexpr int kWarpMaxRows = kWarpLanes * kWarpMaxWarps * kWarpRowsPerLane;
 
@@ -55,12 +58,16 @@ struct WarpThomasShape {
   static WarpThomasShape for_rows(int m) {
     // Eight rows per lane where the system allows (measured on the H100, fp64, N = 256,000:
     // 32 lanes x 8 rows 0.89 of the copy floor at m = 256, 32 x 4 0.79 at m = 128, 16 x 4
-    // 0.83 at m = 64).
+    // 0.83 at m = 64). From 32 lanes on, six rows per lane where they suffice: a system just
+    // past a power of two otherwise leaves half the lanes (or a whole warp) without rows while
+    // the others work through eight each.
     if (m <= 8 * 4) return {8, 4};
     if (m <= 8 * 8) return {8, 8};
     if (m <= 16 * 8) return {16, 8};
     for (int lanes = kWarpLanes; lanes <= kWarpLanes * kWarpMaxWarps; lanes *= 2)
-      if (m <= lanes * kWarpRowsPerLane) return {lanes, kWarpRowsPerLane};
+      if (m <= lanes * kWarpRowsPerLane)
+        return {lanes,
+                m <= lanes * kWarpFewerRowsPerLane ? kWarpFewerRowsPerLane : kWarpRowsPerLane};
     return WarpThomasShape{};
   }
 };

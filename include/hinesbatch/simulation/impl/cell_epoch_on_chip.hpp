@@ -177,8 +177,8 @@ struct StepCellEpochOnChip {
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
     int stim_begin, stim_end, syn_begin, syn_end, group_begin, group_end, record_begin, record_end,
-        detector, levels, plan_begin,  // plan_begin: this lane's first offset
-        constants;                     // the template's constants begin
+        detector, levels, warp_from, plan_begin,  // plan_begin: this lane's first offset
+        constants;                                // the template's constants begin
   };
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
@@ -195,6 +195,7 @@ struct StepCellEpochOnChip {
                    lists.record_begin(s + 1),
                    c.det_node(s),
                    lists.plans.levels(plan),
+                   lists.plans.warp_from(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s)};
     double* const scratch = static_cast<double*>(
@@ -299,7 +300,8 @@ struct StepCellEpochOnChip {
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
                                     const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.plan_begin,
+    lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.warp_from,
+                      r.plan_begin,
                       OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
                       bad_pivot, bad_solution);
     if (bad_pivot >= 0 || bad_solution >= 0)

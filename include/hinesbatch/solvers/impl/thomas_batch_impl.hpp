@@ -686,6 +686,7 @@ bool with_one_warp_shape(const WarpThomasShape& shape, const F& f) {
   HINESBATCH_WARP_SHAPE(4, 8)
   HINESBATCH_WARP_SHAPE(8, 8)
   HINESBATCH_WARP_SHAPE(8, 16)
+  HINESBATCH_WARP_SHAPE(6, 32)
   HINESBATCH_WARP_SHAPE(8, 32)
 #undef HINESBATCH_WARP_SHAPE
   return false;
@@ -701,9 +702,12 @@ void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
                                                                          num_systems);
       }))
     return;
-#define HINESBATCH_WARPS_SHAPE(P)                                               \
-  if (shape.rows_per_lane == kWarpRowsPerLane && shape.lanes == kWarpLanes * P) \
-    return launch_thomas_warps_shape<kWarpRowsPerLane, P>(label, exec, systems, num_systems);
+#define HINESBATCH_WARPS_SHAPE(P)                                                                  \
+  if (shape.lanes == kWarpLanes * P)                                                               \
+    return shape.rows_per_lane == kWarpRowsPerLane                                                 \
+               ? launch_thomas_warps_shape<kWarpRowsPerLane, P>(label, exec, systems, num_systems) \
+               : launch_thomas_warps_shape<kWarpFewerRowsPerLane, P>(label, exec, systems,         \
+                                                                     num_systems);
   HINESBATCH_WARPS_SHAPE(2)
   HINESBATCH_WARPS_SHAPE(4)
   HINESBATCH_WARPS_SHAPE(8)

@@ -1,0 +1,560 @@
+// The solver performance map: every schedule, and Auto, of the batched Hines and
+// tridiagonal solvers over system sizes x batch totals x storage layouts, on the device and
+// on the host, each point against the copy floor measured in the same run. What Auto
+// should pick at a point is read off this map (scripts/solver_map.py draws it).
+//
+// Names (one benchmark per point; filter with --benchmark_filter):
+//   Thomas/<backend>/<layout>/<schedule>/m:<rows>/total:<log2 rows in the batch>
+//   Hines/<backend>/<layout>/<schedule>/<tree>/n:<nodes>/total:<log2 nodes in the batch>
+// backend: Device (the default execution space) or Host (the default host space, all its
+// threads); layout: Flat or FullInterleaved; schedule: Auto or one of the enum's values.
+// The label holds the schedule Auto resolved to. Points a schedule refuses (InputError) are
+// reported as skipped with the refusal, never as a time.
+//
+// Options (before Google Benchmark's own):
+//   --map-families=thomas,hines   which families
+//   --map-backends=device,host    which backends
+//   --map-totals=20,22,24,26,28   log2 of the rows / nodes in one batch (device)
+//   --map-host-totals=20,22,24    the same for the host backend
+//   --map-rows=2,3,...            tridiagonal sizes (default: 2 to 100,000, odd sizes and the
+//                                 ones next to every power of two the schedules switch at)
+//   --map-trees=all|classes,real,chain,star,random   Hines tree kinds
+//   --map-reps=3                  timed solves per point (after one untimed warm-up)
+//   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
+//                                 for perf_tests/peers/hines_peers (int32 count, then per tree
+//                                 int32 n and n int32 parents), list them, and stop
+//
+// Inputs: random diagonally dominant systems from a counter-based hash on the backend
+// itself (so a 2^28-row batch costs no host time): tridiagonal a, c uniform in [-1, 1),
+// |b| = |a| + |c| + margin; Hines u, l uniform in [-1, 1), |d| = 1 + children + margin
+// (>= the row's off-diagonal sum), margin in [0.1, 1.1], random signs. The inputs a solve
+// overwrites (c and d; d and rhs) are restored from pristine copies before every solve,
+// outside the timed region. After the timed solves the batch's status must be clean and the
+// largest row residual |A x - b| / max |b| below 1e-8, else the point is an error.
+//
+// Byte model (fp64): 40 B per row or node (read the four coefficient arrays, write x once);
+// floor_frac = that rate / the copy bandwidth of the same backend in the same run.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/hinesbatch.hpp"
+#include "perf_common.hpp"
+#include "shared_data.hpp"
+
+namespace hinesbatch::perf {
+namespace {
+double g_copy_bandwidth = 0, g_host_copy_bandwidth = 0;
+}
+double copy_bandwidth() { return g_copy_bandwidth; }
+double host_copy_bandwidth() { return g_host_copy_bandwidth; }
+}  // namespace hinesbatch::perf
+
+// A named namespace: nvcc does not take extended lambdas in some internal-linkage contexts.
+namespace hinesbatch::solver_map {
+
+KOKKOS_INLINE_FUNCTION double abs_of(double x) { return x < 0 ? -x : x; }
+KOKKOS_INLINE_FUNCTION double max_of(double a, double b) { return a > b ? a : b; }
+
+struct MapOptions {
+  std::vector<std::string> families{"thomas", "hines"};
+  std::vector<std::string> backends{"device", "host"};
+  std::vector<int> totals{20, 22, 24, 26, 28};
+  std::vector<int> host_totals{20, 22, 24};
+  std::vector<int> rows{2,    3,    4,    5,    7,     8,     12,    16,    24,   31,
+                        32,   33,   48,   63,   64,    65,    80,    81,    96,   100,
+                        127,  128,  129,  160,  200,   255,   256,   257,   300,  384,
+                        500,  511,  512,  513,  700,   1000,  1024,  1500,  2000, 3000,
+                        4096, 5000, 8192, 8193, 10000, 20000, 50000, 100000};
+  std::vector<std::string> trees{"classes", "real", "chain", "star", "random"};
+  int reps = 3;
+  std::string export_trees;  // write the Hines trees as a peers' cell file and stop
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string t; std::getline(ss, t, ',');)
+    if (!t.empty()) out.push_back(t);
+  return out;
+}
+
+std::vector<int> split_ints(const std::string& s, const std::string& flag) {
+  std::vector<int> out;
+  for (const auto& t : split(s)) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != t.size() || v < 1)
+      throw std::invalid_argument(flag + ": '" + t + "' is not a positive integer");
+    out.push_back(v);
+  }
+  return out;
+}
+
+// Takes the --map-* options out of argv (Google Benchmark refuses what it does not know).
+MapOptions parse_map_options(int& argc, char** argv) {
+  MapOptions o;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto eq = a.find('=');
+    const std::string key = a.substr(0, eq),
+                      value = eq == std::string::npos ? "" : a.substr(eq + 1);
+    if (key.rfind("--map-", 0) != 0) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (eq == std::string::npos) throw std::invalid_argument(key + " needs =VALUE");
+    if (key == "--map-families")
+      o.families = split(value);
+    else if (key == "--map-backends")
+      o.backends = split(value);
+    else if (key == "--map-totals")
+      o.totals = split_ints(value, key);
+    else if (key == "--map-host-totals")
+      o.host_totals = split_ints(value, key);
+    else if (key == "--map-rows")
+      o.rows = split_ints(value, key);
+    else if (key == "--map-trees")
+      o.trees = value == "all" ? MapOptions{}.trees : split(value);
+    else if (key == "--map-export")
+      o.export_trees = value;
+    else if (key == "--map-reps")
+      o.reps = split_ints(value, key).at(0);
+    else
+      throw std::invalid_argument("unknown option " + key);
+  }
+  argc = kept;
+  for (int t : o.totals)
+    if (t > 30)
+      throw std::invalid_argument("--map-totals: 2^" + std::to_string(t) + " is too large");
+  return o;
+}
+
+// A counter-based hash (splitmix64): uniform in [-1, 1) for (seed, index).
+KOKKOS_INLINE_FUNCTION double hash_unit(std::uint64_t seed, std::uint64_t i) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 0x632BE59BD9B4E5ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+// One buffer per array, grown to the largest point and reused (a 2^28-row batch allocated
+// once, not per point).
+template <class Mem>
+struct BufferPool {
+  std::vector<Kokkos::View<double*, Mem>> buffers;
+  double* get(int k, std::size_t n) {
+    if (static_cast<int>(buffers.size()) <= k) buffers.resize(k + 1);
+    auto& b = buffers[k];
+    if (b.extent(0) < n) {
+      b = Kokkos::View<double*, Mem>();  // free before allocating the larger one
+      b = Kokkos::View<double*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "map_buffer"),
+                                     n);
+    }
+    return b.data();
+  }
+  static BufferPool& instance() {
+    static auto* pool = new BufferPool;  // never freed: see flush_device_cache
+    return *pool;
+  }
+};
+
+template <class Layout>
+struct KokkosLayoutOf;
+template <>
+struct KokkosLayoutOf<layouts::Flat> {
+  using type = Kokkos::LayoutRight;
+};
+template <>
+struct KokkosLayoutOf<layouts::FullInterleaved> {
+  using type = Kokkos::LayoutLeft;
+};
+
+// On GPUs, overwrites the L2 cache (256 MB written), so that a small batch's restored
+// inputs are not served from it: every point then reads its inputs from memory, as the
+// floor's copy does.
+template <class Exec>
+void flush_device_cache(const Exec& exec) {
+  using Mem = typename Exec::memory_space;
+  if constexpr (!std::is_same<Mem, Kokkos::HostSpace>::value) {
+    // Never freed (as the buffers below): a View freed after Kokkos::finalize aborts.
+    static const auto* junk = new Kokkos::View<double*, Mem>("map_l2_flush", std::size_t(1) << 25);
+    Kokkos::deep_copy(exec, *junk, 0.0);
+  }
+}
+
+// Times `solve` reps times (after one warm-up), restoring the overwritten inputs first.
+template <class Exec>
+void time_solves(benchmark::State& state, const Exec& exec, const std::function<void()>& restore,
+                 const std::function<void()>& solve) {
+  restore();
+  solve();
+  exec.fence();
+  for (auto _ : state) {
+    restore();
+    flush_device_cache(exec);
+    exec.fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    solve();
+    exec.fence();
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+}
+
+void set_map_counters(benchmark::State& state, double items, double floor_bw) {
+  perf::set_counters(state, items, 40.0 * items);
+  // floor_frac = bytes_per_s / floor: the counter holds a solve's bytes over the floor (the
+  // seconds the floor needs for them), which Google Benchmark divides by the solve time.
+  state.counters["floor_frac"] =
+      benchmark::Counter(40.0 * items / floor_bw, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["copy_GBps"] = floor_bw * 1e-9;
+}
+
+// ----------------------------------------------------------------------------- tridiagonal
+
+template <class Exec, class Layout>
+void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long long total) {
+  using Mem = typename Exec::memory_space;
+  using KL = typename KokkosLayoutOf<Layout>::type;
+  using V = Kokkos::View<double**, KL, Mem>;
+  const Exec exec;
+  const long long n_sys = std::max<long long>(1, total / m);
+  if (n_sys > std::numeric_limits<int>::max()) {
+    state.SkipWithError("too many systems for an int count");
+    return;
+  }
+  const int N = static_cast<int>(n_sys);
+  const std::size_t len = static_cast<std::size_t>(N) * m;
+  auto& pool = BufferPool<Mem>::instance();
+  V a(pool.get(0, len), N, m), b(pool.get(1, len), N, m), c(pool.get(2, len), N, m),
+      d(pool.get(3, len), N, m), c0(pool.get(4, len), N, m), d0(pool.get(5, len), N, m);
+  const std::uint64_t seed = 1000003ull * m + N;
+  Kokkos::parallel_for(
+      "map_fill_thomas", Kokkos::RangePolicy<Exec>(exec, 0, len), KOKKOS_LAMBDA(std::size_t e) {
+        const int s = static_cast<int>(e / m), i = static_cast<int>(e % m);
+        const double av = i == 0 ? 0.0 : hash_unit(seed, 4 * e);
+        const double cv = i == m - 1 ? 0.0 : hash_unit(seed, 4 * e + 1);
+        const double r = hash_unit(seed, 4 * e + 2);
+        const double margin = 0.6 + 0.5 * r;
+        a(s, i) = av;
+        b(s, i) = (r < 0 ? -1.0 : 1.0) * (abs_of(av) + abs_of(cv) + margin);
+        c0(s, i) = cv;
+        d0(s, i) = hash_unit(seed, 4 * e + 3);
+      });
+  auto status = make_thomas_status(exec);
+  try {
+    time_solves(
+        state, exec,
+        [&] {
+          Kokkos::deep_copy(exec, c, c0);
+          Kokkos::deep_copy(exec, d, d0);
+        },
+        [&] { thomas_batch(exec, a, b, c, d, status, schedule); });
+  } catch (const InputError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  exec.fence();
+  try {
+    check_thomas_status(exec, status, m);
+  } catch (const std::exception& e) {
+    state.SkipWithError((std::string("solve failed: ") + e.what()).c_str());
+    return;
+  }
+  // Residual of the last solve (x in d) against the pristine c and d.
+  double worst = 0, scale = 0;
+  Kokkos::parallel_reduce(
+      "map_residual_thomas", Kokkos::RangePolicy<Exec>(exec, 0, len),
+      KOKKOS_LAMBDA(std::size_t e, double& w) {
+        const int s = static_cast<int>(e / m), i = static_cast<int>(e % m);
+        double r = b(s, i) * d(s, i) - d0(s, i);
+        if (i > 0) r += a(s, i) * d(s, i - 1);
+        if (i < m - 1) r += c0(s, i) * d(s, i + 1);
+        w = max_of(w, abs_of(r));
+      },
+      Kokkos::Max<double>(worst));
+  Kokkos::parallel_reduce(
+      "map_scale_thomas", Kokkos::RangePolicy<Exec>(exec, 0, len),
+      KOKKOS_LAMBDA(std::size_t e, double& w) { w = max_of(w, abs_of(d0(e / m, e % m))); },
+      Kokkos::Max<double>(scale));
+  const double rel = worst / scale;
+  if (!(rel < 1e-8)) {
+    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+    return;
+  }
+  set_map_counters(state, double(len), perf::copy_bandwidth_of<Exec>());
+  state.counters["max_rel_residual"] = rel;
+  state.counters["rows"] = m;
+  state.counters["systems"] = N;
+  state.SetLabel(schedule_name(impl::resolve_schedule<Exec, Layout, double>(schedule, m, N)));
+}
+
+// -------------------------------------------------------------------------------- Hines
+
+struct MapTree {
+  std::string name;
+  std::function<Tree()> make;
+  int size;
+};
+
+std::vector<MapTree> map_trees(const std::vector<std::string>& kinds) {
+  std::vector<MapTree> out;
+  auto has = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+  if (has("classes"))
+    for (const auto& c : paper_classes())
+      out.push_back({std::string("class-") + c.name, [id = c.id] { return paper_class_tree(id); },
+                     paper_class_tree(c.id).size()});
+  if (has("real"))
+    for (const auto& f : test::real_morphology_files()) {
+      std::string base = f.substr(f.find_last_of('/') + 1);
+      base = base.substr(0, base.find(".CNG"));
+      out.push_back(
+          {"real-" + base, [f] { return read_swc(f).tree(); }, read_swc(f).tree().size()});
+    }
+  if (has("chain"))
+    for (int n : {16, 100, 1000, 10000}) out.push_back({"chain", [n] { return chain_tree(n); }, n});
+  if (has("star"))
+    for (int n : {16, 100, 1000}) out.push_back({"star", [n] { return star_tree(n); }, n});
+  if (has("random"))
+    for (int n : {50, 200, 1000, 3000, 10000, 30000})
+      out.push_back({"random", [n] { return random_tree(n, 7 + n); }, n});
+  return out;
+}
+
+// One device tree alive at a time (large trees' plans are not small).
+template <class Mem>
+const DeviceTree<Mem>& cached_device_tree(const MapTree& t) {
+  static std::string key;
+  static DeviceTree<Mem>* tree = nullptr;  // the last one never freed: see flush_device_cache
+  const std::string want = t.name + "/" + std::to_string(t.size);
+  if (!tree || key != want) {
+    delete tree;
+    tree = nullptr;
+    tree = new DeviceTree<Mem>(typename Mem::execution_space(), t.make());
+    key = want;
+  }
+  return *tree;
+}
+
+template <class Exec, class Layout>
+void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt, long long total) {
+  using Mem = typename Exec::memory_space;
+  using Batch = HinesBatch<double, Layout, Mem>;
+  using V = typename Batch::view_type;
+  const Exec exec;
+  const DeviceTree<Mem>& tree = cached_device_tree<Mem>(mt);
+  const int n = tree.size();
+  const long long n_sys = std::max<long long>(1, total / n);
+  if (n_sys > std::numeric_limits<int>::max()) {
+    state.SkipWithError("too many systems for an int count");
+    return;
+  }
+  const int N = static_cast<int>(n_sys);
+  const std::size_t len = static_cast<std::size_t>(N) * n;
+  auto& pool = BufferPool<Mem>::instance();
+  V u(pool.get(0, len), N, n), l(pool.get(1, len), N, n), d(pool.get(2, len), N, n),
+      rhs(pool.get(3, len), N, n), d0(pool.get(4, len), N, n), rhs0(pool.get(5, len), N, n),
+      r(pool.get(6, len), N, n);
+  Batch batch(u, l, d, rhs);
+  // Children per node, for a diagonal that dominates its row.
+  Kokkos::View<int*, Mem> children("map_children", n);
+  const auto parents = tree.parents();
+  Kokkos::parallel_for(
+      "map_children", Kokkos::RangePolicy<Exec>(exec, 1, n),
+      KOKKOS_LAMBDA(int i) { Kokkos::atomic_add(&children(parents(i)), 1); });
+  const std::uint64_t seed = 7000003ull * n + N;
+  Kokkos::parallel_for(
+      "map_fill_hines", Kokkos::RangePolicy<Exec>(exec, 0, len), KOKKOS_LAMBDA(std::size_t e) {
+        const int s = static_cast<int>(e / n), i = static_cast<int>(e % n);
+        const double uv = i == 0 ? 0.0 : hash_unit(seed, 4 * e);
+        const double lv = i == 0 ? 0.0 : hash_unit(seed, 4 * e + 1);
+        const double q = hash_unit(seed, 4 * e + 2);
+        u(s, i) = uv;
+        l(s, i) = lv;
+        d0(s, i) = (q < 0 ? -1.0 : 1.0) * (1.0 + children(i) + 0.6 + 0.5 * q);
+        rhs0(s, i) = hash_unit(seed, 4 * e + 3);
+      });
+  try {
+    time_solves(
+        state, exec,
+        [&] {
+          Kokkos::deep_copy(exec, d, d0);
+          Kokkos::deep_copy(exec, rhs, rhs0);
+        },
+        [&] { solve(exec, tree, batch, schedule); });
+  } catch (const InputError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  exec.fence();
+  try {
+    batch.check(exec);
+  } catch (const std::exception& e) {
+    state.SkipWithError((std::string("solve failed: ") + e.what()).c_str());
+    return;
+  }
+  // r = A x - rhs0 per system (one thread per system scatters its rows), x in rhs.
+  Kokkos::parallel_for(
+      "map_residual_hines", Kokkos::RangePolicy<Exec>(exec, 0, N), KOKKOS_LAMBDA(int s) {
+        for (int i = 0; i < n; ++i) r(s, i) = d0(s, i) * rhs(s, i) - rhs0(s, i);
+        for (int i = 1; i < n; ++i) {
+          const int p = parents(i);
+          r(s, i) += l(s, i) * rhs(s, p);
+          r(s, p) += u(s, i) * rhs(s, i);
+        }
+      });
+  double worst = 0, scale = 0;
+  Kokkos::parallel_reduce(
+      "map_residual_max", Kokkos::RangePolicy<Exec>(exec, 0, len),
+      KOKKOS_LAMBDA(std::size_t e, double& w) { w = max_of(w, abs_of(r(e / n, e % n))); },
+      Kokkos::Max<double>(worst));
+  Kokkos::parallel_reduce(
+      "map_scale_hines", Kokkos::RangePolicy<Exec>(exec, 0, len),
+      KOKKOS_LAMBDA(std::size_t e, double& w) { w = max_of(w, abs_of(rhs0(e / n, e % n))); },
+      Kokkos::Max<double>(scale));
+  const double rel = worst / scale;
+  if (!(rel < 1e-8)) {
+    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+    return;
+  }
+  set_map_counters(state, double(len), perf::copy_bandwidth_of<Exec>());
+  state.counters["max_rel_residual"] = rel;
+  state.counters["nodes"] = n;
+  state.counters["systems"] = N;
+  state.SetLabel(schedule_name(resolve_schedule<Exec, Layout, double>(schedule, n)));
+}
+
+// --------------------------------------------------------------------------- registration
+
+template <class Exec, class Layout>
+void register_thomas(const MapOptions& o, const std::string& backend,
+                     const std::vector<int>& totals) {
+  for (int t : totals)
+    for (int m : o.rows)
+      for (auto s :
+           {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
+            ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem}) {
+        if (m > (1ll << t)) continue;
+        const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + schedule_name(s) +
+                                 "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [s, m, t](benchmark::State& st) { BM_Thomas<Exec, Layout>(st, s, m, 1ll << t); })
+            ->UseManualTime()
+            ->Iterations(o.reps)
+            ->Unit(benchmark::kMillisecond);
+      }
+}
+
+template <class Exec, class Layout>
+void register_hines(const MapOptions& o, const std::string& backend, const std::vector<int>& totals,
+                    const std::vector<MapTree>& trees) {
+  // Tree-major: one device tree is built per tree and reused by its points.
+  for (const auto& mt : trees)
+    for (int t : totals)
+      for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
+                     HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem}) {
+        if (mt.size > (1ll << t)) continue;
+        const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + schedule_name(s) +
+                                 "/" + mt.name + "/n:" + std::to_string(mt.size) +
+                                 "/total:" + std::to_string(t);
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [s, mt, t](benchmark::State& st) { BM_Hines<Exec, Layout>(st, s, mt, 1ll << t); })
+            ->UseManualTime()
+            ->Iterations(o.reps)
+            ->Unit(benchmark::kMillisecond);
+      }
+}
+
+template <class Exec>
+void register_backend(const MapOptions& o, const std::string& backend,
+                      const std::vector<int>& totals, const std::vector<MapTree>& trees) {
+  auto has = [&](const char* f) {
+    return std::find(o.families.begin(), o.families.end(), f) != o.families.end();
+  };
+  if (has("thomas")) {
+    register_thomas<Exec, layouts::Flat>(o, backend, totals);
+    register_thomas<Exec, layouts::FullInterleaved>(o, backend, totals);
+  }
+  if (has("hines")) {
+    // Layout-major inside a tree would rebuild the plans; interleave layouts per tree.
+    for (const auto& mt : trees) {
+      register_hines<Exec, layouts::Flat>(o, backend, totals, {mt});
+      register_hines<Exec, layouts::FullInterleaved>(o, backend, totals, {mt});
+    }
+  }
+}
+
+}  // namespace hinesbatch::solver_map
+
+int main(int argc, char** argv) {
+  using namespace hinesbatch;
+  using namespace hinesbatch::solver_map;
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  MapOptions o;
+  try {
+    o = parse_map_options(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hinesbatch_solver_map: %s\n", e.what());
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  perf::g_copy_bandwidth = perf::measure_copy_bandwidth(Exec(), std::size_t(1) << 30);
+  perf::g_host_copy_bandwidth = std::is_same<Exec, Host>::value
+                                    ? perf::g_copy_bandwidth
+                                    : perf::measure_copy_bandwidth(Host(), std::size_t(1) << 30);
+  benchmark::AddCustomContext("execution_space", Exec::name());
+  benchmark::AddCustomContext("copy_bandwidth_GBps", std::to_string(perf::g_copy_bandwidth * 1e-9));
+  benchmark::AddCustomContext("host_execution_space", Host::name());
+  benchmark::AddCustomContext("host_copy_bandwidth_GBps",
+                              std::to_string(perf::g_host_copy_bandwidth * 1e-9));
+  benchmark::AddCustomContext("host_concurrency", std::to_string(Host().concurrency()));
+  const auto trees = map_trees(o.trees);
+  if (!o.export_trees.empty()) {
+    std::FILE* f = std::fopen(o.export_trees.c_str(), "wb");
+    auto put = [&](std::int32_t v) { return std::fwrite(&v, sizeof v, 1, f) == 1; };
+    bool ok = f && put(static_cast<std::int32_t>(trees.size()));
+    for (std::size_t k = 0; ok && k < trees.size(); ++k) {
+      const Tree t = trees[k].make();
+      ok = put(t.size());
+      for (int i = 0; ok && i < t.size(); ++i) ok = put(t.parent(i));
+      std::printf("class%zu %s %d\n", k, trees[k].name.c_str(), t.size());
+    }
+    if (!f || std::fclose(f) != 0 || !ok) {
+      std::fprintf(stderr, "hinesbatch_solver_map: cannot write %s\n", o.export_trees.c_str());
+      return 1;
+    }
+    return 0;
+  }
+  auto has_backend = [&](const char* b) {
+    return std::find(o.backends.begin(), o.backends.end(), b) != o.backends.end();
+  };
+  if (has_backend("device")) register_backend<Exec>(o, "Device", o.totals, trees);
+  if (has_backend("host") && !std::is_same<Exec, Host>::value)
+    register_backend<Host>(o, "Host", o.host_totals, trees);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
