@@ -7,8 +7,8 @@
 //   real     the NeuroMorpho files of ../shared/morphologies ($HINESBATCH_SHARED_DIR), sorted
 //            by name, one node per SWC point (read_swc(...).tree()), cycled over N cells: the
 //            cells of perf_tests' Multi/RealMixed/N
-//   fig14    N copies of P2's Fig. 14 binary tree of L levels (2, 3, 4; default 4):
-//            Multi/Fig14/levelsL/N
+//   fig14    N copies of the ThomasBatch paper's Fig. 14 binary tree of L levels (2, 3, 4;
+//            default 4): Multi/Fig14/levelsL/N
 //   classes  the six paper-class trees (paper_class_tree, seed 1), in the order small-low,
 //            small-high, medium-low, medium-high, big-low, big-high (--cells ignored): the
 //            trees of the mono-morphology benchmarks

@@ -1,8 +1,8 @@
-// A batch of each of the papers' six morphology classes (P1 Fig. 5), solved in every
-// layout on the default execution space, against one sequential core on Flat, and with
-// the SIMD-tile schedule on the host (a tile of W systems per vector instruction; W is
-// the vector width the program was compiled for: 2 doubles on generic x86-64, 4 with
-// -march=x86-64-v3, 8 with AVX-512; see HINESBATCH_BENCH_ARCH_FLAGS).
+// A batch of each of the papers' six morphology classes (the cuHinesBatch paper's Fig. 5),
+// solved in every layout on the default execution space, against one sequential core on
+// Flat, and with the SIMD-tile schedule on the host (a tile of W systems per vector
+// instruction; W is the vector width the program was compiled for: 2 doubles on generic
+// x86-64, 4 with -march=x86-64-v3, 8 with AVX-512; see HINESBATCH_BENCH_ARCH_FLAGS).
 //
 //   hinesbatch-paper-classes [--systems N] [--repeat R] [--block-size BS] [--float]
 //

@@ -1,14 +1,14 @@
-// Mono-morphology batches (P1 Figs. 3-5): the six paper classes x batch sizes x layouts
-// on the default execution space, the sequential one-core baseline and the papers'
-// Multicore (OpenMP over systems on Flat; in an OpenMP build that is Mono/Flat), and the
-// SIMD-tile schedule on the host (Mono/SimdTiles: every OpenMP thread; SimdTiles1Core:
-// Kokkos::Serial, one core, against Sequential).
+// Mono-morphology batches (the cuHinesBatch paper's Figs. 3-5): the six paper classes x
+// batch sizes x layouts on the default execution space, the sequential one-core baseline
+// and the papers' Multicore (OpenMP over systems on Flat; in an OpenMP build that is
+// Mono/Flat), and the SIMD-tile schedule on the host (Mono/SimdTiles: every OpenMP thread;
+// SimdTiles1Core: Kokkos::Serial, one core, against Sequential).
 //
 // Byte model (double): each solve reads u, l, d, rhs once and writes rhs once:
 // 5 x sizeof(T) bytes per node; the shared parent array is not counted (it is cached).
-// That is what the team schedule moves (Mono/Team*: a team per system, hines_team.hpp);
-// the one-thread-per-system sweeps (Mono/Flat, FullInterleaved, ...: P1's kernels) also
-// write d' and rhs' and read them back, about 10 x sizeof(T) per node.
+// That is what the team schedule moves (Mono/Team*: a team per system, hines_team.hpp); the
+// one-thread-per-system sweeps (Mono/Flat, FullInterleaved, ...: cuHinesBatch's kernels)
+// also write d' and rhs' and read them back, about 10 x sizeof(T) per node.
 // Every timing checks afterwards that the solution it left is one: the largest relative
 // residual (long double) of three systems is reported as max_rel_residual.
 // Time: solve() alone, fenced; d and rhs are restored from a pristine copy outside the
@@ -228,7 +228,8 @@ void register_paper_benchmarks() {
       add("Mono/AutoFullInterleaved", BM_Solve<T, layouts::FullInterleaved, Default, automatic>,
           true);
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
-      add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);  // P1's CPU baseline
+      // cuHinesBatch's CPU baseline
+      add("Mono/Multicore", BM_Solve<T, layouts::Flat, Kokkos::OpenMP>, true);
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
       add("Mono/SimdTiles", BM_SimdTiles<T, Kokkos::OpenMP, true>, true);  // every host thread
@@ -238,7 +239,8 @@ void register_paper_benchmarks() {
 #endif
     }
   }
-  // P1 Fig. 4: block-size sweep for Block-Interleaved and Block-Shared, medium-high class.
+  // The cuHinesBatch paper's Fig. 4: block-size sweep for Block-Interleaved and
+  // Block-Shared, medium-high class.
   for (int bs : {32, 64, 128, 256, 512}) {
     for (auto [name, fn] :
          {std::pair{"BlockSize/BlockInterleaved", BM_Solve<T, layouts::BlockInterleaved, Default>},
@@ -250,7 +252,7 @@ void register_paper_benchmarks() {
   }
 }
 
-// fp32: P1's Full-Interleaved kernel against the team schedule (Mono32/...).
+// fp32: cuHinesBatch's Full-Interleaved kernel against the team schedule (Mono32/...).
 void register_float_benchmarks() {
   using benchmark::RegisterBenchmark;
   constexpr auto team = HinesSchedule::TeamPerSystem;

@@ -1,17 +1,19 @@
-// Multi-morphology batches (P2 §4): every cell its own tree.
+// Multi-morphology batches (the ThomasBatch paper's §4): every cell its own tree.
 //  - Fig. 6: the mono-morphology kernel on one shared tree against the paths for cells
 //    that all differ (same size, branch ratios 10% and 50%), 25,600 cells.
 //  - Fig. 14: 512-node binary trees of 2, 3 and 4 levels, 256 to 256,000 cells.
 //  - Mixed real cells: the NeuroMorpho files of ../shared (when present), 25,600 and
-//    256,000 cells: RealMixed one node per SWC point with random systems (P2's input),
-//    RealCable the same files as the simulation discretises them (Import3d's sections,
-//    NEURON's compartments at d_lambda 0.1) with the simulation's matrix (cable_matrix).
+//    256,000 cells: RealMixed one node per SWC point with random systems (the paper's
+//    input), RealCable the same files as the simulation discretises them (Import3d's
+//    sections, NEURON's compartments at d_lambda 0.1) with the simulation's matrix
+//    (cable_matrix).
 // Paths: Mono (Full-Interleaved, one tree), Naive (interleaved, per-cell parents),
-// NaiveSorted (the same after sorting cells by size), LevelLaunches (P2: one launch per
-// level and sweep), TeamLevels (one launch, a team per group of cells), PackedTeam and
-// PackedLanes (cells packed without padding, a team per cell eliminating it on chip:
-// PackedSchedule::TeamPieces, hines_team.hpp, and PackedSchedule::CellLanes,
-// hines_lanes.hpp), MonoTeam (the mono-morphology team schedule on one shared tree).
+// NaiveSorted (the same after sorting cells by size), LevelLaunches (the ThomasBatch
+// paper's scheme: one launch per level and sweep), TeamLevels (one launch, a team per group
+// of cells), PackedTeam and PackedLanes (cells packed without padding, a team per cell
+// eliminating it on chip: PackedSchedule::TeamPieces, hines_team.hpp, and
+// PackedSchedule::CellLanes, hines_lanes.hpp), MonoTeam (the mono-morphology team schedule
+// on one shared tree).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -274,7 +276,7 @@ bool register_all() {
         add(
             base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); }, p);
     }
-  // Mixed real cells (P2's motivation): the files cycled.
+  // Mixed real cells (the ThomasBatch paper's motivation): the files cycled.
   for (int n : {25600, 256000}) {
     const std::string base = "Multi/RealMixed/" + std::to_string(n);
     for (Path p : multi)

@@ -1,12 +1,12 @@
-// Batched tridiagonal solves (docs/REFERENCE.md §3, P2 §4.1): ThomasBatch (Figs. 9/10, 12b),
-// ThomasVBatch (Fig. 13) and the accuracy of ThomasBatch against a long-double Thomas
-// (Fig. 12a), on the default execution space, with the sequential one-core baseline
-// (Serial on Flat) and, when the default space is CUDA, P2's Multicore (OpenMP over
-// systems on Flat).
+// Batched tridiagonal solves (docs/REFERENCE.md §3; the ThomasBatch paper's §4.1):
+// ThomasBatch (Figs. 9/10, 12b), ThomasVBatch (Fig. 13) and the accuracy of ThomasBatch
+// against a long-double Thomas (Fig. 12a), on the default execution space, with the
+// sequential one-core baseline (Serial on Flat) and, when the default space is CUDA, the
+// paper's Multicore (OpenMP over systems on Flat).
 //
 // Names (every timing ends in /manual_time, so filters can select m and N with '/m/N/'):
 //   ThomasBatch/<Method>/<f64|f32>/<m>/<N>      Method: Sequential, Flat, FullInterleaved
-//                                               (P2's cuThomasBatch), BlockInterleaved
+//                                               (cuThomasBatch), BlockInterleaved
 //                                               (BS 128), Multicore (CUDA builds only):
 //                                               one thread per system (PerSystem);
 //                                               TeamFlat, TeamFullInterleaved,
@@ -43,7 +43,7 @@
 //     and c(m-1) are not read), its minimal model.
 //   rows_per_s (items): real rows solved per second (padding rows are not counted).
 //   bytes_allocated (Fig. 12b): the solver's storage, a, b, c, d in the benchmark's layout
-//     (padded lanes / rows included) plus sizes or offsets for ThomasVBatch; the solvers
+//     (padded tile lanes / rows included) plus sizes or offsets for ThomasVBatch; the solvers
 //     need no workspace. The benchmark's pristine copies of c and d are not counted.
 //
 // Time: the solve alone, bracketed by exec.fence(); c and d (overwritten by the solve) are
@@ -86,7 +86,7 @@ std::string type_name() {
   return std::is_same<T, float>::value ? "f32" : "f64";
 }
 
-constexpr int kBlockSize = 128;  // Block-Interleaved tile (P1's best)
+constexpr int kBlockSize = 128;  // Block-Interleaved tile (cuHinesBatch's best)
 
 // ---------------------------------------------------------------------------------------
 // Inputs: one set alive at a time, shared by consecutive benchmarks with the same key.
@@ -124,7 +124,7 @@ const test::TridiagonalSystems<T>& fixed_input(int m, int n) {
       [&] { return test::random_tridiagonal<T>(n, m, seed_of(1, m, n, sizeof(T))); });
 }
 
-// N systems with sizes uniform in [256, 512] (P2's Fig. 13).
+// N systems with sizes uniform in [256, 512] (the ThomasBatch paper's Fig. 13).
 template <class T>
 const test::TridiagonalSystems<T>& vbatch_input(int n) {
   return cached_input<T>(type_name<T>() + "/vbatch/" + std::to_string(n), [&] {
@@ -146,7 +146,7 @@ View make_storage(const Exec& exec, const std::string& label, int n, int m, int 
   using T = typename View::non_const_value_type;
   View v = L::template allocate<View>(label, n, m, bs);
   auto h = Kokkos::create_mirror_view(v);
-  if (L::tiled && n % bs != 0) std::fill(h.data(), h.data() + h.span(), T(0));  // idle lanes
+  if (L::tiled && n % bs != 0) std::fill(h.data(), h.data() + h.span(), T(0));  // idle tile lanes
   constexpr int kChunk = 128;  // systems per pass: both sides stream through the cache
   for (int s0 = 0; s0 < n; s0 += kChunk) {
     const int s1 = std::min(n, s0 + kChunk);
@@ -273,7 +273,8 @@ void BM_Batch(benchmark::State& state, int m, int n,
     return;
   }
   const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m, n);
-  // The on-chip schedule: its kept rows move 5 elements, the rest P2's 9.
+  // The on-chip schedule: its kept rows move 5 elements, the rest 9 (as the ThomasBatch
+  // paper's kernel).
   const int kept = resolved == ThomasSchedule::PerSystemOnChip ? on_chip_kept<T, Exec>(m) : 0;
   const bool team = resolved != ThomasSchedule::PerSystem && kept == 0;
   const double elements = kept > 0 ? team_traffic_elements(kept) + 9.0 * (m - kept)
@@ -353,7 +354,8 @@ void BM_BatchSimdTiles(benchmark::State& state, int m, int n) {
 }
 
 // ---------------------------------------------------------------------------------------
-// ThomasVBatch on padded Full-Interleaved storage (P2's layout), m_max = the largest size.
+// ThomasVBatch on padded Full-Interleaved storage (the ThomasBatch paper's layout), m_max =
+// the largest size.
 // Computing Padding: pad_vbatch once at set-up (identity padding rows), not timed.
 
 template <class T, bool kComputingPadding, class L = layouts::FullInterleaved>
@@ -418,7 +420,8 @@ void BM_VBatchPadded(benchmark::State& state, int n,
   state.counters["m_max"] = m_max;
 }
 
-// ThomasVBatch on packed rank-1 storage (divergent and uncoalesced: P2's worst case).
+// ThomasVBatch on packed rank-1 storage (divergent and uncoalesced: the ThomasBatch
+// paper's worst case).
 // WarpPacked: the same storage on WarpPerSystem (contiguous systems, 40 B per row).
 template <class T>
 void BM_VBatchPacked(benchmark::State& state, int n,
@@ -459,9 +462,10 @@ void BM_VBatchPacked(benchmark::State& state, int n,
 }
 
 // ---------------------------------------------------------------------------------------
-// ThomasAccuracy (P2 Fig. 12a): one solve of 64 systems of m rows (Full-Interleaved, the
-// default space); max over systems of ||x - x_ref||_2 / ||x_ref||_2 against the long-double
-// Thomas, and of the relative residual ||d - A x||_2 / ||d||_2 (long double).
+// ThomasAccuracy (the ThomasBatch paper's Fig. 12a): one solve of 64 systems of m rows
+// (Full-Interleaved, the default space); max over systems of ||x - x_ref||_2 / ||x_ref||_2
+// against the long-double Thomas, and of the relative residual ||d - A x||_2 / ||d||_2
+// (long double).
 
 template <class T>
 void BM_Accuracy(benchmark::State& state, int m,
@@ -537,7 +541,8 @@ template <class T>
 void register_thomas_benchmarks() {
   using benchmark::State;
   const std::string ty = "/" + type_name<T>() + "/";
-  // P2 Figs. 9/10: small sizes with 256 .. 256,000 systems, large with 20 .. 20,000.
+  // The ThomasBatch paper's Figs. 9/10: small sizes with 256 .. 256,000 systems, large with
+  // 20 .. 20,000.
   const std::vector<std::pair<std::vector<int>, std::vector<int>>> groups = {
       {{64, 128, 256, 512}, {256, 2560, 25600, 256000}},
       {{1024, 2048, 4096, 8192}, {20, 200, 2000, 20000}}};
@@ -589,7 +594,7 @@ void register_thomas_benchmarks() {
           });
         }
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_CUDA)
-        add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // P2's CPU baseline
+        add_timing("ThomasBatch/Multicore" + suffix, [m, n](State& s) {  // the paper's CPU baseline
           BM_Batch<T, layouts::Flat, Kokkos::OpenMP>(s, m, n);
         });
 #endif
@@ -604,8 +609,8 @@ void register_thomas_benchmarks() {
                      [m, n](State& s) { BM_BatchSimdTiles<T, Kokkos::Serial>(s, m, n); });
 #endif
       }
-  // Full-Interleaved batches, P2's kernel against other schedules: family/<Name>FullInterleaved
-  // (P2's kernel: family/FullInterleaved).
+  // Full-Interleaved batches, the ThomasBatch paper's kernel against other schedules:
+  // family/<Name>FullInterleaved (that kernel: family/FullInterleaved).
   const auto add_interleaved =
       [&](const std::string& family, std::initializer_list<int> ms, std::initializer_list<int> ns,
           std::initializer_list<std::pair<const char*, ThomasSchedule>> others) {
@@ -628,10 +633,12 @@ void register_thomas_benchmarks() {
       "ThomasOnChipSizes", {32, 80, 160}, {25600, 256000},
       {{"Warp", ThomasSchedule::WarpPerSystem}, {"OnChip", ThomasSchedule::PerSystemOnChip}});
   // Where Auto switches Full-Interleaved systems of 129-512 rows from the warp schedule to
-  // P2's kernel (impl::interleaved_warp_auto_max_systems: 67,584 systems on an H100).
+  // the ThomasBatch paper's kernel (impl::interleaved_warp_auto_max_systems: 67,584 systems
+  // on an H100).
   add_interleaved("ThomasAutoSwitch", {256, 512}, {64000, 128000, 192000},
                   {{"Warp", ThomasSchedule::WarpPerSystem}, {"Auto", ThomasSchedule::Auto}});
-  // P2 Fig. 13: sizes uniform in [256, 512] against fixed-size batches of 256 and 512.
+  // The ThomasBatch paper's Fig. 13: sizes uniform in [256, 512] against fixed-size batches
+  // of 256 and 512.
   for (int n : {256, 2560, 25600, 256000}) {
     const std::string suffix = ty + std::to_string(n);
     add_timing("ThomasVBatch/ComputingPadding" + suffix,
@@ -655,7 +662,7 @@ void register_thomas_benchmarks() {
     add_timing("ThomasVBatch/Fixed512" + suffix,
                [n](State& s) { BM_Batch<T, layouts::FullInterleaved, Default>(s, 512, n); });
   }
-  // P2 Fig. 12a: accuracy (not a timing).
+  // The ThomasBatch paper's Fig. 12a: accuracy (not a timing).
   for (int m = 64; m <= 8192; m *= 2) {
     benchmark::RegisterBenchmark(("ThomasAccuracy" + ty + std::to_string(m)).c_str(),
                                  [m](State& s) { BM_Accuracy<T>(s, m); })

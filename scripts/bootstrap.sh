@@ -65,15 +65,15 @@ ensure_apt_sources() {
 packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev dpkg-dev nlohmann-json3-dev
   openmpi-bin libopenmpi-dev neuron python3-neuron ccache)
 [ $need_cuda = 1 ] && packages+=(nvidia-cuda-toolkit g++-11)
-# clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh (issue #12).
+# clang 14 with its runtime (libFuzzer, ASan/UBSan) and OpenMP: scripts/fuzz.sh.
 packages+=(clang libclang-rt-14-dev libomp-dev)
-# CLI11: hinesbatch-sim's command line (issue #29).
+# CLI11: hinesbatch-sim's command line.
 packages+=(libcli11-dev)
 # NMODL mechanisms (tools/nmodl/): Blue Brain's NMODL framework parses the .mod files
 # (used from /usr/bin/python3), and NEURON's nrnivmodl (neuron-dev) compiles the same
 # files for the validation tests.
 packages+=(nmodl python3-nmodl neuron-dev)
-# The Python module (python/, issue #13), its tests and its example.
+# The Python module (python/), its tests and its example.
 packages+=(python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-mpi4py)
 # pip install . into a venv, offline (pyproject.toml: setuptools and wheel from Debian);
 # SONATA spike reports (HDF5 through pkg-config) and h5py, which reads them in the tests.

@@ -2,9 +2,10 @@
 #   check_portability.sh [ROOT]      (ROOT: the source tree, default this repository)
 #   check_portability.sh --self-test (must report every line of
 #                        unit_tests/portability/removed_names.hpp.txt not marked "fine")
-# Fails when the sources use a Kokkos name that Kokkos 4 or 5 removed or deprecated
-# (issue #12). Only Kokkos 3.4 is installable here, so a Kokkos 4 build cannot catch these;
-# this check does, in CI (a ctest) and by hand:  scripts/check_portability.sh
+# Fails when the sources use a Kokkos name that Kokkos 4 or 5 removed or deprecated, so that
+# the library keeps building with them. Only Kokkos 3.4 is installable here, so a Kokkos 4
+# build cannot catch these; this check does, in CI (a ctest) and by hand:
+#   scripts/check_portability.sh
 #
 # Sources: the Kokkos 4.0 changelog and the deprecation pages of kokkos-core-wiki
 # ("Deprecation for Kokkos-3.x": removed with Kokkos_ENABLE_DEPRECATED_CODE_3 in 4.0 and

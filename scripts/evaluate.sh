@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The evaluation of issue #4 in three steps: build and pack here, one device call, report.
+# The evaluation (the papers' experiments, peers measured in the same run, a report with
+# plots) in three steps: build and pack here, one device call, report.
 #
 #   scripts/evaluate.sh build          # here: CUDA build (perf tests, unit tests, examples,
 #                                      # multi-GPU), pack.sh, build-peers.sh, pack-mpi.sh

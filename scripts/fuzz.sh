@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# libFuzzer runs of the SWC reader and hinesbatch-sim's config loader (issue #12;
-# targets in tools/fuzz, built with clang, ASan and UBSan into build/fuzz).
+# libFuzzer runs of the SWC reader and hinesbatch-sim's config loader (targets in
+# tools/fuzz, built with clang, ASan and UBSan into build/fuzz).
 #
 #   scripts/fuzz.sh smoke [SECONDS]     bounded run for CI: SECONDS in all (default 60),
 #                                       split between the two targets

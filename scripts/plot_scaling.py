@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Strong and weak scaling tables and figures from hinesbatch-sim metrics (issue #10).
+"""Strong and weak scaling tables and figures from hinesbatch-sim metrics.
 
   scripts/plot_scaling.py --out docs/figures DIR... > tables.md
 

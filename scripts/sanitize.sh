@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer run of the unit suite on the OpenMP and
-# Serial backends, and of hinesbatch-sim's bad-input cases (issue #12). CI runs it.
+# Serial backends, and of hinesbatch-sim's bad-input cases. CI runs it.
 #   scripts/sanitize.sh [GTEST_FILTER]
 # Builds the openmp-asan preset (build/openmp-asan: gcc, -fsanitize=address,undefined,
 # -fno-sanitize-recover: any report fails). Kokkos itself is not instrumented.

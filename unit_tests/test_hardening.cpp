@@ -1,7 +1,8 @@
-// The library's side of the second hardening round (issue #29), as a Python caller or
-// another program meets it: the config parser's depth and duplicate-key refusals, the
-// physical ranges, the metrics JSON writer, and output files that never lose an earlier
-// file. hinesbatch-sim's own cases are in tools/hinesbatch-sim/tests (docs/HARDENING.md).
+// The library's side of the second hardening round (no hang, no crash, no lost output, no
+// silent wrong result), as a Python caller or another program meets it: the config parser's
+// depth and duplicate-key refusals, the physical ranges, the metrics JSON writer, and
+// output files that never lose an earlier file. hinesbatch-sim's own cases are in
+// tools/hinesbatch-sim/tests (docs/HARDENING.md).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -189,9 +189,9 @@ TYPED_TEST(HinesBatchSolve, WarpLaneCounts) {
 }
 
 // The on-chip schedule keeping only the first K nodes in scratch (the rest swept in place
-// as P1 does): every K from the root alone to the whole tree, on chains (every kept node's
-// parent the one before), stars (every node's parent kept), trees not numbered depth
-// first, and the paper classes; K past the tree's size keeps it all.
+// as cuHinesBatch does): every K from the root alone to the whole tree, on chains (every
+// kept node's parent the one before), stars (every node's parent kept), trees not numbered
+// depth first, and the paper classes; K past the tree's size keeps it all.
 TYPED_TEST(HinesBatchSolve, OnChipNodeCounts) {
   for (int kept : {1, 2, 3, 7, 31, 76, 1000}) {
     const std::string tag = " kept=" + std::to_string(kept);

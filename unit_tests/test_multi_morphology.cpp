@@ -1,11 +1,10 @@
-// Multi-morphology batches (every cell its own tree): the naive interleaved path
-// (unsorted and sorted), P2's one-launch-per-level path, the one-kernel team path and the
-// packed team-per-cell paths (on-chip elimination: TeamPieces; CellLanes with the
+// Multi-morphology batches (every cell its own tree): the naive interleaved path (unsorted
+// and sorted), the ThomasBatch paper's one-launch-per-level path, the one-kernel team path
+// and the packed team-per-cell paths (on-chip elimination: TeamPieces; CellLanes with the
 // backend's scratch, and with 2 KB of level-0 scratch, so that cells of one batch take
 // every way of keeping them: all on chip, d and rhs on chip, level-1 scratch with and
-// without the plan on chip),
-// against the sequential Hines algorithm per cell on fresh random systems, on every
-// backend, with the read-back buffer poisoned.
+// without the plan on chip), against the sequential Hines algorithm per cell on fresh
+// random systems, on every backend, with the read-back buffer poisoned.
 #include <gtest/gtest.h>
 
 #include <cmath>

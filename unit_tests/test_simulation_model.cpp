@@ -1,7 +1,7 @@
-// A model built from code (issue #10, structure): the config reader in the library
-// (from a file or from JSON text), run_simulation (what hinesbatch-sim runs), and
-// networks listed by hand (NetworkSpec::Explicit) that reproduce the generated ones
-// exactly, with every bad entry named.
+// A model built from code: the config reader in the library (from a file or from JSON
+// text), run_simulation (what hinesbatch-sim runs), and networks listed by hand
+// (NetworkSpec::Explicit) that reproduce the generated ones exactly, with every bad entry
+// named.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,6 @@
-// P1 Fig. 3 on several GPUs: a batch of N mono-morphology Hines systems split evenly over
-// MPI ranks, one rank per GPU (on OpenMP builds: the host's cores shared by the ranks).
+// The cuHinesBatch paper's Fig. 3 on several GPUs: a batch of N mono-morphology Hines
+// systems split evenly over MPI ranks, one rank per GPU (on OpenMP builds: the host's cores
+// shared by the ranks).
 //
 //   mpirun -np R hinesbatch_multi_gpu [--sizes 2560,25600,256000,2560000]
 //       [--classes all|small-low,...] [--layouts FullInterleaved,BlockInterleaved]
@@ -51,7 +52,7 @@ struct Options {
   std::vector<long> sizes = {2560, 25600, 256000, 2560000};
   std::vector<std::string> classes;  // empty: all six
   std::vector<std::string> layouts = {"FullInterleaved", "BlockInterleaved"};
-  std::vector<std::string> flat_classes = {"medium-high"};  // P1 Fig. 3 also shows Flat
+  std::vector<std::string> flat_classes = {"medium-high"};  // the paper's Fig. 3 also shows Flat
   int repeat = 10, warmup = 2, block_size = 128, pool = 4096;
   double max_gb = 0;  // 0: what the rank has free
   std::string json;
@@ -91,7 +92,8 @@ Options parse(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const std::string k = argv[a];
     if (k == "--help" || k == "-h") {
-      std::printf("hinesbatch_multi_gpu: P1 Fig. 3 on several GPUs\n%s", kUsage);
+      std::printf("hinesbatch_multi_gpu: the cuHinesBatch paper's Fig. 3 on several GPUs\n%s",
+                  kUsage);
       MPI_Finalize();
       std::exit(0);
     }
@@ -277,7 +279,7 @@ Result run_case(const Options& o, const char* layout_name, const PaperClassInfo&
     exec.fence();
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    solve(exec, dtree, batch, HinesSchedule::PerSystem);  // P1's kernel: the reproduction
+    solve(exec, dtree, batch, HinesSchedule::PerSystem);  // cuHinesBatch's kernel: the reproduction
     exec.fence();
     MPI_Barrier(MPI_COMM_WORLD);
     const double t = MPI_Wtime() - t0;
@@ -378,8 +380,8 @@ int main(int argc, char** argv) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     num_threads = std::max(1, hw / lsize);  // on CUDA builds: the host space only
   }
-  // Kokkos 4 removed the old init-arguments struct (issue #12): InitializationSettings from
-  // 3.7, the same choices as command-line arguments before (3.4 has no InitializationSettings).
+  // Kokkos 4 removed the old init-arguments struct: InitializationSettings from 3.7, the
+  // same choices as command-line arguments before (3.4 has no InitializationSettings).
 #if KOKKOS_VERSION >= 30700
   Kokkos::InitializationSettings settings;
   if (device_id >= 0) settings.set_device_id(device_id);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The spike raster of a network must not depend on the number of MPI ranks, the
-# partition, overlap or the backend (issue #5). Runs tools/hinesbatch-sim/tests/
+# partition, overlap or the backend. Runs tools/hinesbatch-sim/tests/
 # ring_small.json with 1, 2 and 4 ranks (oversubscribed: correctness only) and compares.
 #   check_rank_determinism.sh PATH/hinesbatch-sim     (exit 77: no mpirun)
 set -euo pipefail

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Synaptic events must drive the activity (issue #10): the random network of
-# scripts/validation/cases/random_synaptic_p3.json (100 P3 cells, no clamp, 10 cells kicked
-# once at 1 ms) keeps firing through its own synapses; with zero weights only the kicked
-# cells fire, once. Also Arbor's busyring (examples/sim/ring.json, 2 rings of 10 P3 cells):
-# it keeps going round with its weights and stops after the kicked cells without them.
+# Synaptic events must drive the activity: the random network of
+# scripts/validation/cases/random_synaptic_p3.json (100 of the P3 network's cells, no clamp,
+# 10 cells kicked once at 1 ms) keeps firing through its own synapses; with zero weights
+# only the kicked cells fire, once. Also Arbor's busyring (examples/sim/ring.json, 2 rings
+# of 10 of the P3 network's cells): it keeps going round with its weights and stops after
+# the kicked cells without them.
 #   check_synapses_matter.sh PATH/hinesbatch-sim
 set -euo pipefail
 sim=$1

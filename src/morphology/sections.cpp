@@ -17,7 +17,7 @@ namespace {
 double diam_of(const SwcPoint& p) { return std::max(2 * p.radius, 2 * kMinRadiusUm); }
 
 // NEURON's own limit on nseg; an absurdly small max_segment_length_um (1e-12 um) or
-// d_lambda would otherwise overflow the int and quietly give nseg 1 (issue #12).
+// d_lambda would otherwise overflow the int and quietly give nseg 1.
 constexpr double kMaxNsegPerSection = 32767;
 
 int odd_at_least(double x) {

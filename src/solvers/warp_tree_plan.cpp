@@ -97,10 +97,11 @@ WarpTreePlan WarpTreePlan::build(const Tree& tree, int lanes) {
 
 int WarpTreePlan::choose_lanes(const Tree& tree) {
   // A model in cycles of one system's solve on an H100 SM: staging latency, two passes
-  // over a lane's range, two over the ports (serial, each a division and dependent scratch
-  // reads), and as many warps as 228 KB of shared memory (48 KB per team) and 32 teams per
-  // SM hold. It picks the best measured G of the MonoLanes benchmark for all six paper
-  // classes (docs/PERFORMANCE.md, 2026-11-23).
+  // over a warp lane's range, two over the ports (serial, each a division and dependent
+  // scratch reads), and as many warps as 228 KB of shared memory (48 KB per team) and 32
+  // teams per SM hold. It picks the best measured G (warp lanes per system) of the MonoLanes
+  // benchmark for all six paper classes (docs/history/PERFORMANCE-log.md, "GPU: Hines trees
+  // by lane ranges, several systems per warp").
   const int n = tree.size();
   if (n <= 1) return 1;
   int best = 32;

@@ -1,7 +1,8 @@
-// libFuzzer target: the library's config loader (hinesbatch-sim's) (issue #12). Any input must
-// either load or throw InputError (the exit-2 contract); a raw library exception, a crash or a
+// libFuzzer target: the library's config loader (hinesbatch-sim's). Any input must either
+// load or throw InputError (the exit-2 contract); a raw library exception, a crash or a
 // sanitizer report is a finding. The input is written to a file in a private temporary
-// folder (load_simulation_config reads a path, and relative morphology paths resolve beside it).
+// folder (load_simulation_config reads a path, and relative morphology paths resolve beside
+// it).
 #include <unistd.h>
 
 #include <cstddef>

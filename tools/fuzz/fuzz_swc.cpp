@@ -1,6 +1,6 @@
-// libFuzzer target: the SWC reader and what the simulation builds from its output
-// (issue #12). Any input must either parse or throw InputError; anything else (a crash,
-// another exception, a sanitizer report, a hang) is a finding.
+// libFuzzer target: the SWC reader and what the simulation builds from its output. Any
+// input must either parse or throw InputError; anything else (a crash, another exception, a
+// sanitizer report, a hang) is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

@@ -1,4 +1,4 @@
-// hinesbatch-sim: runs a network of NEURON-style cells from a JSON config (issue #5).
+// hinesbatch-sim: runs a network of NEURON-style cells from a JSON config.
 //
 //   [mpirun -np P] hinesbatch-sim CONFIG.json [--set key.path=value]... [--spikes FILE]
 //       [--spikes-sonata FILE.h5] [--traces FILE] [--metrics FILE] [--export-model FILE]
@@ -47,8 +47,9 @@ namespace {
 using namespace hinesbatch;
 
 #ifdef HINESBATCH_HAVE_MPI
-// MPI_Allgatherv of the spikes (P3's MPI_Allgather, with counts first). Called from one
-// thread at a time (MPI_THREAD_SERIALIZED): the overlap thread or the main thread.
+// MPI_Allgatherv of the spikes (the MPI+OpenMP tasking paper's MPI_Allgather, with counts
+// first). Called from one thread at a time (MPI_THREAD_SERIALIZED): the overlap thread or
+// the main thread.
 class MpiExchange final : public SpikeExchange {
  public:
   MpiExchange() {

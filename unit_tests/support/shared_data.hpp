@@ -39,7 +39,8 @@ inline std::vector<std::string> real_morphology_files() {
   return names;
 }
 
-// The trees of every SWC file (one node per SWC point, as P1 and P2 use them).
+// The trees of every SWC file (one node per SWC point, as the cuHinesBatch and
+// ThomasBatch papers use them).
 inline std::vector<Tree> real_morphology_trees() {
   std::vector<Tree> cells;
   for (const auto& f : real_morphology_files()) cells.push_back(read_swc(f).tree());

@@ -1,8 +1,8 @@
 #pragma once
-// Strict number parsing for the command-line programs (issue #12): the whole argument must
-// be a number in range ("12abc", "abc", "1e3" for an integer, " 5" and values beyond the
-// range are refused), so a typo never runs with 0 or a truncated value. Used by
-// hinesbatch-sim, the examples, the perf tests and the multi-GPU driver.
+// Strict number parsing for the command-line programs: the whole argument must be a number
+// in range ("12abc", "abc", "1e3" for an integer, " 5" and values beyond the range are
+// refused), so a typo never runs with 0 or a truncated value. Used by hinesbatch-sim, the
+// examples, the perf tests and the multi-GPU driver.
 #include <cerrno>
 #include <cmath>
 #include <cstdint>

@@ -1,9 +1,10 @@
 #pragma once
-// The planner for multi-morphology batches (P2 §4): every cell has its own tree. Each
-// cell is split into branches (unbranched sections; Tree::branches), cells are sorted by
-// shape and packed into groups, and inside a group the branches of one level are stored
-// interleaved: row k of every branch of the level is contiguous, so the threads that
-// walk those branches side by side read consecutive addresses.
+// The planner for multi-morphology batches (the ThomasBatch paper's scheme,
+// docs/REFERENCE.md §4): every cell has its own tree. Each cell is split into branches
+// (unbranched sections; Tree::branches), cells are sorted by shape and packed into groups,
+// and inside a group the branches of one level are stored interleaved: row k of every
+// branch of the level is contiguous, so the threads that walk those branches side by side
+// read consecutive addresses.
 //
 // Built once per simulation on the host; the device solves (solvers/multi_morphology_
 // solve.hpp) only read the arrays it produces.

@@ -1,9 +1,9 @@
 #pragma once
-// The naive multi-morphology batch (P2 Fig. 6's baseline): the mono-morphology layout,
-// Full-Interleaved padded to the largest cell, with one parent array per cell stored
-// the same way. One thread per cell; each stops at its own size. Optionally the cells
-// are sorted by size first, so the threads of a warp hold cells of similar size
-// (CoreNEURON's "permute 1" idea without its node permutation).
+// The naive multi-morphology batch (the baseline of the ThomasBatch paper's Fig. 6): the
+// mono-morphology layout, Full-Interleaved padded to the largest cell, with one parent
+// array per cell stored the same way. One thread per cell; each stops at its own size.
+// Optionally the cells are sorted by size first, so the threads of a warp hold cells of
+// similar size (CoreNEURON's "permute 1" idea without its node permutation).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <climits>

@@ -1,5 +1,6 @@
 #pragma once
-// How a batch of N systems of n nodes sits in memory (P1 §3, docs/REFERENCE.md §2).
+// How a batch of N systems of n nodes sits in memory (cuHinesBatch's four layouts,
+// docs/REFERENCE.md §2).
 //
 // Each layout is a tag type that names the View holding one coefficient array and maps
 // (system s, node i) to an element. The per-system solver never sees the layout: the
@@ -73,8 +74,9 @@ struct BlockInterleaved {
   }
 };
 
-// Block-Shared: Block-Interleaved storage whose solve stages a tile's rhs in team
-// scratch (shared memory on a GPU). P1 found it slower: few tiles fit, little reuse.
+// Block-Shared: Block-Interleaved storage whose solve stages a tile's rhs in team scratch
+// (shared memory on a GPU). The cuHinesBatch paper found it slower: few tiles fit, little
+// reuse.
 struct BlockShared : BlockInterleaved {
   static constexpr const char* name = "BlockShared";
 };

@@ -28,9 +28,10 @@
 
 namespace hinesbatch {
 
-// How a packed batch is solved (solvers/multi_morphology_solve.hpp); a batch makes the plans
-// of one schedule, chosen when it is built. Auto is CellLanes: on the H100 it is faster than
-// TeamPieces on real cells (docs/PERFORMANCE.md, 2026-11-23, packed cells by lanes).
+// How a packed batch is solved (solvers/multi_morphology_solve.hpp); a batch makes the
+// plans of one schedule, chosen when it is built. Auto is CellLanes: on the H100 it is
+// faster than TeamPieces on real cells (docs/PERFORMANCE.md, "Mixed real cells, fp64":
+// PackedLanes against PackedTeam).
 enum class PackedSchedule { Auto, CellLanes, TeamPieces };
 
 inline const char* name(PackedSchedule s) {
@@ -110,7 +111,8 @@ class PackedMultiBatch : public BatchStorage<PackedMultiBatch<Scalar, MemorySpac
   using plan_table = impl::PlanTable<MemorySpace>;
 
   // schedule: the schedule whose plans are made (one plan per distinct tree); CellLanes
-  // plans are made for the lanes of a team of ExecutionSpace (on_chip_lanes).
+  // plans are made for the threads of a team of ExecutionSpace (on_chip_lanes: a warp's 32
+  // lanes on a GPU, one thread on a host).
   // piece_length: the longest piece of the TeamPieces plans (0: chosen per tree).
   template <class ExecutionSpace>
   PackedMultiBatch(const ExecutionSpace& exec, const std::vector<Tree>& cells,
@@ -228,9 +230,9 @@ class PackedMultiBatch : public BatchStorage<PackedMultiBatch<Scalar, MemorySpac
   }
   // Team scratch of the largest plan, in scalars (TeamPieces).
   std::size_t max_scratch_scalars() const { return max_scratch_scalars_; }
-  // CellLanes: the plans (cell_plan's numbering), made for teams of lanes() lanes; the
-  // trees' parent arrays (plan q's at parent_at(q)); the cells ordered by size, and their
-  // sizes and their plans' entry counts in that order (host).
+  // CellLanes: the plans (cell_plan's numbering), made for teams of lanes() threads
+  // (on_chip_lanes); the trees' parent arrays (plan q's at parent_at(q)); the cells ordered
+  // by size, and their sizes and their plans' entry counts in that order (host).
   int lanes() const { return lanes_; }
   const DeviceLanePlans<MemorySpace>& lane_plans() const { return lane_plans_; }
   const Kokkos::View<const int*, MemorySpace>& tree_parents() const { return tree_parents_; }

@@ -1,6 +1,6 @@
 #pragma once
-// Cells as NEURON builds them (issue #10, docs/REFERENCE.md §5): a morphology is a tree of
-// unbranched sections with 3-D points (pt3d); each section is cut into nseg segments.
+// Cells as NEURON builds them (docs/REFERENCE.md §5): a morphology is a tree of unbranched
+// sections with 3-D points (pt3d); each section is cut into nseg segments.
 // neuron_sections() reads an SWC reconstruction exactly as NEURON 8.2's Import3d does
 // (Import3d_SWC_read + Import3d_GUI.instantiate, lib/hoc/import3d/read_swc.hoc and
 // import3d_gui.hoc), so that the same file gives the same cell in both. In short:
@@ -86,9 +86,10 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
 
 // Synthetic cells built directly as sections (no SWC):
 //  - "ball-and-stick": soma (L = diam = 20 um) and one dendrite (200 um, diam 2 um);
-//  - "p3": P3's 450-compartment neuron: soma (20 x 20 um) and four primary dendrites, each
-//    a binary tree of three levels (7 sections, 100/80/60 um long, diam 3/2/1 um), 28
-//    dendritic sections of nseg 16 (one of 17): 1 + 28 x 16 + 1 = 450 segments.
+//  - "p3": the MPI+OpenMP tasking paper's 450-compartment neuron (the P3 network's cell):
+//    soma (20 x 20 um) and four primary dendrites, each a binary tree of three levels (7
+//    sections, 100/80/60 um long, diam 3/2/1 um), 28 dendritic sections of nseg 16 (one of
+//    17): 1 + 28 x 16 + 1 = 450 segments.
 // nseg options apply to the dendrites of "ball-and-stick" only.
 SectionedMorphology synthetic_sections(const std::string& name, const SectionOptions& o = {});
 

@@ -10,7 +10,7 @@
 
 namespace hinesbatch {
 
-// The six morphology classes of cuHinesBatch (P1 Fig. 5, docs/REFERENCE.md section 2).
+// The six morphology classes of cuHinesBatch (its paper's Fig. 5, docs/REFERENCE.md section 2).
 enum class PaperClass { SmallLow, SmallHigh, MediumLow, MediumHigh, BigLow, BigHigh };
 
 struct PaperClassInfo {
@@ -35,11 +35,12 @@ Tree paper_class_tree(PaperClass c, unsigned long seed = 1);
 // branches (at least one each). Needs 1 <= branches <= nodes and branches != 2.
 Tree tree_with_branches(int nodes, int branches, unsigned long seed = 1);
 
-// P2 section 4.2: level l holds 2^l branches of branch_length_per_level[l] nodes each
-// (level 0 is the single root branch); every branch end but the last level's splits in two.
+// The ThomasBatch paper's section 4.2: level l holds 2^l branches of
+// branch_length_per_level[l] nodes each (level 0 is the single root branch); every branch end
+// but the last level's splits in two.
 Tree leveled_binary_tree(const std::vector<int>& branch_length_per_level);
-// P2 Fig. 14 trees: levels 2, 3, 4 are {256,128} (512 nodes), {256,64,32} (512) and
-// {256,32,16,8} (448). Other level counts throw InputError.
+// The ThomasBatch paper's Fig. 14 trees: levels 2, 3, 4 are {256,128} (512 nodes),
+// {256,64,32} (512) and {256,32,16,8} (448). Other level counts throw InputError.
 Tree p2_binary_tree(int levels);
 std::vector<int> p2_branch_lengths(int levels);
 

@@ -1,8 +1,8 @@
 #pragma once
-// The Hines algorithm split by branch (P2 §4): the elimination and the substitution of
-// ONE unbranched section, written once for every schedule (one launch per level, or a
-// team walking the levels). A branch's node k sits at offset + k * stride; node 0 hangs
-// from a node of the parent branch, the last node carries the child branches.
+// The Hines algorithm split by branch (the ThomasBatch paper's §4): the elimination and the
+// substitution of ONE unbranched section, written once for every schedule (one launch per
+// level, or a team walking the levels). A branch's node k sits at offset + k * stride; node
+// 0 hangs from a node of the parent branch, the last node carries the child branches.
 //
 // Races are avoided by gathering, not scattering: a branch leaves what its elimination
 // contributes to its parent's last node in its own junction slot, and the parent sums

@@ -1,18 +1,18 @@
 #pragma once
-// P1's one-thread-per-system sweeps with the eliminated values kept on chip
+// cuHinesBatch's one-thread-per-system sweeps with the eliminated values kept on chip
 // (HinesSchedule::PerSystemOnChip).
 //
-// P1's kernel writes the eliminated d' and rhs' of every node to memory in the backward
-// sweep and reads them back in the forward one: about 80 B per node in double, so it
-// sits at half of what the memory could deliver. Here a team's lanes take consecutive
-// systems (on interleaved storage a warp's loads and stores of one node are one
-// contiguous run) and each lane keeps, for the nodes [0, K), q = rhs'/d' and w = l/d' in
-// team scratch: those nodes cost 40 B (u, l, d, rhs read once, x written once). K is as
-// many nodes as fit (80 in double, 160 in float with Kokkos 3.4's 40 KB); the low nodes
-// are the ones kept because a parent precedes its children, so a kept node's parent is
-// kept too. Nodes [K, n) of a tree too big for the scratch are swept as P1 does, in place
-// in d and rhs (80 B per node; slow here, at a few warps per SM, so Auto only takes this
-// schedule for trees that fit).
+// cuHinesBatch's kernel writes the eliminated d' and rhs' of every node to memory in the
+// backward sweep and reads them back in the forward one: about 80 B per node in double, so
+// it sits at half of what the memory could deliver. Here a team's lanes (a warp's threads
+// on a GPU) take consecutive systems (on interleaved storage a warp's loads and stores of
+// one node are one contiguous run) and each lane keeps, for the nodes [0, K), q = rhs'/d'
+// and w = l/d' in team scratch: those nodes cost 40 B (u, l, d, rhs read once, x written
+// once). K is as many nodes as fit (80 in double, 160 in float with Kokkos 3.4's 40 KB);
+// the low nodes are the ones kept because a parent precedes its children, so a kept node's
+// parent is kept too. Nodes [K, n) of a tree too big for the scratch are swept as
+// cuHinesBatch does, in place in d and rhs (80 B per node; slow here, at a few warps per
+// SM, so Auto only takes this schedule for trees that fit).
 //
 // Only about five warps per SM fit beside their scratch (double, 76 nodes), so memory
 // latency is hidden by each lane's own requests: the inputs of 8 nodes are loaded at
@@ -85,8 +85,8 @@ struct SolvePerSystemOnChip {
       ar[i * lanes] = T(0);
     }
 
-    // 1. Backward sweep over the nodes that did not fit: P1's step, in place in d and rhs;
-    // a kept parent's sums are updated in scratch.
+    // 1. Backward sweep over the nodes that did not fit: cuHinesBatch's step, in place in d
+    // and rhs; a kept parent's sums are updated in scratch.
     HINESBATCH_DEVICE_NO_UNROLL
     for (int i = n - 1; i >= kept; --i) {
       const int p = par[i], o = i * ns;
@@ -180,7 +180,7 @@ struct SolvePerSystemOnChip {
         }
       }
     }
-    // 4. The nodes that did not fit, as P1 does.
+    // 4. The nodes that did not fit, as cuHinesBatch does.
     HINESBATCH_DEVICE_NO_UNROLL
     for (int i = kept; i < n; ++i) {
       const int p = par[i], o = i * ns;

@@ -1,17 +1,17 @@
 #pragma once
-// Batched tridiagonal solves (docs/REFERENCE.md §3, P2 §4.1): ThomasBatch (N systems of one size
-// m) and ThomasVBatch (N systems of different sizes): the public API. How a batch runs (P2's
-// one thread per system, a team or a warp per system) is a ThomasSchedule
-// (thomas_schedule.hpp); the kernels are in impl/thomas_batch_impl.hpp. Nothing here knows
-// about neurons: any code that solves many independent tridiagonal systems (ADI sweeps,
-// reservoir line solves) can use it.
+// Batched tridiagonal solves (docs/REFERENCE.md §3; the ThomasBatch paper's §4.1):
+// ThomasBatch (N systems of one size m) and ThomasVBatch (N systems of different sizes):
+// the public API. How a batch runs (the paper's one thread per system, a team or a warp per
+// system) is a ThomasSchedule (thomas_schedule.hpp); the kernels are in
+// impl/thomas_batch_impl.hpp. Nothing here knows about neurons: any code that solves many
+// independent tridiagonal systems (ADI sweeps, reservoir line solves) can use it.
 //
 // Row i of a system:  a(i) x(i-1) + b(i) x(i) + c(i) x(i+1) = d(i);  a(0), c(m-1) ignored.
 //
 // The layout is deduced from the type of the coefficient Views (the conventions of
 // layouts.hpp); a, b, c and d must all have the same layout and the same extents:
 //   View<T**, LayoutRight>  (system, row)        Flat
-//   View<T**, LayoutLeft>   (system, row)        Full-Interleaved (P2's ThomasBatch layout)
+//   View<T**, LayoutLeft>   (system, row)        Full-Interleaved (ThomasBatch's layout)
 //   View<T***, LayoutRight> (tile, row, lane)    Block-Interleaved, BS = extent(2), system
 //                                                s = tile * BS + lane
 // a and b may be Views of const T. Every entry point takes an execution space instance
@@ -101,11 +101,11 @@ void pad_vbatch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& 
                            a, b, c, d, sizes, impl::row_extent(d), impl::block_size_of<Layout>(d)});
 }
 
-// Computing Padding (P2): every thread runs all m_max rows, without branching on its size;
-// needs pad_vbatch first (otherwise the padding is solved as data and the answer is
-// wrong). Overwrites d(s, 0..m_max-1) with the solution (0 in the padding rows) and
-// c(s, 0..m_max-2) with c' (0 from row sizes(s) - 1 on). The real rows' answers are those
-// of thomas_vbatch_no_computing_padding.
+// Computing Padding (as the ThomasBatch paper names it): every thread runs all m_max rows,
+// without branching on its size; needs pad_vbatch first (otherwise the padding is solved as
+// data and the answer is wrong). Overwrites d(s, 0..m_max-1) with the solution (0 in the
+// padding rows) and c(s, 0..m_max-2) with c' (0 from row sizes(s) - 1 on). The real rows'
+// answers are those of thomas_vbatch_no_computing_padding.
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                      const CV& c, const DV& d, const SizesView& sizes,
@@ -125,9 +125,10 @@ void thomas_vbatch_computing_padding(const ExecutionSpace& exec, const AV& a, co
       schedule);
 }
 
-// No Computing Padding (P2): thread s stops at sizes(s) (divergent). Overwrites
-// d(s, 0..sizes(s)-1) with the solution and c(s, 0..sizes(s)-2) with c'; the padding rows
-// and c(s, sizes(s)-1) are neither read nor written. pad_vbatch is not needed.
+// No Computing Padding (as the ThomasBatch paper names it): thread s stops at sizes(s)
+// (divergent). Overwrites d(s, 0..sizes(s)-1) with the solution and c(s, 0..sizes(s)-2)
+// with c'; the padding rows and c(s, sizes(s)-1) are neither read nor written. pad_vbatch
+// is not needed.
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class SizesView>
 void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a, const BV& b,
                                         const CV& c, const DV& d, const SizesView& sizes,
@@ -147,12 +148,12 @@ void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a,
       schedule);
 }
 
-// No Computing Padding on packed Flat storage (P2's divergent, uncoalesced variant): a, b,
-// c, d are rank-1 Views of all systems back to back, system s in rows
-// [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites
-// d over each system's rows with its solution and, with ThomasSchedule::PerSystem, c over all
-// but its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 8,192
-// rows (one pass over the offsets finds out), PerSystem otherwise.
+// No Computing Padding on packed Flat storage (the ThomasBatch paper's divergent, uncoalesced
+// variant): a, b, c, d are rank-1 Views of all systems back to back, system s in rows
+// [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites d
+// over each system's rows with its solution and, with ThomasSchedule::PerSystem, c over all but
+// its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 8,192 rows
+// (one pass over the offsets finds out), PerSystem otherwise.
 // Rows outside every system are untouched. A system with an empty, reversed or out-of-range
 // row range is not solved and is reported through the status; failures are recorded at
 // flat index offsets(s) + row (check_thomas_status(exec, status, offsets) decodes them).

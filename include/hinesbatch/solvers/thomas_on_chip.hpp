@@ -1,21 +1,21 @@
 #pragma once
-// P2's one-thread-per-system Thomas sweeps with the eliminated values kept on chip
-// (ThomasSchedule::PerSystemOnChip): the lane's part. The driver
+// The ThomasBatch paper's one-thread-per-system Thomas sweeps with the eliminated values
+// kept on chip (ThomasSchedule::PerSystemOnChip): the lane's part. The driver
 // (impl/thomas_batch_impl.hpp, ThomasPerSystemOnChip) puts the 32 lanes of a warp on 32
 // consecutive systems, so on interleaved storage a warp's loads and stores of one row are
 // one contiguous run.
 //
-// P2's kernel writes c' and d' of every row to memory in the forward sweep and reads them
-// back in the backward one: about 80 B per row in double, half of what the memory could
-// deliver. Here c' and d' of rows [0, K) stay in team scratch: those rows cost 40 B (a, b,
-// c, d read once, x written once). K is as many rows as fit (80 in double, 160 in float
-// with Kokkos 3.4's 40 KB, on_chip_capacity); rows [K, m) of a longer system are swept as
-// P2 does, c' and d' in place in c and d (slow here, at a few warps per SM: Auto only takes
-// this schedule for systems that fit).
+// The ThomasBatch paper's kernel writes c' and d' of every row to memory in the forward
+// sweep and reads them back in the backward one: about 80 B per row in double, half of what
+// the memory could deliver. Here c' and d' of rows [0, K) stay in team scratch: those rows
+// cost 40 B (a, b, c, d read once, x written once). K is as many rows as fit (80 in double,
+// 160 in float with Kokkos 3.4's 40 KB, on_chip_capacity); rows [K, m) of a longer system
+// are swept as the paper's kernel does, c' and d' in place in c and d (slow here, at a few
+// warps per SM: Auto only takes this schedule for systems that fit).
 //
 // The arithmetic and the failure rules are those of thomas_solve_system (the sequential
-// Thomas, P2's kernel): beta(i) = b(i) - a(i) c'(i-1), d'(i) = (d(i) - a(i) d'(i-1)) /
-// beta(i), c'(i) = c(i) / beta(i); x(i) = d'(i) - c'(i) x(i+1).
+// Thomas, the ThomasBatch paper's kernel): beta(i) = b(i) - a(i) c'(i-1),
+// d'(i) = (d(i) - a(i) d'(i-1)) / beta(i), c'(i) = c(i) / beta(i); x(i) = d'(i) - c'(i) x(i+1).
 //
 // As in hines_on_chip.hpp, only a few warps per SM fit beside their scratch, so each lane
 // hides memory latency itself: the inputs of kBatch rows are loaded at once and waited for
@@ -94,7 +94,7 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
       }
     }
   }
-  // 2. The rows that did not fit, as P2 does: c' and d' in place.
+  // 2. The rows that did not fit, as the ThomasBatch paper's kernel does: c' and d' in place.
   HINESBATCH_DEVICE_NO_UNROLL
   for (int i = kr; i < rows; ++i) {
     const int o = i * ns;

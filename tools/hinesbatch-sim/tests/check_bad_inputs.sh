@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# hinesbatch-sim on bad input (issue #12): every case must exit with the expected code and
-# print the expected message (file, key, value); none may crash, hang or exit 0 with a
-# wrong result. docs/HARDENING.md lists the cases (the names below) with their messages.
+# hinesbatch-sim on bad input: every case must exit with the expected code and print the
+# expected message (file, key, value); none may crash, hang or exit 0 with a wrong result.
+# docs/HARDENING.md lists the cases (the names below) with their messages.
 #   check_bad_inputs.sh SIM [CASE-REGEX]
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_bad_inputs.sh SIM [CASE-REGEX]}")
@@ -83,7 +83,7 @@ cfg zero.json '{"tstop": 5, "cell": {"morphology": "zero.swc", "mechanisms": [{"
 expect radius_zero_voltage 1 "membrane potential .* mV at gid 0, node [0-9]+, t = .* ms" -- zero.json
 expect iclamp_1e10 1 "membrane potential .* at gid [0-9]+, node [0-9]+, t = " -- \
   "$BASE" --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
-for sched in lanes cells; do  # both host schedules name it (issue #11)
+for sched in lanes cells; do  # both host schedules name it
   expect iclamp_1e10_$sched 1 "membrane potential .* at gid 0, node [0-9]+, t = " -- \
     "$BASE" --backend host --host-schedule $sched --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
 done
@@ -175,7 +175,8 @@ else
   failures=$((failures + 1))
 fi
 
-# --- 4. hardening round two (issue #29); docs/HARDENING.md lists each with its message
+# --- 4. hardening round two (no hang, no crash, no lost output, no silent wrong result);
+# docs/HARDENING.md lists each with its message
 # Deep nesting under an unknown or wrong-typed key (was a stack overflow in the dump).
 python3 -c "print('{\"tstop\": 1, \"x\": ' + '['*100000 + ']'*100000 + '}')" >deep.json
 expect deep_json_unknown_key 2 "deep.json:1: invalid JSON: arrays and objects nested deeper than 64 levels" -- deep.json
