@@ -140,6 +140,38 @@ using SolveConfigs = AsGtestTypes<
     ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
 TYPED_TEST_SUITE(HinesBatchSolve, SolveConfigs);
 
+// On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
+// measured fastest at the nearest point (impl/auto_hines_table.hpp): at every point of the
+// table exactly that one, and the solve with Auto is right at sizes between the points.
+TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
+  using T = typename TestFixture::T;
+  using L = typename TestFixture::L;
+  using E = typename TestFixture::E;
+  const bool gpu = !impl::is_host_backend<E>();
+  if (gpu && std::is_same<T, double>::value &&
+      (std::is_same<L, layouts::Flat>::value || std::is_same<L, layouts::FullInterleaved>::value)) {
+    const auto check = [](const auto& table) {
+      for (const auto& p : table) {
+        const HinesSchedule got =
+            resolve_schedule<E, L, T>(HinesSchedule::Auto, p.size, (1ll << p.total_log2) / p.size);
+        EXPECT_EQ(got, p.schedule) << p.size << " nodes, 2^" << p.total_log2 << " nodes";
+      }
+    };
+    if (std::is_same<L, layouts::Flat>::value)
+      check(impl::kHinesAutoFlat);
+    else
+      check(impl::kHinesAutoFullInterleaved);
+  }
+  for (int n : {90, 700, 2500}) {
+    const Tree tree = random_tree(n, 11 + n);
+    const int bs = TestFixture::block_size_for(n);
+    for (int systems : {3, 700}) {
+      const auto o = TestFixture::run(tree, systems, 5 + n, bs, HinesSchedule::Auto);
+      TestFixture::expect_correct(tree, o, "auto " + std::to_string(n));
+    }
+  }
+}
+
 TYPED_TEST(HinesBatchSolve, TinyTrees) {
   for (int n : {1, 2, 3}) this->check(chain_tree(n), 5, "chain" + std::to_string(n));
   this->check(star_tree(4), 1, "star4");

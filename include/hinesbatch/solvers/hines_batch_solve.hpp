@@ -1,8 +1,10 @@
 #pragma once
-// Batched Hines solves for mono-morphology batches (every system shares one tree), in two
-// schedules: one thread per system, no atomics, no synchronisation (P1; the per-system
-// algorithm is hines_solve_system), or a team per system eliminating it on chip
-// (hines_team.hpp). This file only chooses the policy and hands them subviews.
+// Batched Hines solves for mono-morphology batches (every system shares one tree), in the
+// schedules of HinesSchedule (hines_schedule.hpp): one thread per system (cuHinesBatch's
+// kernel; the per-system algorithm is hines_solve_system), with the eliminated values kept
+// on chip, a team or a warp per system eliminating it on chip (hines_team.hpp,
+// hines_warp.hpp), tiles of systems per host thread. This file chooses the schedule (Auto:
+// the solver map's table on GPUs) and hands the kernels their views.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <limits>
@@ -13,60 +15,13 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/solvers/hines_on_chip.hpp"
+#include "hinesbatch/solvers/hines_schedule.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/auto_hines_table.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
 namespace hinesbatch {
-
-// How a mono-morphology batch is scheduled. The choice changes what is left in d.
-enum class HinesSchedule {
-  // The fastest measured schedule for the batch's layout and backend (docs/PERFORMANCE.md,
-  // 2026-11-22/23, H100): on GPUs, for Flat batches (whose one-thread sweeps are
-  // uncoalesced) WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem
-  // above, for the interleaved layouts PerSystemOnChip when the whole tree fits in
-  // scratch (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles for
-  // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run P1's
-  // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
-  Auto,
-  // P1's cuHinesBatch: one thread per system; d <- eliminated diagonal. About 80 B of
-  // memory traffic per node in double.
-  PerSystem,
-  // A team per system (hines_team.hpp): read once, eliminated in team scratch, x written
-  // once (40 B per node in double); u, l and d are only read.
-  TeamPerSystem,
-  // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
-  // Block-Interleaved batches only; d <- eliminated diagonal.
-  SimdTiles,
-  // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
-  // eliminates its range of nodes in team scratch, one thread the few ports left; x
-  // written once (40 B per node in double); u, l and d are only read.
-  WarpPerSystem,
-  // P1's one thread per system with the eliminated values of as many nodes as fit kept in
-  // team scratch (hines_on_chip.hpp): 40 B per node for those, 80 for the rest; the lanes
-  // of a warp take consecutive systems, so interleaved storage is read coalesced. d holds
-  // its input on the kept nodes and the eliminated diagonal on the others. A batch of
-  // more than 2^31 elements per array runs PerSystem (the schedule's offsets are ints).
-  PerSystemOnChip,
-};
-
-inline const char* schedule_name(HinesSchedule s) {
-  switch (s) {
-    case HinesSchedule::Auto:
-      return "Auto";
-    case HinesSchedule::PerSystem:
-      return "PerSystem";
-    case HinesSchedule::TeamPerSystem:
-      return "TeamPerSystem";
-    case HinesSchedule::SimdTiles:
-      return "SimdTiles";
-    case HinesSchedule::WarpPerSystem:
-      return "WarpPerSystem";
-    case HinesSchedule::PerSystemOnChip:
-      return "PerSystemOnChip";
-  }
-  return "?";
-}
 
 namespace impl {
 
@@ -302,9 +257,9 @@ constexpr bool is_host_backend() {
 
 }  // namespace impl
 
-// The largest tree the warp schedule takes under Auto on GPUs (Flat storage): measured
-// ahead of the team schedule on the two 76-node paper classes and behind it on the
-// 305-695-node ones (docs/PERFORMANCE.md, 2026-11-23).
+// The largest tree the warp schedule takes under Auto on GPUs for Flat batches the solver
+// map does not cover (float): measured ahead of the team schedule on the two 76-node paper
+// classes and behind it on the 305-695-node ones (docs/SCHEDULES.md).
 constexpr int kWarpScheduleAutoMaxNodes = 128;
 
 // PerSystemOnChip: how many nodes a solve keeps on chip: on_chip_capacity (on_chip.hpp),
@@ -314,17 +269,27 @@ int on_chip_kept_nodes(const DeviceTree<MemorySpace>& tree) {
   return on_chip_kept<Scalar, ExecutionSpace>(tree.size(), tree.on_chip_nodes());
 }
 
-// The schedule Auto stands for on this backend, for this layout and tree size.
+// The schedule Auto stands for on this backend, for this layout, tree size and number of
+// systems (num_systems < 0: unknown, as if the batch were large).
 template <class ExecutionSpace, class Layout, class Scalar>
-HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes) {
+HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
   if (impl::is_host_backend<ExecutionSpace>())
     return std::is_same<Layout, layouts::BlockInterleaved>::value ? HinesSchedule::SimdTiles
                                                                   : HinesSchedule::PerSystem;
-  // Interleaved storage: P1's sweeps with the whole tree kept on chip when it fits
-  // (measured 1.2-1.7x P1's kernel on the 76-node classes), P1's kernel otherwise (a
-  // tree swept partly through memory at a few warps per SM is slower than P1's).
+  // GPUs, double, Flat or Full-Interleaved: what the solver map measured fastest nearest to
+  // this tree size and batch (docs/SOLVER_MAP.md).
+  if constexpr (std::is_same<Scalar, double>::value) {
+    const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
+    if (std::is_same<Layout, layouts::Flat>::value)
+      return impl::nearest_auto_schedule(impl::kHinesAutoFlat, num_nodes, systems);
+    if (std::is_same<Layout, layouts::FullInterleaved>::value)
+      return impl::nearest_auto_schedule(impl::kHinesAutoFullInterleaved, num_nodes, systems);
+  }
+  // Interleaved storage: cuHinesBatch's sweeps with the whole tree kept on chip when it fits
+  // (measured 1.2-1.7x its kernel on the 76-node classes), its kernel otherwise (a tree
+  // swept partly through memory at a few warps per SM is slower).
   if (!std::is_same<Layout, layouts::Flat>::value)
     return num_nodes <= on_chip_capacity<Scalar, ExecutionSpace>() ? HinesSchedule::PerSystemOnChip
                                                                    : HinesSchedule::PerSystem;
@@ -349,8 +314,8 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
 
-  const HinesSchedule resolved =
-      resolve_schedule<ExecutionSpace, Layout, Scalar>(schedule, batch.num_nodes());
+  const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout, Scalar>(
+      schedule, batch.num_nodes(), batch.num_systems());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value) {
       solve_simd_tiles(exec, tree, batch);

@@ -4,7 +4,7 @@
 # targets and P3 (same rasters?), the solver map on the device, the old binary's Thomas rows
 # where the shapes changed, the peers at the map's points. Each step archives its own files.
 set -u
-cd "$(dirname "$0")/../../.."; c=$PWD/.devcarry
+cd "$(dirname "$0")/../../../.."; c=$PWD/.devcarry
 rm -rf $c/bin && mkdir -p $c/bin && tar xzf $c/bin.tgz -C $c
 export LD_LIBRARY_PATH=$c/lib:${LD_LIBRARY_PATH:-} HINESBATCH_SHARED_DIR=$c/shared
 S=$OUT/summary.txt; mkdir -p $OUT/t $OUT/sim $OUT/map

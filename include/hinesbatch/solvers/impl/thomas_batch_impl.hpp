@@ -15,6 +15,7 @@
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
@@ -621,8 +622,16 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto) {
+    // GPUs, double, Flat or Full-Interleaved: what the solver map measured fastest nearest
+    // to this size and batch (docs/SOLVER_MAP.md); the rules below for the rest.
+    const long long systems =
+        num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (!team_schedule_is_default<ExecutionSpace>())
       schedule = ThomasSchedule::PerSystem;
+    else if (std::is_same<Scalar, double>::value && flat)
+      schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
+    else if (std::is_same<Scalar, double>::value && interleaved)
+      schedule = nearest_auto_schedule(kThomasAutoFullInterleaved, m < 1 ? 1 : m, systems);
     else if (flat)
       schedule = ThomasSchedule::WarpPerSystem;
     else if (m <= on_chip_capacity<Scalar, ExecutionSpace>())

@@ -1,0 +1,58 @@
+#pragma once
+// How a mono-morphology Hines batch is scheduled (HinesSchedule) and the schedules' names.
+// The solver: hines_batch_solve.hpp.
+
+namespace hinesbatch {
+
+// How a mono-morphology batch is scheduled. The choice changes what is left in d.
+enum class HinesSchedule {
+  // The fastest measured schedule for the batch's layout and backend: on GPUs, for Flat
+  // and Full-Interleaved batches in double, the schedule of the nearest point of the solver
+  // map (docs/SOLVER_MAP.md; impl/auto_hines_table.hpp, by tree size and nodes in the
+  // batch); otherwise, for Flat batches (whose one-thread sweeps are uncoalesced)
+  // WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem above, for the
+  // interleaved layouts PerSystemOnChip when the whole tree fits in scratch
+  // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles for
+  // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run cuHinesBatch's
+  // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
+  Auto,
+  // cuHinesBatch's kernel: one thread per system; d <- eliminated diagonal. About 80 B of
+  // memory traffic per node in double.
+  PerSystem,
+  // A team per system (hines_team.hpp): read once, eliminated in team scratch, x written
+  // once (40 B per node in double); u, l and d are only read.
+  TeamPerSystem,
+  // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
+  // Block-Interleaved batches only; d <- eliminated diagonal.
+  SimdTiles,
+  // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
+  // eliminates its range of nodes in team scratch, one thread the few ports left; x
+  // written once (40 B per node in double); u, l and d are only read.
+  WarpPerSystem,
+  // cuHinesBatch's one thread per system with the eliminated values of as many nodes as fit kept in
+  // team scratch (hines_on_chip.hpp): 40 B per node for those, 80 for the rest; the lanes
+  // of a warp take consecutive systems, so interleaved storage is read coalesced. d holds
+  // its input on the kept nodes and the eliminated diagonal on the others. A batch of
+  // more than 2^31 elements per array runs PerSystem (the schedule's offsets are ints).
+  PerSystemOnChip,
+};
+
+inline const char* schedule_name(HinesSchedule s) {
+  switch (s) {
+    case HinesSchedule::Auto:
+      return "Auto";
+    case HinesSchedule::PerSystem:
+      return "PerSystem";
+    case HinesSchedule::TeamPerSystem:
+      return "TeamPerSystem";
+    case HinesSchedule::SimdTiles:
+      return "SimdTiles";
+    case HinesSchedule::WarpPerSystem:
+      return "WarpPerSystem";
+    case HinesSchedule::PerSystemOnChip:
+      return "PerSystemOnChip";
+  }
+  return "?";
+}
+
+}  // namespace hinesbatch
