@@ -39,6 +39,7 @@ from .simulation import (  # noqa: F401
     hh,
     iclamp,
     location,
+    mechanism,
     pas,
     run_config,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "hh",
     "iclamp",
     "location",
+    "mechanism",
     "pas",
     "run_config",
     "InputError",

@@ -14,6 +14,7 @@ from .simulation import (
     hh as hh,
     iclamp as iclamp,
     location as location,
+    mechanism as mechanism,
     pas as pas,
     run_config as run_config,
 )

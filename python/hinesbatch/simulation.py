@@ -34,6 +34,15 @@ def pas(region="all", **parameters):
     return {"name": "pas", "region": region, **parameters}
 
 
+def mechanism(name, region="all", **parameters):
+    """A density mechanism of the catalogue compiled from NMODL into the library (the default
+    one: hh, pas from mechanisms/default) in a region (soma, axon, dend, apic, basal, all).
+    A parameter is a number or a function of the path distance from the soma, e.g.
+    {"distance": "exp", "a": -0.8696, "b": 3.6161, "c": 2.087, "scale": 1e-4,
+    "normalize": True} (docs/MECHANISMS.md)."""
+    return {"name": name, "region": region, "parameters": parameters}
+
+
 def iclamp(delay, dur, amp, section=0, x=0.5):
     """An IClamp: amp (nA) from delay for dur (ms)."""
     return {"location": location(section, x), "del": float(delay), "dur": float(dur),
@@ -54,6 +63,8 @@ def _cell_json(settings, with_morphology):
     """A template's settings as the config's "cell" object, with its own "synapses"."""
     cell = {"Ra": settings["Ra"], "cm": settings["cm"], "mechanisms": settings["mechanisms"],
             "iclamp": settings["iclamps"], "synapses": settings["synapses"]}
+    if settings["ions"]:
+        cell["ions"] = settings["ions"]
     for key in ("nseg", "max_segment_length_um", "d_lambda"):
         if settings[key]:
             cell[key] = settings[key]
@@ -76,10 +87,11 @@ class CellTemplate:
     'synthetic:ball-and-stick' / 'synthetic:p3') cut into sections as NEURON's Import3d
     does, nseg by one rule (nseg, max_segment_length_um or d_lambda; default nseg = 1),
     Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, ExpSyn synapses and a spike
-    detector."""
+    detector. ions: initial concentrations and reversal potentials of the ions the
+    catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}."""
 
     def __init__(self, morphology, nseg=0, max_segment_length_um=0.0, d_lambda=0.0, Ra=35.4,
-                 cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None):
+                 cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None, ions=None):
         if isinstance(morphology, os.PathLike):
             morphology = os.fspath(morphology)
         self.settings = dict(morphology=morphology, nseg=int(nseg),
@@ -88,7 +100,8 @@ class CellTemplate:
                              mechanisms=[dict(m) for m in mechanisms],
                              iclamps=[dict(s) for s in iclamps],
                              synapses=[dict(s) for s in synapses],
-                             detector=None if detector is None else dict(detector))
+                             detector=None if detector is None else dict(detector),
+                             ions={} if ions is None else {k: dict(v) for k, v in ions.items()})
         self._built = _build_template(self.settings)
 
     num_sections = property(lambda self: self._built.num_sections)

@@ -44,7 +44,8 @@ def type_name(t):
     return {1: "soma", 2: "axon", 3: "dend", 4: "apic"}.get(t, "minus_%d" % -t if t < 0 else "dend_%d" % t)
 
 
-def build(h, spec):
+def build(h, spec, types=None):
+    """The sections in Import3d's order; `types`, when a list, gets each one's SWC type."""
     reader = h.Import3d_SWC_read()
     reader.quiet = 1
     reader.input(spec["swc"])
@@ -57,6 +58,8 @@ def build(h, spec):
         if s.is_subsidiary:
             continue
         secs.append(getattr(h, type_name(int(s.type)))[int(s.nameindex)])
+        if types is not None:
+            types.append(int(s.type))
     min_diam = float(spec.get("min_diam", 0))
     if min_diam > 0:
         for sec in secs:

@@ -13,7 +13,9 @@ Region parse_region(const std::string& name) {
   if (name == "axon") return Region::Axon;
   if (name == "dend") return Region::Dend;
   if (name == "all") return Region::All;
-  throw InputError("unknown region (soma, axon, dend, all)", {}, 0, name);
+  if (name == "apic") return Region::Apic;
+  if (name == "basal") return Region::Basal;
+  throw InputError("unknown region (soma, axon, dend, apic, basal, all)", {}, 0, name);
 }
 
 bool in_region(Region r, int swc_type) {
@@ -26,15 +28,39 @@ bool in_region(Region r, int swc_type) {
       return swc_type != 1 && swc_type != 2;
     case Region::All:
       return true;
+    case Region::Apic:
+      return swc_type == 4;
+    case Region::Basal:
+      return swc_type == 3;
   }
   return false;
 }
 
-std::vector<int> CellTemplate::sections_of(const DensityMechanism& m) const {
+double ParameterValue::at(double x) const {
+  switch (kind) {
+    case Constant:
+      return value;
+    case Linear:
+      return scale * (a + b * x);
+    case Exp:
+      return scale * (a + c * std::exp(b * (x - x0)));
+    case Sigmoid:
+      return scale * (a + c / (1 + std::exp((x - x0) / b)));
+    case Window:
+      return scale * (x > x0 && x < x1 ? inside : outside);
+  }
+  return value;
+}
+
+std::vector<int> CellTemplate::sections_in(Region r) const {
   std::vector<int> out;
   for (int s = 0; s < morphology.size(); ++s)
-    if (in_region(m.region, morphology.sections[s].swc_type)) out.push_back(s);
+    if (in_region(r, morphology.sections[s].swc_type)) out.push_back(s);
   return out;
+}
+
+std::vector<int> CellTemplate::sections_of(const DensityMechanism& m) const {
+  return sections_in(m.region);
 }
 
 CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, double cm,

@@ -18,6 +18,9 @@
 // and written to a temporary renamed at the end (output_file.hpp); an earlier file of the
 // same name stays until then. SIGTERM, SIGINT and SIGHUP remove the temporaries, say what
 // was (not) written and exit with 128 + the signal.
+// Built with HINESBATCH_SIM_CATALOGUE (and its header HINESBATCH_SIM_CATALOGUE_HEADER), a
+// catalogue compiled by hinesbatch_add_mechanisms, the program's cell.mechanisms name that
+// catalogue's mechanisms instead of the library's default ones (NEURON's `special`).
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -41,10 +44,32 @@
 #ifdef HINESBATCH_HAVE_MPI
 #include <mpi.h>
 #endif
+#ifdef HINESBATCH_SIM_CATALOGUE
+#include HINESBATCH_SIM_CATALOGUE_HEADER
+
+#include "hinesbatch/simulation/catalogue_simulation.hpp"
+#endif
 
 namespace {
 
 using namespace hinesbatch;
+
+// The mechanisms cell.mechanisms may name, and the Simulation that runs them.
+const MechanismCatalogue& catalogue() {
+#ifdef HINESBATCH_SIM_CATALOGUE
+  return catalogue_description<HINESBATCH_SIM_CATALOGUE>();
+#else
+  return default_catalogue();
+#endif
+}
+std::unique_ptr<Simulation> make_sim(const SimulationConfig& cfg, SpikeExchange& ex,
+                                     Backend backend) {
+#ifdef HINESBATCH_SIM_CATALOGUE
+  return std::make_unique<Simulation>(make_simulation<HINESBATCH_SIM_CATALOGUE>(cfg, ex, backend));
+#else
+  return std::make_unique<Simulation>(cfg, ex, backend);
+#endif
+}
 
 #ifdef HINESBATCH_HAVE_MPI
 // MPI_Allgatherv of the spikes (the MPI+OpenMP tasking paper's MPI_Allgather, with counts
@@ -420,7 +445,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
       export_model(cfg, all, cli.model);
     }
     if (cli.quiet) cfg.run.progress_every_s = 0;
-    sim = std::make_unique<Simulation>(cfg, ex, parse_backend(cli.backend));
+    sim = make_sim(cfg, ex, parse_backend(cli.backend));
   } catch (const std::exception& e) {
     mine = failure_of(e);
   }
@@ -464,7 +489,7 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
 // The setup every rank does alone: the config, the command line's overrides, the outputs
 // against the inputs, the memory.
 SimulationConfig setup(const Cli& cli, int ranks) {
-  SimulationConfig cfg = load_simulation_config(cli.config, cli.sets);
+  SimulationConfig cfg = load_simulation_config(cli.config, cli.sets, catalogue());
   if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
   if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
   if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;

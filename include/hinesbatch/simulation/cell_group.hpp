@@ -11,6 +11,8 @@
 //   on_chip  the GPU default: a team per cell runs a whole epoch with the cell's system in
 //            team scratch (impl/on_chip_schedule.hpp); how each run of alike cells is
 //            launched is on_chip_launch_plan.hpp's choice
+// Templates with generated (NMODL) mechanisms of Catalogue (CellTemplate::generated) run
+// on the cells schedule, whatever was asked: the others run only the built-in pas and hh.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -42,6 +44,7 @@
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/nmodl/defaults/defaults.hpp"
 #include "hinesbatch/simulation/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
@@ -54,17 +57,19 @@ namespace hinesbatch {
 namespace impl {
 
 // The schedules an execution space can run: the lanes schedule on host ones only.
-template <class ExecutionSpace>
-using StepSchedules =
-    std::conditional_t<is_host_execution_space<ExecutionSpace>(),
-                       std::variant<CellsSchedule<ExecutionSpace>, LanesSchedule<ExecutionSpace>,
-                                    OnChipSchedule<ExecutionSpace>>,
-                       std::variant<CellsSchedule<ExecutionSpace>, OnChipSchedule<ExecutionSpace>>>;
+template <class ExecutionSpace, class Catalogue>
+using StepSchedules = std::conditional_t<
+    is_host_execution_space<ExecutionSpace>(),
+    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace>,
+                 OnChipSchedule<ExecutionSpace>>,
+    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, OnChipSchedule<ExecutionSpace>>>;
 
 }  // namespace impl
 
 // One rank's cells. Slots are the cells sorted by node count (descending, ties by gid).
-template <class ExecutionSpace>
+// Catalogue: the compiled mechanism catalogue that the templates' generated mechanisms
+// come from (the library's default one unless a program compiles its own).
+template <class ExecutionSpace, class Catalogue = nmodl::defaults::defaults>
 class CellGroup {
  public:
   using views = CellGroupViews<ExecutionSpace>;
@@ -86,6 +91,14 @@ class CellGroup {
             : is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes
                 ? ScheduleKind::Lanes
                 : ScheduleKind::Cells;
+    const bool generated = std::any_of(templates.begin(), templates.end(),
+                                       [](const CellTemplate& t) { return !t.generated.empty(); });
+    if (generated && kind_ != ScheduleKind::Cells) {
+      schedule_reason_ = std::string("the cells schedule instead of ") +
+                         (kind_ == ScheduleKind::OnChip ? "on_chip" : "lanes") +
+                         ": templates have generated (NMODL) mechanisms, which only it runs; ";
+      kind_ = ScheduleKind::Cells;
+    }
     gid_of_slot_.assign(gids.begin(), gids.end());
     const impl::TemplateTrees trees =
         impl::uses_trees(kind_) ? impl::distinct_trees(templates) : impl::TemplateTrees{};
@@ -219,7 +232,7 @@ class CellGroup {
   }
   // What the schedule's setup chose (on_chip: what its launches say; others: empty).
   std::string schedule_detail() const {
-    return std::visit([](const auto& s) { return s.detail(); }, schedule_);
+    return schedule_reason_ + std::visit([](const auto& s) { return s.detail(); }, schedule_);
   }
   // The lanes schedule's tiles (0 under the other schedules), and whether a tile's d and
   // rhs live in team scratch (else in memory: cells too large).
@@ -366,7 +379,8 @@ class CellGroup {
 
   SimulationParameters params_;
   impl::ScheduleKind kind_ = impl::ScheduleKind::Cells;
-  impl::StepSchedules<ExecutionSpace> schedule_;  // the one kind_ names
+  std::string schedule_reason_;  // why kind_ is not the one asked for (empty: it is)
+  impl::StepSchedules<ExecutionSpace, Catalogue> schedule_;  // the one kind_ names
   std::vector<std::int64_t> gid_of_slot_;
   std::unordered_map<std::int64_t, int> slot_of_gid_;
   std::vector<int> syn_begin_of_slot_;

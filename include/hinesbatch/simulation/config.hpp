@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
@@ -41,9 +42,12 @@ constexpr std::int64_t kMaxSynapsesPerCell = 1000000;
 
 // Reads the config file at `path`. overrides: "key.path=value" (the value parsed as JSON,
 // else taken as a string), applied before anything is checked. Relative paths in it
-// (morphologies, outputs) resolve against the file's folder.
+// (morphologies, outputs) resolve against the file's folder. `catalogue`: the mechanisms
+// that cell.mechanisms may name besides the built-in pas and hh (a program compiled with
+// its own catalogue passes nmodl::describe_catalogue<its catalogue>()).
 SimulationConfig load_simulation_config(const std::string& path,
-                                        const std::vector<std::string>& overrides = {});
+                                        const std::vector<std::string>& overrides = {},
+                                        const MechanismCatalogue& catalogue = default_catalogue());
 
 // The same from JSON text (e.g. a Python dict through json.dumps). source_name stands for
 // the file in messages (and SimulationConfig::path); relative paths resolve against
@@ -51,7 +55,8 @@ SimulationConfig load_simulation_config(const std::string& path,
 SimulationConfig parse_simulation_config(const std::string& json_text,
                                          const std::string& source_name,
                                          const std::string& base_dir,
-                                         const std::vector<std::string>& overrides = {});
+                                         const std::vector<std::string>& overrides = {},
+                                         const MechanismCatalogue& catalogue = default_catalogue());
 
 // The same with the cell templates given (built in code, e.g. by parse_cell_template): the
 // JSON has no "cell" section; everything else (parameters, network, records, run, output)
@@ -60,7 +65,8 @@ SimulationConfig parse_simulation_config(const std::string& json_text,
                                          const std::string& source_name,
                                          const std::string& base_dir,
                                          std::vector<CellTemplate> templates,
-                                         const std::vector<std::string>& overrides = {});
+                                         const std::vector<std::string>& overrides = {},
+                                         const MechanismCatalogue& catalogue = default_catalogue());
 
 // One cell template from JSON shaped as the config's "cell" section with one morphology
 // and its own "synapses" list ([{"location": {...}, "tau": ms, "e": mV}]); no detector
@@ -68,7 +74,8 @@ SimulationConfig parse_simulation_config(const std::string& json_text,
 // `morphology`: used instead of the "morphology" key (which must then be absent).
 CellTemplate parse_cell_template(const std::string& json_text, const std::string& source_name,
                                  const std::string& base_dir,
-                                 const SwcMorphology* morphology = nullptr);
+                                 const SwcMorphology* morphology = nullptr,
+                                 const MechanismCatalogue& catalogue = default_catalogue());
 
 // The whole network a run of `c` simulates: with dry_run_ranks > 1 `c.network` is one
 // rank's block and the run's network spans dry_run_ranks blocks (the real rank holds

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/morphology/neuron_compartments.hpp"
+#include "hinesbatch/simulation/mechanisms/hh.hpp"
 
 namespace hinesbatch {
 
@@ -26,9 +26,11 @@ struct HHParameters {
   double el = -54.3;                                 // mV
 };
 
-// Which sections a density mechanism goes into, by SWC type of the section.
-enum class Region { Soma, Axon, Dend, All };
-Region parse_region(const std::string& name);  // "soma", "axon", "dend", "all"
+// Which sections a density mechanism goes into, by SWC type of the section: soma (1),
+// axon (2), dend (every other type: basal, apical, custom), apic (4, NEURON's Import3d
+// `apic`), basal (3, Import3d's `dend`), all.
+enum class Region { Soma, Axon, Dend, All, Apic, Basal };
+Region parse_region(const std::string& name);  // "soma", "axon", "dend", "apic", "basal", "all"
 bool in_region(Region r, int swc_type);
 
 struct DensityMechanism {
@@ -36,6 +38,41 @@ struct DensityMechanism {
   Region region = Region::All;
   PasParameters pas;
   HHParameters hh;
+};
+// A parameter of a generated (NMODL) mechanism: a number, or a function of x, the path
+// distance (um) of a segment's centre from the middle of the root section (the soma),
+// or with `normalize` that distance over the largest path distance of the region's
+// section ends (Hay et al. 2011's distributions):
+//   linear   scale (a + b x)
+//   exp      scale (a + c exp(b (x - x0)))
+//   sigmoid  scale (a + c / (1 + exp((x - x0) / b)))
+//   window   scale (inside if x0 < x < x1, else outside)
+struct ParameterValue {
+  enum Kind { Constant, Linear, Exp, Sigmoid, Window } kind = Constant;
+  double value = 0;  // Constant
+  double a = 0, b = 0, c = 0, x0 = 0, x1 = 0, inside = 1, outside = 0, scale = 1;
+  bool normalize = false;
+  double at(double x) const;  // x as above (normalised where asked)
+};
+struct MechanismParameter {
+  std::string name;  // a PARAMETER or a GLOBAL of the mechanism
+  ParameterValue value;
+};
+// A mechanism of the catalogue the simulation is compiled with (catalogue.hpp), inserted
+// in a region. Entries are applied in order: a mechanism is inserted once per segment, and
+// a later entry's parameters replace an earlier one's where both apply (NEURON's insert and
+// assignment).
+struct GeneratedMechanism {
+  std::string name;
+  Region region = Region::All;
+  std::vector<MechanismParameter> parameters;
+};
+// An ion's initial concentrations (mM) and reversal potential (mV); NaN: the default
+// (NEURON's, and for na and k the simulation's ena and ek). Where a mechanism reads or
+// writes a concentration of the ion, e follows Nernst from them (NEURON's ion_style).
+struct IonSpec {
+  std::string name;
+  double ci0 = std::nan(""), co0 = std::nan(""), e = std::nan("");
 };
 struct IClampSpec {
   Location where;
@@ -57,14 +94,17 @@ enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 // Everything about one kind of cell that does not depend on the network.
 struct CellTemplate {
   SectionedMorphology morphology;
-  NeuronCompartments compartments;  // neuron_compartments(morphology, Ra)
-  double Ra = 35.4, cm = 1.0;       // ohm cm, uF/cm2
-  std::vector<DensityMechanism> density;
+  NeuronCompartments compartments;            // neuron_compartments(morphology, Ra)
+  double Ra = 35.4, cm = 1.0;                 // ohm cm, uF/cm2
+  std::vector<DensityMechanism> density;      // the built-in pas and hh
+  std::vector<GeneratedMechanism> generated;  // NMODL mechanisms (the cells schedule runs them)
+  std::vector<IonSpec> ions;
   std::vector<IClampSpec> iclamps;
   std::vector<ExpSynSpec> synapses;  // a connection targets one by index
   DetectorSpec detector;
   // Sections of each density mechanism (resolved from its region).
   std::vector<int> sections_of(const DensityMechanism& m) const;
+  std::vector<int> sections_in(Region r) const;
 };
 
 // Builds compartments and checks every location (InputError naming the bad one).

@@ -69,6 +69,9 @@ class Simulation {
   // that cannot run (a too short delay, a synapse index a template lacks, ...).
   Simulation(const SimulationConfig& config, SpikeExchange& exchange,
              Backend backend = Backend::Device);
+  struct Impl;  // per backend and catalogue (impl/backend_simulation.hpp)
+  // A backend's implementation made by catalogue_simulation.hpp (a program's own catalogue).
+  explicit Simulation(std::unique_ptr<Impl> impl);
   Simulation(Simulation&&) noexcept;
   Simulation& operator=(Simulation&&) noexcept;
   ~Simulation();
@@ -91,8 +94,6 @@ class Simulation {
   // thread take them out of memory), and the result has no traces; for callers that
   // stream them to a file.
   SimulationResult run(const EpochObserver& observer, bool keep_traces = true);
-
-  struct Impl;  // per backend (run.cpp)
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -35,7 +35,9 @@
 
 namespace hinesbatch {
 
-template <class ExecutionSpace>
+// Catalogue: the compiled mechanism catalogue of the templates' generated mechanisms
+// (CellGroup's).
+template <class ExecutionSpace, class Catalogue = nmodl::defaults::defaults>
 class NetworkSimulation {
   using memory_space = typename ExecutionSpace::memory_space;
   using clock = std::chrono::steady_clock;
@@ -94,9 +96,9 @@ class NetworkSimulation {
     }
     epoch_steps_ = d;
     const auto t_cells = clock::now();
-    group_ = std::make_unique<CellGroup<ExecutionSpace>>(exec, templates, net, local_gids, params,
-                                                         epoch_steps_, options.host_schedule,
-                                                         options.on_chip, options.on_chip_force);
+    group_ = std::make_unique<CellGroup<ExecutionSpace, Catalogue>>(
+        exec, templates, net, local_gids, params, epoch_steps_, options.host_schedule,
+        options.on_chip, options.on_chip_force);
     const auto t_connections = clock::now();
     metrics_.setup_cells_s = since(t_cells);
     // Incoming connections and external events of the local cells: drawn per target in
@@ -320,7 +322,7 @@ class NetworkSimulation {
   bool overlap_;  // options.overlap with more than one rank
   std::int64_t steps_ = 0;
   int epoch_steps_ = 1;
-  std::unique_ptr<CellGroup<ExecutionSpace>> group_;
+  std::unique_ptr<CellGroup<ExecutionSpace, Catalogue>> group_;
   DeviceEventQueue<ExecutionSpace> events_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;

@@ -1,6 +1,7 @@
 // "cell": the cell templates (morphologies, discretisation, mechanisms, stimuli, the
 // spike detector) and the synapses the network section asks for.
 #include <algorithm>
+#include <limits>
 
 #include "config_reader.hpp"
 #include "hinesbatch/morphology/swc.hpp"
@@ -35,6 +36,127 @@ std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, c
   return out;
 }
 
+// A parameter of a generated mechanism as a function of the path distance from the soma
+// (ParameterValue, mechanisms.hpp): {"distance": "linear" | "exp" | "sigmoid" | "window",
+// the kind's coefficients, "scale", "normalize", "from": "soma"}.
+ParameterValue distance_function(const json& v, const std::string& key, const Ctx& ctx) {
+  ParameterValue p;
+  const std::string kind = ctx.str(v, key + ".", "distance", "");
+  const std::string k = key + ".";
+  if (kind == "linear") {
+    ctx.only(v, key, {"distance", "a", "b", "scale", "normalize", "from"});
+    p.kind = ParameterValue::Linear;
+  } else if (kind == "exp") {
+    ctx.only(v, key, {"distance", "a", "b", "c", "x0", "scale", "normalize", "from"});
+    p.kind = ParameterValue::Exp;
+  } else if (kind == "sigmoid") {
+    ctx.only(v, key, {"distance", "a", "b", "c", "x0", "scale", "normalize", "from"});
+    p.kind = ParameterValue::Sigmoid;
+  } else if (kind == "window") {
+    ctx.only(v, key, {"distance", "x0", "x1", "inside", "outside", "scale", "normalize", "from"});
+    p.kind = ParameterValue::Window;
+  } else {
+    ctx.fail(k + "distance", "must be linear, exp, sigmoid or window", v.value("distance", json()));
+  }
+  p.a = ctx.num(v, k, "a", 0);
+  p.b = ctx.num(v, k, "b", 0);
+  p.c = ctx.num(v, k, "c", 0);
+  p.x0 = ctx.num(v, k, "x0", 0);
+  p.x1 = ctx.num(v, k, "x1", 0);
+  p.inside = ctx.num(v, k, "inside", 1);
+  p.outside = ctx.num(v, k, "outside", 0);
+  p.scale = ctx.num(v, k, "scale", 1);
+  p.normalize = ctx.boolean(v, k, "normalize", false);
+  if (ctx.str(v, k, "from", "soma") != "soma")
+    ctx.fail(k + "from", "must be soma (the middle of the root section)", v.at("from"));
+  if (p.kind == ParameterValue::Sigmoid && p.b == 0)
+    ctx.fail(k + "b", "must not be 0 (the sigmoid's width)", v.value("b", json()));
+  if (p.kind == ParameterValue::Window && !(p.x1 > p.x0))
+    ctx.fail(k + "x1", "must be larger than x0", v.value("x1", json()));
+  return p;
+}
+
+// A cell.mechanisms entry that names a mechanism of the catalogue: {"name", "region",
+// "parameters": {name: number | distance function}}.
+GeneratedMechanism generated_mechanism(const json& m, const std::string& key, const Ctx& ctx) {
+  ctx.only(m, key, {"name", "region", "parameters"});
+  const MechanismCatalogue& cat = ctx.mechanisms();
+  GeneratedMechanism g;
+  g.name = ctx.str(m, key + ".", "name", "");
+  const int index = cat.index_of(g.name);
+  if (index < 0)
+    ctx.fail(key + ".name",
+             "unknown mechanism: neither a built-in (pas, hh) nor in the catalogue '" + cat.name +
+                 "' (" + cat.mechanism_names() + ")",
+             m.value("name", json()));
+  const CatalogueMechanism& mech = cat.mechanisms[index];
+  if (mech.point_process)
+    ctx.fail(key + ".name",
+             "is a point process: cell.mechanisms inserts density mechanisms in regions",
+             m.at("name"));
+  if (!m.contains("parameters")) return g;
+  const json& ps = m.at("parameters");
+  if (!ps.is_object()) ctx.fail(key + ".parameters", "must be an object", ps);
+  for (auto it = ps.begin(); it != ps.end(); ++it) {
+    const std::string pkey = key + ".parameters." + it.key();
+    const int v = mech.variable_index(it.key());
+    const bool global = mech.global_index(it.key()) >= 0 && v < 0;
+    if (!global && (v < 0 || mech.variables[v].kind != CatalogueVariable::Parameter))
+      ctx.fail(pkey,
+               std::string(v < 0 ? "unknown parameter"
+                                 : "not a parameter (a state or assigned "
+                                   "variable)") +
+                   " of " + mech.name + " (its parameters: " + mech.settable_names() + ")",
+               it.value());
+    MechanismParameter p{it.key(), {}};
+    if (it.value().is_number()) {
+      p.value.value = ctx.num(ps, key + ".parameters.", it.key().c_str(), 0);
+    } else if (it.value().is_object() && !global) {
+      p.value = distance_function(it.value(), pkey, ctx);
+    } else {
+      ctx.fail(pkey,
+               global ? "must be a number (a GLOBAL is one value)"
+                      : "must be a number or a distance function {\"distance\": \"linear\" | "
+                        "\"exp\" | \"sigmoid\" | \"window\", ...}",
+               it.value());
+    }
+    g.parameters.push_back(p);
+  }
+  return g;
+}
+
+// cell.ions: {"ca": {"cai0": mM, "cao0": mM, "e": mV}, ...} for ions the catalogue uses.
+std::vector<IonSpec> ion_specs(const json& cell, const Ctx& ctx) {
+  std::vector<IonSpec> out;
+  if (!cell.contains("ions")) return out;
+  const json& ions = cell.at("ions");
+  if (!ions.is_object()) ctx.fail("cell.ions", "must be an object", ions);
+  const MechanismCatalogue& cat = ctx.mechanisms();
+  for (auto it = ions.begin(); it != ions.end(); ++it) {
+    const std::string& name = it.key();
+    const std::string key = "cell.ions." + name;
+    if (cat.ion_index(name) < 0) {
+      std::string known;
+      for (const CatalogueIon& i : cat.ions) known += (known.empty() ? "" : ", ") + i.name;
+      ctx.fail(
+          key,
+          "unknown ion: no mechanism of the catalogue '" + cat.name + "' uses it (" + known + ")",
+          it.value());
+    }
+    const std::string ci = name + "i0", co = name + "o0";
+    ctx.only(it.value(), key, {ci, co, "e"});
+    IonSpec x;
+    x.name = name;
+    const double tiny = std::numeric_limits<double>::min();
+    if (it.value().contains(ci)) x.ci0 = ctx.num(it.value(), key + ".", ci.c_str(), 0, tiny);
+    if (it.value().contains(co)) x.co0 = ctx.num(it.value(), key + ".", co.c_str(), 0, tiny);
+    if (it.value().contains("e"))
+      x.e = ctx.num(it.value(), key + ".", "e", 0, -kMaxAbsVoltage, kMaxAbsVoltage);
+    out.push_back(x);
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -44,8 +166,13 @@ struct CellParts {
   SwcOptions swc_options;
   SectionOptions so;
   double Ra = 35.4, cm = 1.0;
-  std::vector<DensityMechanism> density;
-  std::vector<std::string> region_names;  // as given, for the check against each template
+  std::vector<DensityMechanism> density;  // the built-ins
+  std::vector<GeneratedMechanism> generated;
+  std::vector<IonSpec> ions;
+  // Every cell.mechanisms entry's region, as read and as given, for the check against each
+  // template.
+  std::vector<Region> regions;
+  std::vector<std::string> region_names;
   std::vector<IClampSpec> iclamps;
   DetectorSpec det;
   std::vector<KeyedLocation> locations;  // checked against every template
@@ -69,7 +196,9 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
   if (!(p.cm > 0)) ctx.fail("cell.cm", "must be > 0 (uF/cm2)", json(p.cm));
   so.Ra_ohm_cm = p.Ra;
   so.cm_uF_cm2 = p.cm;
-  for (const json& m : ctx.array(cell, "cell.", "mechanisms")) {
+  const json mechanisms = ctx.array(cell, "cell.", "mechanisms");
+  for (std::size_t index = 0; index < mechanisms.size(); ++index) {
+    const json& m = mechanisms[index];
     const std::string key = "cell.mechanisms[]";
     if (!m.is_object()) ctx.fail(key, "must be an object", m);
     DensityMechanism d;
@@ -77,7 +206,17 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     try {
       d.region = parse_region(ctx.str(m, key + ".", "region", "all"));
     } catch (const InputError&) {
-      ctx.fail(key + ".region", "must be soma, axon, dend or all", m.at("region"));
+      ctx.fail(key + ".region", "must be soma, axon, dend, apic, basal or all", m.at("region"));
+    }
+    p.regions.push_back(d.region);
+    p.region_names.push_back(ctx.str(m, key + ".", "region", "all"));
+    // The built-ins take their parameters as keys; an entry with "parameters", or naming
+    // another mechanism, is the catalogue's generated one.
+    if ((name != "pas" && name != "hh") || m.contains("parameters")) {
+      p.generated.push_back(
+          generated_mechanism(m, "cell.mechanisms[" + std::to_string(index) + "]", ctx));
+      p.generated.back().region = d.region;
+      continue;
     }
     if (name == "pas") {
       ctx.only(m, key, {"name", "region", "g", "e"});
@@ -91,12 +230,10 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
       d.hh.gkbar = ctx.num(m, key + ".", "gkbar", d.hh.gkbar, 0);
       d.hh.gl = ctx.num(m, key + ".", "gl", d.hh.gl, 0);
       d.hh.el = ctx.num(m, key + ".", "el", d.hh.el, -kMaxAbsVoltage, kMaxAbsVoltage);
-    } else {
-      ctx.fail(key + ".name", "must be pas or hh", m.value("name", json()));
     }
     p.density.push_back(d);
-    p.region_names.push_back(ctx.str(m, key + ".", "region", "all"));
   }
+  p.ions = ion_specs(cell, ctx);
   for (const json& s : ctx.array(cell, "cell.", "iclamp")) {
     ctx.only(s, "cell.iclamp[]", {"location", "del", "dur", "amp"});
     IClampSpec x;
@@ -136,10 +273,10 @@ SectionedMorphology build_sections(const std::string& raw, const CellParts& p, c
 // A mechanism whose region matches no section of this cell would insert nothing; every
 // location must name one of its sections.
 void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ctx) {
-  for (std::size_t k = 0; k < p.density.size(); ++k) {
+  for (std::size_t k = 0; k < p.regions.size(); ++k) {
     bool any = false;
     for (int sec = 0; sec < sm.size() && !any; ++sec)
-      any = in_region(p.density[k].region, sm.sections[sec].swc_type);
+      any = in_region(p.regions[k], sm.sections[sec].swc_type);
     if (!any)
       ctx.fail("cell.mechanisms[" + std::to_string(k) + "].region",
                "matches no section of " + shown_key(sm.source) +
@@ -158,7 +295,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
   const json& cell = root.at("cell");
   ctx.only(cell, "cell",
            {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "iclamp", "detector", "keep_largest_component"});
+            "ions", "iclamp", "detector", "keep_largest_component"});
   std::vector<std::string> morphologies;
   if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
   const json& mj = cell.at("morphology");
@@ -193,13 +330,15 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     auto syns = synapse_sites(sm, net.synapses, net.site, net.tau, net.e, n.seed, ctx);
     templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
                                            std::move(syns), p.det));
+    templates.back().generated = p.generated;
+    templates.back().ions = p.ions;
   }
 }
 
 CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology) {
   ctx.only(cell, "cell",
            {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "iclamp", "detector", "keep_largest_component", "synapses"});
+            "ions", "iclamp", "detector", "keep_largest_component", "synapses"});
   CellParts p = read_cell_parts(cell, ctx, false);
   std::vector<ExpSynSpec> synapses;
   for (const json& s : ctx.array(cell, "cell.", "synapses")) {
@@ -225,8 +364,11 @@ CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorph
     sm = build_sections(cell.at("morphology").get<std::string>(), p, ctx);
   }
   check_cell(p, sm, ctx);
-  return make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps, std::move(synapses),
-                            p.det);
+  CellTemplate t = make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
+                                      std::move(synapses), p.det);
+  t.generated = p.generated;
+  t.ions = p.ions;
+  return t;
 }
 
 }  // namespace hinesbatch::config_impl

@@ -268,38 +268,43 @@ SimulationConfig parse_checked(const std::string& text, const Ctx& ctx,
 }  // namespace
 
 SimulationConfig load_simulation_config(const std::string& path,
-                                        const std::vector<std::string>& overrides) {
+                                        const std::vector<std::string>& overrides,
+                                        const MechanismCatalogue& catalogue) {
   // A regular file of bounded size only: /dev/zero or a folder are refused by name.
   const std::string text = read_input_file(path, "config file", kMaxConfigBytes);
   const auto slash = path.rfind('/');
-  const Ctx ctx{path, slash == std::string::npos ? std::string() : path.substr(0, slash + 1)};
+  const Ctx ctx{path, slash == std::string::npos ? std::string() : path.substr(0, slash + 1),
+                &catalogue};
   return parse_checked(text, ctx, overrides);
 }
 
 SimulationConfig parse_simulation_config(const std::string& json_text,
                                          const std::string& source_name,
                                          const std::string& base_dir,
-                                         const std::vector<std::string>& overrides) {
+                                         const std::vector<std::string>& overrides,
+                                         const MechanismCatalogue& catalogue) {
   std::string prefix = base_dir;
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-  return parse_checked(json_text, Ctx{source_name, prefix}, overrides);
+  return parse_checked(json_text, Ctx{source_name, prefix, &catalogue}, overrides);
 }
 
 SimulationConfig parse_simulation_config(const std::string& json_text,
                                          const std::string& source_name,
                                          const std::string& base_dir,
                                          std::vector<CellTemplate> templates,
-                                         const std::vector<std::string>& overrides) {
+                                         const std::vector<std::string>& overrides,
+                                         const MechanismCatalogue& catalogue) {
   std::string prefix = base_dir;
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-  return parse_checked(json_text, Ctx{source_name, prefix}, overrides, &templates);
+  return parse_checked(json_text, Ctx{source_name, prefix, &catalogue}, overrides, &templates);
 }
 
 CellTemplate parse_cell_template(const std::string& json_text, const std::string& source_name,
-                                 const std::string& base_dir, const SwcMorphology* morphology) {
+                                 const std::string& base_dir, const SwcMorphology* morphology,
+                                 const MechanismCatalogue& catalogue) {
   std::string prefix = base_dir;
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-  const Ctx ctx{source_name, prefix};
+  const Ctx ctx{source_name, prefix, &catalogue};
   try {
     return config_impl::read_cell_template(parse_text(json_text, ctx), ctx, morphology);
   } catch (const json::exception& e) {

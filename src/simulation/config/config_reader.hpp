@@ -45,6 +45,11 @@ std::string expand(const std::string& s, const Ctx& ctx, const std::string& key)
 struct Ctx {
   std::string file;    // the config's name in messages
   std::string prefix;  // relative paths resolve as prefix + path ("" or a folder with '/')
+  const MechanismCatalogue* catalogue =
+      nullptr;  // what cell.mechanisms may name (null: the default)
+  const MechanismCatalogue& mechanisms() const {
+    return catalogue ? *catalogue : default_catalogue();
+  }
 
   [[noreturn]] void fail(const std::string& key, const std::string& what, const json& value) const {
     throw InputError("config key '" + shown_key(key) + "': " + what, file, 0, dump_value(value));

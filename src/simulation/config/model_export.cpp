@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,11 +19,12 @@ using config_impl::json;
 
 namespace {
 
-// Rough bytes one cell needs on its rank (state per compartment, synapses, connections):
-// enough to refuse 1e12 cells or 1e8 segments before anything is allocated.
+// Rough bytes one cell needs on its rank (state per compartment, generated mechanisms'
+// rows and ions, synapses, connections): enough to refuse 1e12 cells or 1e8 segments
+// before anything is allocated.
 double bytes_per_cell(const CellTemplate& t, const NetworkSpec& n) {
-  return 256.0 * t.compartments.size() + 64.0 * t.synapses.size() + 32.0 * n.synapses_needed() +
-         512;
+  return (256.0 + 64.0 * t.generated.size()) * t.compartments.size() + 64.0 * t.synapses.size() +
+         32.0 * n.synapses_needed() + 512;
 }
 
 // What this process may really use: the smallest of physical memory, the address-space
@@ -53,6 +55,23 @@ double available_memory_bytes(std::string& which) {
     if (v < 9e18) consider(v, "the cgroup memory limit allows");
   }
   return best;
+}
+
+// A generated mechanism's parameter as the config gives it: a number or its distance
+// function.
+json parameter_json(const ParameterValue& v) {
+  static const char* const kinds[] = {"constant", "linear", "exp", "sigmoid", "window"};
+  if (v.kind == ParameterValue::Constant) return v.value;
+  return {{"distance", kinds[v.kind]},
+          {"a", v.a},
+          {"b", v.b},
+          {"c", v.c},
+          {"x0", v.x0},
+          {"x1", v.x1},
+          {"inside", v.inside},
+          {"outside", v.outside},
+          {"scale", v.scale},
+          {"normalize", v.normalize}};
 }
 
 }  // namespace
@@ -158,8 +177,25 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
     json syn = json::array();
     for (const ExpSynSpec& s : t.synapses)
       syn.push_back({{"section", s.where.section}, {"x", s.where.x}, {"tau", s.tau}, {"e", s.e}});
+    // Generated (NMODL) mechanisms, in order (a later entry's parameters win), and ions.
+    json gen = json::array(), ions = json::object();
+    for (const GeneratedMechanism& g : t.generated) {
+      json params = json::object();
+      for (const MechanismParameter& p : g.parameters) params[p.name] = parameter_json(p.value);
+      gen.push_back(
+          {{"mechanism", g.name}, {"sections", t.sections_in(g.region)}, {"parameters", params}});
+    }
+    for (const IonSpec& x : t.ions) {
+      json e = json::object();
+      if (!std::isnan(x.ci0)) e[x.name + "i0"] = x.ci0;
+      if (!std::isnan(x.co0)) e[x.name + "o0"] = x.co0;
+      if (!std::isnan(x.e)) e["e"] = x.e;
+      ions[x.name] = e;
+    }
     json cj{
         {"gid", gid}, {"morphology", ti}, {"density", dens}, {"iclamps", ic}, {"synapses", syn}};
+    if (!gen.empty()) cj["generated"] = gen;
+    if (!ions.empty()) cj["ions"] = ions;
     cj["detector"] = t.detector.present ? json{{"section", t.detector.where.section},
                                                {"x", t.detector.where.x},
                                                {"threshold", t.detector.threshold}}

@@ -442,6 +442,7 @@ def catalogue(mechs, namespace, name, headers):
     out.append(f"struct {name} {{")
     types = ", ".join(cxx_name(m.name) for m in mechs)
     out.append(f"  using mechanisms = std::tuple<{types}>;")
+    out.append(f'  static constexpr const char* catalogue_name = "{name}";')
     out.append(f"  static constexpr int size = {len(mechs)};")
     out.append(f"  static constexpr std::array<const char*, {len(mechs)}> names{{{{")
     for m in mechs:

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <defaults/defaults.hpp>
 #include <hinesbatch/simulation/mechanisms/expsyn.hpp>
 #include <hinesbatch/simulation/mechanisms/hh.hpp>
 #include <hinesbatch/simulation/mechanisms/pas.hpp>
+#include <hinesbatch/simulation/nmodl/defaults/defaults.hpp>
 #include <string>
 
 #include "hh_rows_kernels.hpp"

@@ -12,6 +12,9 @@
 // so a warp's cells are alike), LayoutRight on the host (a cell's nodes contiguous). Each
 // slot's row of constants is its template's (TemplateNodes). The reference schedule:
 // HostSchedule::Cells on a host, OnChipSteps::Off on a GPU.
+// Generated (NMODL) mechanisms of a catalogue run here too (generated_cells.hpp), inside
+// the same kernel: their currents after the cable terms, their states after v += dv. The
+// step's kernel is compiled with them only when some template uses one.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -19,7 +22,10 @@
 #include <vector>
 
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
@@ -27,18 +33,21 @@
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 #include "hinesbatch/simulation/voltage_check.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 
 namespace hinesbatch::impl {
 
 // NEURON's fixed step for one cell (one work item): assemble -> solve -> update -> detect.
-template <class ExecutionSpace>
+// Generated: the generated mechanisms' hooks (NoGenerated: none).
+template <class ExecutionSpace, class Generated = NoGenerated>
 struct StepCells {
   CellGroupViews<ExecutionSpace> c;
   double dt, t_mid, ena, ek, q10;
   int step_end;  // global index of the step's end time (spike time = step_end * dt)
   int max_nodes;
+  Generated gen{};
 
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
     const int n = c.size(s);
@@ -69,6 +78,7 @@ struct StepCells {
       c.d(s, i) = di;
       c.rhs(s, i) = ri;
     }
+    if constexpr (Generated::active) gen.assemble(c, s, t_mid);
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) {
       const int node = c.syn_node(k);
       mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), c.v(s, node), c.d(s, node),
@@ -98,6 +108,7 @@ struct StepCells {
     }
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k)
       mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
+    if constexpr (Generated::active) gen.update(c, s, step_end * dt);
   }
 
   // v at the detector above the threshold, from below: a spike at the step's end.
@@ -107,16 +118,22 @@ struct StepCells {
   }
 };
 
-template <class ExecutionSpace>
-class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, ExecutionSpace> {
+// Catalogue: the compiled catalogue whose mechanisms the templates' `generated` lists name.
+template <class ExecutionSpace, class Catalogue>
+class CellsSchedule
+    : public ScheduleVoltages<CellsSchedule<ExecutionSpace, Catalogue>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
+  using Generated = GeneratedCells<ExecutionSpace, Catalogue>;
 
   static const char* schedule_name() { return "cells"; }
   int cell_lanes() const { return 1; }
-  std::string detail() const { return {}; }
+  std::string detail() const { return detail_; }
   const views& data() const { return c_; }
+
+  // The catalogue's description, by which templates name its mechanisms.
+  static const MechanismCatalogue& catalogue() { return nmodl::description<Catalogue>(); }
 
   // The shared Views, and the (slot, node) state and constants: each slot's row is its
   // template's.
@@ -137,6 +154,7 @@ class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, Exe
     c_.hh_h = typename views::nodes_d("hb::h", cells_, max_nodes_);
     c_.hh_n = typename views::nodes_d("hb::n", cells_, max_nodes_);
     fill_slot_constants(setup);
+    setup_generated(setup);
   }
 
   void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
@@ -145,9 +163,14 @@ class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, Exe
   }
 
   void initialize(const ExecutionSpace& exec) {
-    Kokkos::parallel_for("hinesbatch::sim_init",
-                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
-                         InitCells<ExecutionSpace>{c_, params_.v_init, q10_, true});
+    const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_);
+    if (generated_)
+      Kokkos::parallel_for(
+          "hinesbatch::sim_init", policy,
+          InitCells<ExecutionSpace, Generated>{c_, params_.v_init, q10_, true, gen_});
+    else
+      Kokkos::parallel_for("hinesbatch::sim_init", policy,
+                           InitCells<ExecutionSpace>{c_, params_.v_init, q10_, true});
   }
 
   // A launch per step, after the step's events.
@@ -158,11 +181,18 @@ class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, Exe
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) const {
-    const double dt = params_.dt;
-    Kokkos::parallel_for(
-        "hinesbatch::sim_step", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
-        StepCells<ExecutionSpace>{c_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena,
-                                  params_.ek, q10_, static_cast<int>(step + 1), max_nodes_});
+    const double dt = params_.dt, t_mid = (static_cast<double>(step) + 0.5) * dt;
+    const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_);
+    const int step_end = static_cast<int>(step + 1);
+    if (generated_)
+      Kokkos::parallel_for(
+          "hinesbatch::sim_step", policy,
+          StepCells<ExecutionSpace, Generated>{c_, dt, t_mid, params_.ena, params_.ek, q10_,
+                                               step_end, max_nodes_, gen_});
+    else
+      Kokkos::parallel_for("hinesbatch::sim_step", policy,
+                           StepCells<ExecutionSpace>{c_, dt, t_mid, params_.ena, params_.ek, q10_,
+                                                     step_end, max_nodes_});
   }
 
   // v (slot, node).
@@ -224,10 +254,31 @@ class CellsSchedule : public ScheduleVoltages<CellsSchedule<ExecutionSpace>, Exe
     exec.fence();  // before the host mirrors go
   }
 
+  // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device.
+  void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
+    std::vector<GeneratedTemplate> layouts;
+    int mechanisms = 0;
+    for (const CellTemplate& t : setup.templates) {
+      layouts.push_back(generated_template(t, catalogue(), params_));
+      mechanisms += static_cast<int>(layouts.back().blocks.size());
+    }
+    generated_ = mechanisms > 0;
+    if (!generated_) return;
+    gen_.g = make_generated_views(setup.exec, layouts, setup.template_of_slot,
+                                  static_cast<int>(catalogue().ions.size()), params_.celsius,
+                                  params_.dt);
+    detail_ = "generated mechanisms of the catalogue '" + catalogue().name +
+              "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
+              " template(s), in the cells schedule's step";
+  }
+
   views c_;
   SimulationParameters params_;
   double q10_ = 1;
   int max_nodes_ = 1, cells_ = 0;
+  bool generated_ = false;
+  Generated gen_;
+  std::string detail_;
 };
 
 }  // namespace hinesbatch::impl

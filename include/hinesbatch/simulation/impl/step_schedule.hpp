@@ -55,6 +55,7 @@
 
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
@@ -175,18 +176,21 @@ void apply_synaptic_events(const ExecutionSpace& exec,
 }
 
 // v = v_init (and the gates at rest unless `gates` is false), synapses closed, detectors
-// armed: the initial state of the schedules with (slot, node) voltages.
-template <class ExecutionSpace>
+// armed: the initial state of the schedules with (slot, node) voltages. Generated: the
+// generated mechanisms' initialisation (generated_cells.hpp), after v.
+template <class ExecutionSpace, class Generated = NoGenerated>
 struct InitCells {
   CellGroupViews<ExecutionSpace> c;
   double v_init, q10;
   bool gates;  // false: the on-chip schedule sets its own (InitOnChipGates)
+  Generated gen{};
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
     for (int i = 0; i < c.size(s); ++i) {
       c.v(s, i) = v_init;
       if (gates && (c.mechs(s, i) & kHHBit))
         mechanisms::hh_initial_states(v_init, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
+    if constexpr (Generated::active) gen.initialize(c, s);
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
     if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
   }

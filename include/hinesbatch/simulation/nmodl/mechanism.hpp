@@ -25,6 +25,7 @@
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cmath>
+#include <tuple>
 
 namespace hinesbatch::nmodl {
 
@@ -52,6 +53,90 @@ struct IonVariableInfo {
   IonRole role;
   bool read;
   bool write;
+};
+
+// The values of one ion in a compartment, in this order wherever they are stored together.
+enum IonSlot { IonE = 0, IonCi = 1, IonCo = 2, IonI = 3, IonDidv = 4, IonSlots = 5 };
+
+// Where ion variable role r of a mechanism lives among its ion's IonSlots.
+constexpr int ion_slot_of(IonRole r) {
+  return r == IonRole::Reversal  ? IonE
+         : r == IonRole::Inside  ? IonCi
+         : r == IonRole::Outside ? IonCo
+                                 : IonI;
+}
+
+// Compile-time string equality (mechanism and ion names are string literals).
+constexpr bool same_name(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+// The ions of a catalogue (a std::tuple of mechanisms): every ion some mechanism declares,
+// once, in the order of first declaration (mechanisms in catalogue order). Schedules store
+// an instance's ion values by this index, so that ion<K>() is one load.
+struct IonName {
+  const char* name = "";
+  int valence = 0;
+};
+template <int N>
+struct IonList {
+  std::array<IonName, N> ions{};
+  int count = 0;
+};
+namespace detail {
+template <class M, int N>
+constexpr void add_ions(IonList<N>& l) {
+  for (int k = 0; k < M::num_ion_variables; ++k) {
+    bool known = false;
+    for (int j = 0; j < l.count; ++j)
+      known = known || same_name(l.ions[j].name, M::ion_variables[k].ion);
+    if (!known) l.ions[l.count++] = IonName{M::ion_variables[k].ion, M::ion_variables[k].valence};
+  }
+}
+template <int N, class... Ms>
+constexpr IonList<N> ion_list() {
+  IonList<N> l{};
+  (add_ions<Ms>(l), ...);
+  return l;
+}
+}  // namespace detail
+template <class Tuple>
+struct CatalogueIons;
+template <class... Ms>
+struct CatalogueIons<std::tuple<Ms...>> {
+  static constexpr int capacity = (0 + ... + Ms::num_ion_variables) + 1;
+  static constexpr IonList<capacity> list = detail::ion_list<capacity, Ms...>();
+  static constexpr int count = list.count;
+  static constexpr int index_of(const char* ion) {
+    for (int j = 0; j < list.count; ++j)
+      if (same_name(list.ions[j].name, ion)) return j;
+    return -1;
+  }
+  // Ion variable K of mechanism M: its ion's index, and its value's among the IonSlots.
+  template <class M, int K>
+  struct Of {
+    static constexpr int ion = index_of(M::ion_variables[K].ion);
+    static constexpr int slot = ion_slot_of(M::ion_variables[K].role);
+  };
+};
+
+// Runs f.template apply<M>(k) for catalogue index k of a std::tuple of mechanisms
+// (device code, no virtual dispatch).
+template <class Tuple, std::size_t I = 0>
+struct Dispatch {
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void call(int k, const F& f) {
+    if constexpr (I < std::tuple_size<Tuple>::value) {
+      if (k == static_cast<int>(I))
+        f.template apply<typename std::tuple_element<I, Tuple>::type>(k);
+      else
+        Dispatch<Tuple, I + 1>::call(k, f);
+    }
+  }
 };
 
 // Euclidean norm of an N-vector (NMODL's Newton solver stops when |F| < 1e-12).

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstring>
+#include <hinesbatch/simulation/nmodl/ions.hpp>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
 #include <stdexcept>
 #include <string>
@@ -17,23 +18,6 @@
 #include <vector>
 
 namespace hinesbatch::nmodl {
-
-// The values of one ion in a compartment.
-enum IonSlot { IonE = 0, IonCi = 1, IonCo = 2, IonI = 3, IonDidv = 4, IonSlots = 5 };
-
-struct IonSetup {
-  std::string name;
-  int valence = 0;
-  double ci0 = 1, co0 = 1, e0 = 0;  // NEURON's defaults for a new ion
-};
-
-// NEURON 8.2's defaults for its built-in ions (nai0_na_ion, ..., ena, ek, eca).
-inline IonSetup default_ion(const std::string& name, int valence) {
-  if (name == "na") return {name, 1, 10.0, 140.0, 50.0};
-  if (name == "k") return {name, 1, 54.4, 2.5, -77.0};
-  if (name == "ca") return {name, 2, 5e-5, 2.0, 132.4579341637009};
-  return {name, valence, 1.0, 1.0, 0.0};
-}
 
 // The state of one compartment that the accessor reads and writes.
 struct CompartmentState {
@@ -111,20 +95,6 @@ struct PhaseCall {
     if constexpr (M::has_net_receive) {
       if (phase == 3) M::net_receive(a, w);
       if (phase == 4) M::net_receive_initial(a, w);
-    }
-  }
-};
-
-// Runs f.template apply<M>(k) for catalogue index k (device code, no virtual dispatch).
-template <class Tuple, std::size_t I = 0>
-struct Dispatch {
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void call(int k, const F& f) {
-    if constexpr (I < std::tuple_size<Tuple>::value) {
-      if (k == static_cast<int>(I))
-        f.template apply<typename std::tuple_element<I, Tuple>::type>(k);
-      else
-        Dispatch<Tuple, I + 1>::call(k, f);
     }
   }
 };

@@ -1,0 +1,65 @@
+#pragma once
+// What the simulation knows of a mechanism catalogue at run time: its mechanisms, their
+// variables, globals and ions, as the generated metadata says (nmodl/describe.hpp builds
+// it from a compiled catalogue; default_catalogue() is the library's, compiled from
+// mechanisms/default). The config reader checks names against it and the step schedules
+// lay out each template's mechanisms from it. No Kokkos here.
+#include <string>
+#include <vector>
+
+namespace hinesbatch {
+
+struct CatalogueVariable {
+  enum Kind { Parameter, State, Assigned };
+  std::string name;
+  Kind kind = Parameter;
+  double default_value = 0;
+  bool range = false;
+  bool written = false;  // assigned by the mechanism (false: constant over a run)
+};
+
+struct CatalogueGlobal {
+  std::string name;
+  double default_value = 0;
+};
+
+struct CatalogueIonVariable {
+  enum Role { Reversal, Inside, Outside, Current };
+  std::string ion, name;
+  int valence = 0;
+  Role role = Current;
+  bool read = false, write = false;
+};
+
+struct CatalogueMechanism {
+  std::string name;
+  bool point_process = false;
+  bool writes_concentration = false;
+  std::vector<CatalogueVariable> variables;  // parameters, states, assigned (in that order)
+  std::vector<CatalogueGlobal> globals;
+  std::vector<CatalogueIonVariable> ion_variables;
+  int variable_index(const std::string& n) const;  // -1: none of that name
+  int global_index(const std::string& n) const;    // -1: none of that name
+  // "a, b, c": the names a config may set (parameters and globals), for messages.
+  std::string settable_names() const;
+};
+
+struct CatalogueIon {
+  std::string name;
+  int valence = 0;
+};
+
+struct MechanismCatalogue {
+  std::string name;
+  std::vector<CatalogueMechanism> mechanisms;  // in the compiled catalogue's order
+  std::vector<CatalogueIon> ions;              // every ion a mechanism declares, in first-use order
+  int index_of(const std::string& mechanism) const;  // -1: not in the catalogue
+  int ion_index(const std::string& ion) const;       // -1: no mechanism uses it
+  std::string mechanism_names() const;               // "a, b, c", for messages
+};
+
+// The library's catalogue: mechanisms/default (hh, pas, ExpSyn, Exp2Syn, IClamp) compiled
+// by tools/nmodl into include/hinesbatch/simulation/nmodl/defaults.
+const MechanismCatalogue& default_catalogue();
+
+}  // namespace hinesbatch

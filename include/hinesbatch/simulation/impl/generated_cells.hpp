@@ -1,0 +1,344 @@
+#pragma once
+// Generated (NMODL) mechanisms in the cells schedule: one thread steps a whole cell, so it
+// runs its template's mechanisms in NEURON's order inside the step's one kernel, no launch
+// per mechanism. A template's mechanisms are blocks (generated_layout.hpp) of one catalogue
+// mechanism each; a block is dispatched once to its mechanism's static functions
+// (Dispatch over the compiled catalogue: a switch, no virtual calls) and loops over its
+// nodes. Storage, per the schedule's (slot, ...) layout:
+//   rows(slot, r)     the variables the mechanisms assign, a slot's row per template layout
+//   ions(slot, q)     per node and catalogue ion: e, ci, co, i, di/dv (nmodl::IonSlot)
+//   constants(...)    the variables they never assign and their globals, per template
+// Units: a density mechanism's mA/cm2 and S/cm2 become the schedule's nA and uS with the
+// node's area (x area um2 x 1e-2); ion currents stay densities (mA/cm2), as concentration
+// mechanisms read them.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/nmodl/mechanism.hpp"
+#include "hinesbatch/simulation/nmodl/node_rows.hpp"
+
+namespace hinesbatch::impl {
+
+// The schedules' hooks when no template has generated mechanisms: nothing to do, and
+// nothing compiled into the kernels.
+struct NoGenerated {
+  static constexpr bool active = false;
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void initialize(const Views&, int) const {}
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void assemble(const Views&, int, double) const {}
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void update(const Views&, int, double) const {}
+};
+
+// The device tables of every template's layout (flattened; per-template offsets) and the
+// per-slot storage.
+template <class ExecutionSpace>
+struct GeneratedViews {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using layout = typename ExecutionSpace::array_layout;
+  using vec_i = Kokkos::View<int*, memory_space>;
+  using vec_d = Kokkos::View<double*, memory_space>;
+  using slots_d = Kokkos::View<double**, layout, memory_space>;
+  vec_i template_of_slot;
+  vec_i block_begin;  // per template + 1
+  vec_i blk_mech, blk_node_begin, blk_node_end, blk_row, blk_const, blk_global;
+  vec_i nodes;
+  vec_i row_begin;    // per template + 1: its row_init in row_init
+  vec_i const_begin;  // per template: its constants in constants
+  vec_i node_begin;   // per template: its nodes in area, diam and (x ions) ion_style
+  vec_d row_init, constants, area, diam, ion_init;  // ion_init: (template, ion, value)
+  Kokkos::View<unsigned char*, memory_space> ion_style;
+  slots_d rows;  // (slot, row)
+  slots_d ions;  // (slot, (node * ions + ion) * IonSlots + value)
+  int num_ions = 0;
+  double celsius = 6.3, dt = 0.025;
+};
+
+// Views for `layouts` (one per template) and `template_of_slot`; rows and ions sized for
+// the largest template. Host code.
+template <class ExecutionSpace>
+GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
+                                                    const std::vector<GeneratedTemplate>& layouts,
+                                                    const std::vector<int>& template_of_slot,
+                                                    int num_ions, double celsius, double dt) {
+  GeneratedViews<ExecutionSpace> g;
+  g.num_ions = num_ions;
+  g.celsius = celsius;
+  g.dt = dt;
+  std::vector<int> block_begin{0}, mech, nb, ne, row, cst, glb, nodes, row_begin{0}, const_begin,
+      node_begin;
+  std::vector<double> row_init, constants, area, diam, ion_init;
+  std::vector<unsigned char> ion_style;
+  int max_rows = 1, max_ion_values = 1;
+  for (const GeneratedTemplate& t : layouts) {
+    const int nodes0 = static_cast<int>(nodes.size());
+    const int const0 = static_cast<int>(constants.size());
+    const_begin.push_back(const0);
+    node_begin.push_back(static_cast<int>(area.size()));
+    for (const GeneratedBlock& b : t.blocks) {
+      mech.push_back(b.mech);
+      nb.push_back(nodes0 + b.node_begin);
+      ne.push_back(nodes0 + b.node_end);
+      row.push_back(b.row_begin);
+      cst.push_back(const0 + b.const_begin);
+      glb.push_back(const0 + b.global_begin);
+    }
+    block_begin.push_back(static_cast<int>(mech.size()));
+    nodes.insert(nodes.end(), t.nodes.begin(), t.nodes.end());
+    row_init.insert(row_init.end(), t.row_init.begin(), t.row_init.end());
+    row_begin.push_back(static_cast<int>(row_init.size()));
+    constants.insert(constants.end(), t.constants.begin(), t.constants.end());
+    area.insert(area.end(), t.area_um2.begin(), t.area_um2.end());
+    diam.insert(diam.end(), t.diam_um.begin(), t.diam_um.end());
+    ion_style.insert(ion_style.end(), t.ion_style.begin(), t.ion_style.end());
+    std::vector<double> init = t.ion_init;
+    init.resize(std::size_t(num_ions) * kIonInitValues, 0.0);  // templates without mechanisms
+    ion_init.insert(ion_init.end(), init.begin(), init.end());
+    max_rows = std::max(max_rows, static_cast<int>(t.row_init.size()));
+    if (!t.empty())
+      max_ion_values = std::max(max_ion_values, t.num_nodes * num_ions * nmodl::IonSlots);
+    // A template without mechanisms still needs its node offsets to be valid.
+    if (t.empty()) {
+      area.resize(area.size() + t.num_nodes, 0.0);
+      diam.resize(diam.size() + t.num_nodes, 0.0);
+      ion_style.resize(ion_style.size() + std::size_t(t.num_nodes) * num_ions, 0);
+    }
+  }
+  const auto up = [&](const auto& v, const char* label) { return to_device(exec, v, label); };
+  g.template_of_slot = up(template_of_slot, "hb::gen_template_of_slot");
+  g.block_begin = up(block_begin, "hb::gen_block_begin");
+  g.blk_mech = up(mech, "hb::gen_blk_mech");
+  g.blk_node_begin = up(nb, "hb::gen_blk_node_begin");
+  g.blk_node_end = up(ne, "hb::gen_blk_node_end");
+  g.blk_row = up(row, "hb::gen_blk_row");
+  g.blk_const = up(cst, "hb::gen_blk_const");
+  g.blk_global = up(glb, "hb::gen_blk_global");
+  g.nodes = up(nodes, "hb::gen_nodes");
+  g.row_begin = up(row_begin, "hb::gen_row_begin");
+  g.const_begin = up(const_begin, "hb::gen_const_begin");
+  g.node_begin = up(node_begin, "hb::gen_node_begin");
+  g.row_init = up(row_init, "hb::gen_row_init");
+  g.constants = up(constants, "hb::gen_constants");
+  g.area = up(area, "hb::gen_area");
+  g.diam = up(diam, "hb::gen_diam");
+  g.ion_init = up(ion_init, "hb::gen_ion_init");
+  g.ion_style = up(ion_style, "hb::gen_ion_style");
+  const int slots = static_cast<int>(template_of_slot.size());
+  g.rows = typename GeneratedViews<ExecutionSpace>::slots_d(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::gen_rows")), slots,
+      max_rows);
+  g.ions = typename GeneratedViews<ExecutionSpace>::slots_d(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::gen_ions")), slots,
+      max_ion_values);
+  return g;
+}
+
+// The accessor (nmodl/mechanism.hpp) of mechanism M at one node of one slot, for catalogue
+// Catalogue: written variables in the slot's row, the others and the globals in the
+// template's constants, ion values in the slot's ion row, currents accumulated here.
+template <class Catalogue, class M, class ExecutionSpace>
+struct CellsAccessor {
+  using Ions = nmodl::CatalogueIons<typename Catalogue::mechanisms>;
+  using Positions = nmodl::RowPositions<M>;
+  const GeneratedViews<ExecutionSpace>& g;
+  int slot, row, cst, glb, ion_base;
+  double v_, t_, area_, diam_;
+  double i = 0, di = 0;
+
+  KOKKOS_INLINE_FUNCTION double v() const { return v_; }
+  KOKKOS_INLINE_FUNCTION double t() const { return t_; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return g.dt; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return g.celsius; }
+  KOKKOS_INLINE_FUNCTION double area() const { return area_; }
+  KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double get() const {
+    constexpr int k = Positions::in_store(I);
+    if constexpr (M::variables[I].written)
+      return g.rows(slot, row + k);
+    else
+      return g.constants(cst + k);
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION void set(double x) const {
+    static_assert(M::variables[I].written, "the generated code sets only written variables");
+    constexpr int k = Positions::in_store(I);
+    g.rows(slot, row + k) = x;
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double global() const {
+    return g.constants(glb + I);
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION double ion() const {
+    using Of = typename Ions::template Of<M, K>;
+    return g.ions(slot, ion_base + Of::ion * nmodl::IonSlots + Of::slot);
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void set_ion(double x) const {
+    using Of = typename Ions::template Of<M, K>;
+    g.ions(slot, ion_base + Of::ion * nmodl::IonSlots + Of::slot) = x;
+  }
+  // Point processes give nA and uS; per unit area of the node for the ion's density.
+  KOKKOS_INLINE_FUNCTION double ion_scale() const {
+    return M::kind == nmodl::MechanismKind::PointProcess ? 100.0 / area_ : 1.0;
+  }
+  KOKKOS_INLINE_FUNCTION void add_current(double current, double didv) {
+    i += current;
+    di += didv;
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void add_ion_current(double current, double didv) const {
+    using Of = typename Ions::template Of<M, K>;
+    const int at = ion_base + Of::ion * nmodl::IonSlots;
+    g.ions(slot, at + nmodl::IonI) += current * ion_scale();
+    g.ions(slot, at + nmodl::IonDidv) += didv * ion_scale();
+  }
+};
+
+// The generated mechanisms of the cells schedule's step, for catalogue Catalogue.
+template <class ExecutionSpace, class Catalogue>
+struct GeneratedCells {
+  static constexpr bool active = true;
+  using Mechanisms = typename Catalogue::mechanisms;
+  GeneratedViews<ExecutionSpace> g;
+
+  // InitialCurrent: the currents of finitialize, for the ion currents and assigned
+  // variables they set; d and rhs are not touched.
+  enum Phase { Initial, InitialCurrent, Current, State };
+
+  // One block's phase over its nodes (c: the schedule's CellGroupViews).
+  template <class Views>
+  struct BlockCall {
+    const GeneratedCells& self;
+    const Views& c;
+    int slot, block, tnode;
+    double t;
+    Phase phase;
+    template <class M>
+    KOKKOS_INLINE_FUNCTION void apply(int) const {
+      if constexpr (M::kind == nmodl::MechanismKind::Density) {
+        const auto& g = self.g;
+        constexpr int rows = nmodl::RowPositions<M>::num_rows;
+        constexpr int consts = nmodl::RowPositions<M>::num_constants;
+        const int first = g.blk_node_begin(block), last = g.blk_node_end(block);
+        if ((phase == Current || phase == InitialCurrent) && !M::has_current) return;
+        if (phase == State && !M::has_state) return;
+        for (int j = first; j < last; ++j) {
+          const int node = g.nodes(j);
+          const double area = g.area(tnode + node);
+          CellsAccessor<Catalogue, M, ExecutionSpace> a{g,
+                                                        slot,
+                                                        g.blk_row(block) + (j - first) * rows,
+                                                        g.blk_const(block) + (j - first) * consts,
+                                                        g.blk_global(block),
+                                                        node * g.num_ions * nmodl::IonSlots,
+                                                        c.v(slot, node),
+                                                        t,
+                                                        area,
+                                                        g.diam(tnode + node)};
+          if (phase == Initial) {
+            M::initial(a);
+          } else if (phase == InitialCurrent) {
+            M::current(a);
+          } else if (phase == Current) {
+            M::current(a);
+            // mA/cm2 and S/cm2 on area um2: nA and uS.
+            const double to_absolute = area * 1e-2;
+            c.d(slot, node) += a.di * to_absolute;
+            c.rhs(slot, node) -= a.i * to_absolute;
+          } else {
+            M::state(a);
+          }
+        }
+      }
+    }
+  };
+
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void run_blocks(const Views& c, int s, int tmpl, double t,
+                                         Phase phase) const {
+    const int tnode = g.node_begin(tmpl);
+    for (int b = g.block_begin(tmpl); b < g.block_begin(tmpl + 1); ++b)
+      nmodl::Dispatch<Mechanisms>::call(g.blk_mech(b),
+                                        BlockCall<Views>{*this, c, s, b, tnode, t, phase});
+  }
+
+  // Ion currents zeroed, and e by Nernst where a concentration is written (NEURON's
+  // ion_style), at every node of slot s that uses the ion.
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void reset_ions(const Views& c, int s, int tmpl) const {
+    const int ni = g.num_ions, tnode = g.node_begin(tmpl);
+    for (int node = 0; node < c.size(s); ++node)
+      for (int k = 0; k < ni; ++k) {
+        const unsigned char style = g.ion_style((tnode + node) * ni + k);
+        if (!(style & kIonUsed)) continue;
+        const int at = (node * ni + k) * nmodl::IonSlots;
+        g.ions(s, at + nmodl::IonI) = 0;
+        g.ions(s, at + nmodl::IonDidv) = 0;
+        if (style & kIonEAdvance)
+          g.ions(s, at + nmodl::IonE) = nmodl::nernst(
+              g.ions(s, at + nmodl::IonCi), g.ions(s, at + nmodl::IonCo),
+              static_cast<int>(g.ion_init((tmpl * ni + k) * kIonInitValues + 3)), g.celsius);
+      }
+  }
+
+  // Whether template tmpl has generated mechanisms (cells of others skip every hook).
+  KOKKOS_INLINE_FUNCTION bool has_blocks(int tmpl) const {
+    return g.block_begin(tmpl + 1) > g.block_begin(tmpl);
+  }
+
+  // NEURON's finitialize after v = v_init: the rows at their initial values, the ions at
+  // theirs (e by Nernst where a concentration is in use), INITIAL blocks (concentration
+  // writers first), then the currents once, which sets the ion currents that a
+  // concentration's first state update reads.
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void initialize(const Views& c, int s) const {
+    const int tmpl = g.template_of_slot(s);
+    if (!has_blocks(tmpl)) return;
+    const int r0 = g.row_begin(tmpl), nr = g.row_begin(tmpl + 1) - r0;
+    for (int r = 0; r < nr; ++r) g.rows(s, r) = g.row_init(r0 + r);
+    const int ni = g.num_ions, tnode = g.node_begin(tmpl);
+    for (int node = 0; node < c.size(s); ++node)
+      for (int k = 0; k < ni; ++k) {
+        const unsigned char style = g.ion_style((tnode + node) * ni + k);
+        if (!(style & kIonUsed)) continue;
+        const double* init = &g.ion_init((tmpl * ni + k) * kIonInitValues);
+        const int at = (node * ni + k) * nmodl::IonSlots;
+        g.ions(s, at + nmodl::IonCi) = init[0];
+        g.ions(s, at + nmodl::IonCo) = init[1];
+        g.ions(s, at + nmodl::IonE) =
+            (style & kIonEFromConc)
+                ? nmodl::nernst(init[0], init[1], static_cast<int>(init[3]), g.celsius)
+                : init[2];
+        g.ions(s, at + nmodl::IonI) = 0;
+        g.ions(s, at + nmodl::IonDidv) = 0;
+      }
+    run_blocks(c, s, tmpl, 0.0, Initial);
+    reset_ions(c, s, tmpl);
+    run_blocks(c, s, tmpl, 0.0, InitialCurrent);
+  }
+
+  // After the cable terms of d and rhs: ion currents reset, every block's currents at v.
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void assemble(const Views& c, int s, double t_mid) const {
+    const int tmpl = g.template_of_slot(s);
+    if (!has_blocks(tmpl)) return;
+    reset_ions(c, s, tmpl);
+    run_blocks(c, s, tmpl, t_mid, Current);
+  }
+
+  // After v += dv: every block's states at the new v.
+  template <class Views>
+  KOKKOS_INLINE_FUNCTION void update(const Views& c, int s, double t_end) const {
+    run_blocks(c, s, g.template_of_slot(s), t_end, State);
+  }
+};
+
+}  // namespace hinesbatch::impl

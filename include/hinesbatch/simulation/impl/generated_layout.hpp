@@ -1,0 +1,254 @@
+#pragma once
+// One template's generated (NMODL) mechanisms laid out for a step schedule (host code):
+// the template's list of (mechanism, region, parameters) becomes one block per mechanism
+// with its nodes; the variables the mechanism assigns live in rows per (slot, node), laid
+// out here as one row vector per slot with its initial values (parameters a mechanism
+// assigns included); the variables it never assigns and its globals are constants, once
+// per template (distance-dependent densities resolved per node); ions get NEURON's
+// ion_style per node and their initial values per template. Indices follow the catalogue
+// (catalogue.hpp), whose order is the compiled one, so the device code can dispatch on
+// them (generated_cells.hpp).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/simulation/catalogue.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/nmodl/ions.hpp"
+
+namespace hinesbatch::impl {
+
+// Path distance (um) from the middle of the root section (the soma) to (section, x).
+class PathDistance {
+ public:
+  explicit PathDistance(const SectionedMorphology& m) : m_(m), start_(m.size(), -1.0) {}
+  double at(int section, double x) {
+    return start(section) + (m_.sections[section].parent < 0 ? std::fabs(x - 0.5) : x) *
+                                m_.sections[section].length();
+  }
+
+ private:
+  // Distance of the section's 0 end (the root: of its middle, so at() takes |x - 0.5|).
+  double start(int s) {
+    if (start_[s] >= 0) return start_[s];
+    const Section& sec = m_.sections[s];
+    start_[s] = sec.parent < 0 ? 0.0 : at(sec.parent, sec.parent_x);
+    return start_[s];
+  }
+  const SectionedMorphology& m_;
+  std::vector<double> start_;
+};
+
+// The mean 3-D diameter (um) of a section over [xa, xb] of its length, the pt3d diameters
+// interpolated linearly in arc length.
+inline double mean_diameter_um(const Section& sec, double xa, double xb) {
+  const double L = sec.length();
+  if (!(L > 0) || !(xb > xa)) return sec.pt3d.front().diam;
+  const double a = xa * L, b = xb * L;
+  double s0 = 0, integral = 0;
+  for (std::size_t k = 0; k + 1 < sec.pt3d.size(); ++k) {
+    const Pt3d &p = sec.pt3d[k], &q = sec.pt3d[k + 1];
+    const double l = std::sqrt((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) +
+                               (q.z - p.z) * (q.z - p.z));
+    const double s1 = s0 + l;
+    const double lo = std::max(a, s0), hi = std::min(b, s1);
+    if (hi > lo && l > 0) {
+      const auto d = [&](double s) { return p.diam + (q.diam - p.diam) * (s - s0) / l; };
+      integral += 0.5 * (d(lo) + d(hi)) * (hi - lo);
+    }
+    s0 = s1;
+  }
+  return integral / (b - a);
+}
+
+// Per (node, catalogue ion): NEURON's ion_style in bits.
+enum GeneratedIonStyle : unsigned char {
+  kIonUsed = 1,       // a mechanism on the node declares the ion
+  kIonEFromConc = 2,  // e by Nernst at initialisation (a concentration is in use)
+  kIonEAdvance = 4,   // e by Nernst every step too (a concentration is written)
+};
+constexpr int kIonInitValues = 4;  // per ion: ci0, co0, e0, valence
+
+struct GeneratedBlock {
+  int mech = 0;                      // catalogue index
+  int node_begin = 0, node_end = 0;  // into GeneratedTemplate::nodes
+  int row_begin = 0;                 // node j's written variable k: row_begin + j * rows + k
+  int const_begin = 0;               // node j's constant k: const_begin + j * constants + k
+  int global_begin = 0;              // global g: global_begin + g (in constants)
+};
+
+struct GeneratedTemplate {
+  std::vector<GeneratedBlock> blocks;  // concentration writers first (NEURON's order)
+  std::vector<int> nodes;              // each block's nodes, increasing
+  std::vector<double> row_init;        // a slot's rows at initialisation
+  std::vector<double> constants;
+  std::vector<unsigned char> ion_style;   // (node * ions + ion)
+  std::vector<double> ion_init;           // (ion * kIonInitValues + value)
+  std::vector<double> area_um2, diam_um;  // per node
+  int num_nodes = 0, num_ions = 0;
+  bool empty() const { return blocks.empty(); }
+};
+
+// Position of variable k among the mechanism's written (or its constant) variables.
+inline int position_in_store(const CatalogueMechanism& m, int k) {
+  int p = 0;
+  for (int j = 0; j < k; ++j) p += m.variables[j].written == m.variables[k].written;
+  return p;
+}
+inline int count_in_store(const CatalogueMechanism& m, bool written) {
+  int n = 0;
+  for (const CatalogueVariable& v : m.variables) n += v.written == written;
+  return n;
+}
+
+// Template t's generated mechanisms laid out (empty when it has none). InputError for a
+// mechanism the catalogue lacks, a point process, a parameter that is neither a PARAMETER
+// nor a GLOBAL of its mechanism, a distance function on a GLOBAL, or a normalised distance
+// over a region without length.
+inline GeneratedTemplate generated_template(const CellTemplate& t, const MechanismCatalogue& cat,
+                                            const SimulationParameters& p) {
+  GeneratedTemplate g;
+  if (t.generated.empty()) return g;
+  const NeuronCompartments& comp = t.compartments;
+  const int n = comp.size();
+  const int ni = static_cast<int>(cat.ions.size());
+  g.num_nodes = n;
+  g.num_ions = ni;
+  const std::string& source = t.morphology.source;
+  // Mechanisms in block order: concentration writers first, then as first listed.
+  std::vector<int> order;
+  for (const bool writers : {true, false})
+    for (const GeneratedMechanism& e : t.generated) {
+      const int k = cat.index_of(e.name);
+      if (k < 0)
+        throw InputError("mechanism '" + e.name + "' is not in the catalogue '" + cat.name + "' (" +
+                             cat.mechanism_names() + ")",
+                         source, 0, e.name);
+      if (cat.mechanisms[k].point_process)
+        throw InputError(
+            "mechanism '" + e.name +
+                "' is a point process: only density mechanisms are inserted in regions",
+            source, 0, e.name);
+      if (cat.mechanisms[k].writes_concentration == writers &&
+          std::find(order.begin(), order.end(), k) == order.end())
+        order.push_back(k);
+    }
+  PathDistance distance(t.morphology);
+  std::vector<double> x_of_node(n, 0.0);
+  g.area_um2.assign(comp.area_um2.begin(), comp.area_um2.end());
+  g.diam_um.assign(n, 0.0);
+  for (int s = 0; s < t.morphology.size(); ++s) {
+    const int nseg = comp.section_nseg[s];
+    for (int j = 0; j < nseg; ++j) {
+      const int i = comp.first_centre[s] + j;
+      x_of_node[i] = distance.at(s, (j + 0.5) / nseg);
+      g.diam_um[i] =
+          mean_diameter_um(t.morphology.sections[s], double(j) / nseg, double(j + 1) / nseg);
+    }
+  }
+  std::vector<int> conc_style(std::size_t(n) * ni, 0), e_style(std::size_t(n) * ni, 0);
+  g.ion_style.assign(std::size_t(n) * ni, 0);
+  for (const int k : order) {
+    const CatalogueMechanism& m = cat.mechanisms[k];
+    const int nv = static_cast<int>(m.variables.size());
+    // Values per node (every variable) and the globals, defaults first, then each entry.
+    std::vector<char> inserted(n, 0);
+    std::vector<double> values(std::size_t(n) * nv);
+    for (int i = 0; i < n; ++i)
+      for (int v = 0; v < nv; ++v) values[std::size_t(i) * nv + v] = m.variables[v].default_value;
+    std::vector<double> globals;
+    for (const CatalogueGlobal& x : m.globals) globals.push_back(x.default_value);
+    for (const GeneratedMechanism& e : t.generated) {
+      if (e.name != m.name) continue;
+      const std::vector<int> sections = t.sections_in(e.region);
+      double longest = 0;
+      for (int s : sections) longest = std::max(longest, distance.at(s, 1.0));
+      for (const MechanismParameter& par : e.parameters) {
+        const int v = m.variable_index(par.name);
+        const int gl = m.global_index(par.name);
+        if (gl >= 0 && v < 0) {
+          if (par.value.kind != ParameterValue::Constant)
+            throw InputError("GLOBAL " + par.name + " of " + m.name +
+                                 " is one value: it cannot depend on the distance",
+                             source, 0, par.name);
+          globals[gl] = par.value.value;
+          continue;
+        }
+        if (v < 0 || m.variables[v].kind != CatalogueVariable::Parameter)
+          throw InputError("'" + par.name + "' is not a parameter of " + m.name + " (" +
+                               m.settable_names() + ")",
+                           source, 0, par.name);
+        if (par.value.normalize && !(longest > 0))
+          throw InputError("parameter " + par.name + " of " + m.name +
+                               ": a normalised distance needs a region that extends from the "
+                               "soma",
+                           source, 0, format_value(longest));
+        for (int s : sections)
+          for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
+            values[std::size_t(i) * nv + v] =
+                par.value.at(par.value.normalize ? x_of_node[i] / longest : x_of_node[i]);
+      }
+      for (int s : sections)
+        for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
+          inserted[i] = 1;
+    }
+    GeneratedBlock b;
+    b.mech = k;
+    b.node_begin = static_cast<int>(g.nodes.size());
+    for (int i = 0; i < n; ++i)
+      if (inserted[i]) g.nodes.push_back(i);
+    b.node_end = static_cast<int>(g.nodes.size());
+    b.row_begin = static_cast<int>(g.row_init.size());
+    b.const_begin = static_cast<int>(g.constants.size());
+    for (int j = b.node_begin; j < b.node_end; ++j) {
+      const int i = g.nodes[j];
+      for (int v = 0; v < nv; ++v)
+        (m.variables[v].written ? g.row_init : g.constants)
+            .push_back(values[std::size_t(i) * nv + v]);
+      for (const CatalogueIonVariable& iv : m.ion_variables) {
+        const std::size_t at = std::size_t(i) * ni + cat.ion_index(iv.ion);
+        const int style = iv.write ? 3 : 1;
+        if (iv.role == CatalogueIonVariable::Inside || iv.role == CatalogueIonVariable::Outside)
+          conc_style[at] = std::max(conc_style[at], style);
+        if (iv.role == CatalogueIonVariable::Reversal) e_style[at] = std::max(e_style[at], style);
+        g.ion_style[at] |= kIonUsed;
+      }
+    }
+    b.global_begin = static_cast<int>(g.constants.size());
+    g.constants.insert(g.constants.end(), globals.begin(), globals.end());
+    g.blocks.push_back(b);
+  }
+  // NEURON's ion_style: a concentration in use makes e computed (at initialisation), and
+  // every step too where the concentration is written.
+  for (std::size_t at = 0; at < g.ion_style.size(); ++at) {
+    if (!(g.ion_style[at] & kIonUsed)) continue;
+    int es = e_style[at];
+    if (conc_style[at] > 0 && es < 2) es = 2;
+    if (conc_style[at] > 0 && es == 2) g.ion_style[at] |= kIonEFromConc;
+    if (conc_style[at] == 3 && es == 2) g.ion_style[at] |= kIonEAdvance;
+  }
+  for (int k = 0; k < ni; ++k) {
+    nmodl::IonSetup s = nmodl::default_ion(cat.ions[k].name, cat.ions[k].valence);
+    if (s.name == "na") s.e0 = p.ena;
+    if (s.name == "k") s.e0 = p.ek;
+    for (const IonSpec& x : t.ions)
+      if (x.name == s.name) {
+        if (!std::isnan(x.ci0)) s.ci0 = x.ci0;
+        if (!std::isnan(x.co0)) s.co0 = x.co0;
+        if (!std::isnan(x.e)) s.e0 = x.e;
+      }
+    g.ion_init.insert(g.ion_init.end(), {s.ci0, s.co0, s.e0, double(cat.ions[k].valence)});
+  }
+  for (const IonSpec& x : t.ions)
+    if (cat.ion_index(x.name) < 0)
+      throw InputError(
+          "ion '" + x.name + "' is used by no mechanism of the catalogue '" + cat.name + "'",
+          source, 0, x.name);
+  return g;
+}
+
+}  // namespace hinesbatch::impl

@@ -1,0 +1,48 @@
+#pragma once
+// The run-time description (catalogue.hpp) of a compiled catalogue: the generated
+// metadata copied into plain host structures, mechanisms and ions in the catalogue's own
+// order, so that an index found by name at run time is the compile-time one. Host code.
+#include <hinesbatch/simulation/catalogue.hpp>
+#include <hinesbatch/simulation/nmodl/mechanism.hpp>
+
+namespace hinesbatch::nmodl {
+
+template <class M>
+CatalogueMechanism describe_mechanism() {
+  CatalogueMechanism d;
+  d.name = M::name;
+  d.point_process = M::kind == MechanismKind::PointProcess;
+  d.writes_concentration = M::writes_concentration;
+  for (const VariableInfo& v : M::variables)
+    d.variables.push_back({v.name,
+                           v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter
+                           : v.kind == VariableKind::State   ? CatalogueVariable::State
+                                                             : CatalogueVariable::Assigned,
+                           v.default_value, v.range, v.written});
+  for (const GlobalInfo& g : M::globals) d.globals.push_back({g.name, g.default_value});
+  for (const IonVariableInfo& i : M::ion_variables)
+    d.ion_variables.push_back({i.ion, i.name, i.valence,
+                               static_cast<CatalogueIonVariable::Role>(ion_slot_of(i.role)), i.read,
+                               i.write});
+  return d;
+}
+
+template <class Catalogue>
+MechanismCatalogue describe_catalogue() {
+  MechanismCatalogue c;
+  c.name = Catalogue::catalogue_name;
+  Catalogue::for_each([&](auto m) { c.mechanisms.push_back(describe_mechanism<decltype(m)>()); });
+  using Ions = CatalogueIons<typename Catalogue::mechanisms>;
+  for (int j = 0; j < Ions::count; ++j)
+    c.ions.push_back({Ions::list.ions[j].name, Ions::list.ions[j].valence});
+  return c;
+}
+
+// describe_catalogue<Catalogue>(), made once.
+template <class Catalogue>
+const MechanismCatalogue& description() {
+  static const MechanismCatalogue d = describe_catalogue<Catalogue>();
+  return d;
+}
+
+}  // namespace hinesbatch::nmodl

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# cell.mechanisms naming generated (NMODL) mechanisms of the catalogue hinesbatch-sim is
+# built with: the default catalogue's hh and pas give the built-ins' raster, the run says
+# which schedule ran them and why, and every bad entry exits 2 naming the file, the key and
+# the value.
+#   check_mechanism_configs.sh SIM
+set -uo pipefail
+SIM=$(realpath "${1:?usage: check_mechanism_configs.sh SIM}")
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BASE=$HERE/ring_small.json
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$W"
+export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+failures=0
+cases=0
+fail() {
+  echo "FAIL $1"
+  failures=$((failures + 1))
+}
+# expect NAME RC REGEX -- ARGS...: SIM ARGS --quiet exits RC with stderr matching REGEX.
+expect() {
+  local name=$1 rc=$2 regex=$3
+  shift 4
+  cases=$((cases + 1))
+  local err got
+  err=$(timeout 120 "$SIM" "$@" --quiet 2>&1 >/dev/null)
+  got=$?
+  if [[ $got != "$rc" ]] || ! grep -Eq -- "$regex" <<<"$err"; then
+    fail "$name: exit $got (want $rc), stderr: $(head -c 600 <<<"$err")"
+  else
+    echo "ok   $name: $(head -c 240 <<<"$err" | tr '\n' ' ')"
+  fi
+}
+generated='[{"name": "hh", "region": "soma", "parameters": {"gnabar": 0.25}},
+            {"name": "pas", "region": "dend", "parameters": {"g": 0.0002, "e": -65}}]'
+
+# The same ring with the built-ins and with the default catalogue's hh and pas.
+cases=$((cases + 1))
+"$SIM" "$BASE" --quiet --spikes builtin.spikes >/dev/null 2>&1
+"$SIM" "$BASE" --quiet --spikes generated.spikes --metrics generated.metrics \
+  --set "cell.mechanisms=$generated" >/dev/null 2>&1
+if [[ -s builtin.spikes ]] && cmp -s builtin.spikes generated.spikes; then
+  echo "ok   generated_same_raster: $(wc -l <generated.spikes) spikes"
+else
+  fail "generated_same_raster: $(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <generated.spikes 2>/dev/null) spikes"
+fi
+cases=$((cases + 1))
+if grep -q '"schedule": "cells"' generated.metrics &&
+  grep -Eq '"schedule_detail": "the cells schedule instead of (lanes|on_chip): .*generated' generated.metrics; then
+  echo "ok   generated_schedule_reason: $(grep schedule_detail generated.metrics | head -c 200)"
+else
+  fail "generated_schedule_reason: $(grep schedule generated.metrics)"
+fi
+
+expect unknown_mechanism 2 "config key 'cell.mechanisms\[0\].name': unknown mechanism: neither a built-in \(pas, hh\) nor in the catalogue 'defaults'.*value '\"kdr\"'" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "kdr", "region": "soma"}]'
+expect unknown_parameter 2 "config key 'cell.mechanisms\[1\].parameters.gbar': unknown parameter of pas \(its parameters: g, e\).*value '0.1'" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "hh"}, {"name": "pas", "parameters": {"gbar": 0.1}}]'
+expect state_as_parameter 2 "config key 'cell.mechanisms\[0\].parameters.m': not a parameter \(a state or assigned variable\) of hh" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "hh", "parameters": {"m": 0.1}}]'
+expect point_process 2 "config key 'cell.mechanisms\[0\].name': is a point process.*ExpSyn" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "ExpSyn"}]'
+expect parameter_type 2 "config key 'cell.mechanisms\[0\].parameters.g': must be a number or a distance function" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "pas", "parameters": {"g": "big"}}]'
+expect distance_kind 2 "config key 'cell.mechanisms\[0\].parameters.g.distance': must be linear, exp, sigmoid or window.*value '\"log\"'" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "pas", "parameters": {"g": {"distance": "log"}}}]'
+expect distance_key 2 "config key 'cell.mechanisms\[0\].parameters.g.x1': unknown key" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "pas", "parameters": {"g": {"distance": "exp", "x1": 3}}}]'
+expect entry_key 2 "config key 'cell.mechanisms\[0\].gnabar': unknown key" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "hh", "parameters": {}, "gnabar": 0.2}]'
+expect unknown_ion 2 "config key 'cell.ions.ca': unknown ion: no mechanism of the catalogue 'defaults' uses it \(na, k\)" -- \
+  "$BASE" --set 'cell.ions={"ca": {"cai0": 5e-5}}'
+expect ion_key 2 "config key 'cell.ions.na.cai0': unknown key" -- \
+  "$BASE" --set 'cell.ions={"na": {"cai0": 5e-5}}'
+expect ion_concentration 2 "config key 'cell.ions.na.nai0': must lie in" -- \
+  "$BASE" --set 'cell.ions={"na": {"nai0": -1}}'
+expect region 2 "config key 'cell.mechanisms\[0\].region': matches no section .* \(value '\"apic\"'\)" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "hh", "region": "apic", "parameters": {}}]'
+
+echo "$((cases - failures)) of $cases mechanism config cases passed"
+((failures == 0))
