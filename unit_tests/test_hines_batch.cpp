@@ -165,6 +165,7 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
   for (int n : {90, 700, 2500}) {
     const Tree tree = random_tree(n, 11 + n);
     const int bs = TestFixture::block_size_for(n);
+    if (bs < 1) continue;  // Block-Shared: a tile's rhs of this tree does not fit in scratch
     for (int systems : {3, 700}) {
       const auto o = TestFixture::run(tree, systems, 5 + n, bs, HinesSchedule::Auto);
       TestFixture::expect_correct(tree, o, "auto " + std::to_string(n));
