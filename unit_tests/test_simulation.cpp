@@ -766,7 +766,7 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }
 
-// P3's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
+// the P3 network's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
 // schedule's scratch: its constants live in the template's block, its voltages and gates in
 // memory, the scratch keeps d and rhs. On a GPU backend auto picks it. Forced on every
 // backend, against the cells schedule: same raster, every spike of a 20 ms ring with events
@@ -889,7 +889,7 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
 // The on-chip solve's lane plan (cell_lane_plan.hpp) against its definition, and the
 // elimination it schedules, emulated level by level and lane by lane as the kernel runs it
 // (registers for kept sums included), against the sequential Hines algorithm: random
-// trees (parents uniform below each node), chains, stars, P3's cell, 1 to 32 lanes.
+// trees (parents uniform below each node), chains, stars, the P3 network's cell, 1 to 32 lanes.
 TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
   using P = CellLanePlan;
   std::vector<std::pair<std::string, std::vector<int>>> trees;

@@ -63,7 +63,7 @@ TYPED_TEST(ThomasBatchTest, OnChipRowCounts) {
   for (int m : {64, 80, 81, 160, 161, 300, 1024}) this->check_fixed(m, 70, 32, "on-chip", on_chip);
 }
 
-// Failures in the kept and the swept rows are named as P2's kernel names them.
+// Failures in the kept and the swept rows are named as the ThomasBatch paper's kernel names them.
 TYPED_TEST(ThomasBatchTest, OnChipFailuresInEveryPart) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;

@@ -77,7 +77,7 @@ const char* kUsage =
     "  --methods    subset of: strided, interleaved0, interleaved1, interleaved2, reference\n"
     "  --no-l2-flush  keep the restored inputs in L2 (default: overwrite L2 before each run)\n";
 
-// Whole argument a number in range (issue #12: "12abc" or "abc" must not read as 12 or 0).
+// Whole argument a number in range ("12abc" or "abc" must not read as 12 or 0).
 double parse_number(const std::string& t, const char* what, double lo, double hi) {
   char* end = nullptr;
   const double x = std::strtod(t.c_str(), &end);
@@ -273,9 +273,10 @@ struct Sparse<float> {
   }
 };
 
-// cuThomasBatch (Valero-Lara et al., P1/P2): one thread per system, Full-Interleaved layout
-// (element i of system s at i*N + s), Thomas without pivoting. Kept as published: U and RHS
-// are overwritten in place (c' and d'/x), int indexing, no __restrict__, 128-thread blocks.
+// cuThomasBatch (Valero-Lara et al., the cuHinesBatch and ThomasBatch papers): one thread per
+// system, Full-Interleaved layout (element i of system s at i*N + s), Thomas without pivoting. Kept
+// as published: U and RHS are overwritten in place (c' and d'/x), int indexing, no __restrict__,
+// 128-thread blocks.
 template <class T>
 __global__ void cu_thomas_batch(const T* L, const T* D, T* U, T* RHS, const int M,
                                 const int BATCHCOUNT) {
@@ -296,7 +297,7 @@ __global__ void cu_thomas_batch(const T* L, const T* D, T* U, T* RHS, const int 
   }
 }
 
-constexpr int kReferenceBlock = 128;  // P1's block size
+constexpr int kReferenceBlock = 128;  // cuHinesBatch's block size
 
 // Flat (system-major) to interleaved; untimed, once per (m, N).
 template <class T>

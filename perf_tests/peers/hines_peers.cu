@@ -1,6 +1,6 @@
 // Peer benchmark for batched Hines solves (docs/REFERENCE.md §2, §4, §6), standalone CUDA
 // (it does not link HinesBatch, so it measures the peers alone):
-//  - cuHinesBatch_FullInterleaved: P1's kernel as published: one thread per system, every
+//  - cuHinesBatch_FullInterleaved: cuHinesBatch's kernel as published: one thread per system, every
 //    system shares one tree (one parent array), u, l, d, rhs interleaved [node * N + sys],
 //    backward elimination then forward substitution in place, int indexing, no __restrict__,
 //    128-thread blocks. Trees: the six paper classes, read from a cell file written by
@@ -56,7 +56,7 @@ using namespace peers;
 
 // ---------------------------------------------------------------- the peer kernels
 
-constexpr int kBlock = 128;  // P1's block size
+constexpr int kBlock = 128;  // cuHinesBatch's block size
 
 // cuHinesBatch, Full-Interleaved (P1): thread tid solves system tid; p is the shared tree.
 template <class T>
@@ -321,7 +321,7 @@ const char* kUsage =
     "  --max-gb    device memory cap of one case (default 60)\n"
     "  --self-test run the solvers on the host on the given files (few systems), no GPU needed\n";
 
-// Whole argument a number in range (issue #12: "12abc" or "abc" must not read as 12 or 0).
+// Whole argument a number in range ("12abc" or "abc" must not read as 12 or 0).
 double parse_number(const std::string& t, const char* what, double lo, double hi) {
   char* end = nullptr;
   const double x = std::strtod(t.c_str(), &end);
@@ -366,7 +366,8 @@ Options parse(int argc, char** argv) {
       o.totals.clear();
       for (const auto& t : split(value(i))) o.totals.push_back(parse_int(t, "--totals"));
       for (int t : o.totals)
-        if (t > 30) throw std::invalid_argument("--totals: 2^" + std::to_string(t) + " is too large");
+        if (t > 30)
+          throw std::invalid_argument("--totals: 2^" + std::to_string(t) + " is too large");
     } else if (a == "--type") {
       std::string t = value(i);
       if (t == "both")

@@ -149,7 +149,7 @@ for s in "${steps[@]}"; do
     grep -E "^\[  (PASSED|FAILED) " "$out/unit_tests_filtered.log"
     ;;
   sanitize | sanitize:*)
-    # compute-sanitizer over the CUDA unit suite (issue #12): sanitize[:TOOL,...] with
+    # compute-sanitizer over the CUDA unit suite: sanitize[:TOOL,...] with
     # TOOL in memcheck, racecheck, initcheck, synccheck (default all four). Each tool runs
     # the whole suite (SANITIZE_FILTER, default *) under SANITIZE_LIMIT_S (540) seconds;
     # logs in $OUT/compute-sanitizer/TOOL.{log,txt}. Any reported error fails the tool.
@@ -181,7 +181,7 @@ for s in "${steps[@]}"; do
     $c/bin/hinesbatch-paper-classes --systems 25600 2>&1 | tee "$out/paper_classes_25600.txt"
     ;;
   peers)
-    # Peers: the same arguments as the cuSPARSE runs of docs/PERFORMANCE.md (issue #3),
+    # Peers: the same arguments as the cuSPARSE runs of docs/PERFORMANCE.md,
     # then the Hines peers on the trees our benchmarks use. About 60-90 s on an H100/H200.
     echo "=== peers"
     p=$c/peers
@@ -213,7 +213,7 @@ for s in "${steps[@]}"; do
     rm -rf "$cells"
     ;;
   sim:*)
-    # Network simulation scaling (issue #5): scripts/gpu/sim-scaling.sh cpu|gpu.
+    # Network simulation scaling: scripts/gpu/sim-scaling.sh cpu|gpu.
     echo "=== simulation scaling (${s#sim:})"
     bash scripts/gpu/sim-scaling.sh "${s#sim:}"
     ;;

@@ -1,5 +1,5 @@
 #pragma once
-// The cells one rank simulates, on the device of ExecutionSpace (issue #5), and the step
+// The cells one rank simulates, on the device of ExecutionSpace, and the step
 // schedule that advances them. CellGroup keeps what every schedule shares: the slots (the
 // cells sorted by size), their gids, the synapses' numbering and common arrays, stimuli,
 // detectors, the spike buffer and the solve status. It delegates the steps to one of three
@@ -341,7 +341,7 @@ class CellGroup {
  private:
   // Each slot's synapses (decay factor, reversal potential and, where the schedule reads
   // it, node) are its template's, from syn_begin_of_slot_; filled in parallel over slots
-  // (P3's literal network has 50 M).
+  // (the MPI+OpenMP tasking paper's literal network has 50 M).
   void fill_synapses(const ExecutionSpace& exec, const NetworkSpec& net,
                      const std::vector<impl::TemplateNodes>& nodes_of_template, bool nodes) {
     views& c = state_;

@@ -36,7 +36,7 @@ struct SimulationConfig {
   SimulationOutputs outputs;
 };
 
-// Limits checked before anything is sized by them (issue #12): they name the key and value.
+// Limits checked before anything is sized by them: they name the key and value.
 constexpr std::int64_t kMaxCells = std::int64_t(1) << 40;
 constexpr std::int64_t kMaxSynapsesPerCell = 1000000;
 

@@ -1,5 +1,5 @@
 #pragma once
-// Spike delivery on the device (issue #10): the connections live on the device in CSR by
+// Spike delivery on the device: the connections live on the device in CSR by
 // source gid; each epoch's spikes (gathered on the host by the exchange) are uploaded and
 // turned into events there, and the events of the next epoch are selected and ordered
 // there, so the host only copies the epoch's spikes in and count + 1 step offsets out.
@@ -260,9 +260,10 @@ class DeviceEventQueue {
       throw std::invalid_argument("hinesbatch: a connection has source gid " +
                                   std::to_string(range.min_val) + " (gids are >= 0)");
     const std::int64_t max_gid = n > 0 ? range.max_val : 0;
-    // In host memory, counting (the connections' whole setup of P3's networks on 16 cores
+    // In host memory, counting (the connections' whole setup of the P3 networks on 16 cores
     // took 3.6-4.4x less than with Kokkos::sort); on the GPU the key sort is the faster one
-    // (H100, 10 M connections: 3 against 5 ms). docs/SCALING.md, stop 27.
+    // (H100, 10 M connections: 3 against 5 ms). docs/history/SCALING-log.md (the connections' CSR
+    // by counting on the host).
     impl::CsrBySource<mem> csr;
     if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, mem>::accessible)
       csr = impl::csr_by_counting(exec, src_in, max_gid);

@@ -1,5 +1,5 @@
 #pragma once
-// Membrane mechanisms with NEURON's semantics and default units (issue #5):
+// Membrane mechanisms with NEURON's semantics and default units:
 //   pas     i = g (v - e)                          g [S/cm2], e [mV]
 //   hh      NEURON's hh.mod, exact rate functions (NEURON with usetable_hh = 0), gates
 //           advanced by cnexp at the new voltage; ena, ek global (NEURON: 50, -77 mV)

@@ -1,5 +1,5 @@
 #pragma once
-// Networks of cells (issue #5): which template each gid uses, which connections feed its
+// Networks of cells: which template each gid uses, which connections feed its
 // synapses, which external events it receives. Connectivity is generated per target gid
 // from (seed, gid) alone, so every rank builds only its own cells' inputs and any number
 // of ranks (or a dry run emulating them) sees the same network. A network may also be
@@ -64,8 +64,9 @@ struct NetworkSpec {
   int ring_size = 10;
   int extra_synapses = 0;
   double kick_time = 1, kick_weight = 0.1;
-  // Random (P3): synapses_per_cell connections from random other gids (every other cell
-  // when synapses_per_cell >= cells - 1), weights uniform in [weight, weight_max].
+  // Random (as in the MPI+OpenMP tasking paper): synapses_per_cell connections from random other
+  // gids (every other cell when synapses_per_cell >= cells - 1), weights uniform in [weight,
+  // weight_max].
   int synapses_per_cell = 500;
   double weight = 0.01, weight_max = -1;  // weight_max < 0: all weights equal `weight`
   double delay_min = 1, delay_max = 1;    // ms, uniform
@@ -111,7 +112,7 @@ double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b);
 
 // Which gids each of `ranks` ranks simulates. Contiguous: equal blocks of gids.
 // Balanced: by compartment count (longest-processing-time greedy over cells sorted by
-// size, ties by gid), for multi-morphology networks (P3's future work).
+// size, ties by gid), for multi-morphology networks (the MPI+OpenMP tasking paper's future work).
 enum class Partition { Contiguous, Balanced };
 Partition parse_partition(const std::string& name);
 std::vector<std::vector<std::int64_t>> partition_gids(const NetworkSpec& net,

@@ -1,10 +1,10 @@
 #pragma once
-// The network simulation driver (issue #5, P3 and Arbor's time scales): D local steps of
-// dt make an epoch; at the end of each epoch the rank's spikes go to every rank through
+// The network simulation driver (the MPI+OpenMP tasking paper's and Arbor's time scales): D local
+// steps of dt make an epoch; at the end of each epoch the rank's spikes go to every rank through
 // SpikeExchange::all_gather and become events on the device (device_events.hpp).
 //
-// Overlap (as Arbor; P3 used OpenMP tasks): the exchange of epoch k runs on a helper
-// thread while epoch k + 1 computes, and its events are queued before epoch k + 2. That
+// Overlap (as Arbor; the MPI+OpenMP tasking paper used OpenMP tasks): the exchange of epoch k runs
+// on a helper thread while epoch k + 1 computes, and its events are queued before epoch k + 2. That
 // is exact when every event lands at least two epochs after its spike, so D is at most
 // floor(min_delay / (2 dt)) with overlap and floor(min_delay / dt) without; a smaller
 // min_delay is an InputError, and a late event (which these bounds exclude) a logic_error.

@@ -1,5 +1,5 @@
 #pragma once
-// A guard against physically meaningless results (issue #12): radius 0 everywhere or an
+// A guard against physically meaningless results: radius 0 everywhere or an
 // IClamp of 1e10 nA run without a solver error but give membrane potentials of 30,000 mV
 // or 1e300 mV. After every epoch the driver checks that every voltage is finite and within
 // kMaxAbsVoltageMv and stops the run with a SolverError naming gid, node and time.

@@ -1,6 +1,7 @@
 #pragma once
 // Multi-morphology solves (every cell its own tree) over a BranchBatch:
-//  - LevelLaunches: P2's scheme: one launch per branch level and sweep, all branches of
+//  - LevelLaunches: the ThomasBatch paper's scheme: one launch per branch level and sweep, all
+//  branches of
 //    a level across the whole batch side by side (2 x levels launches per solve).
 //  - TeamLevels: one launch per solve; a team per group of cells walks the group's
 //    levels with team barriers between them (in the spirit of Arbor's "fine" solver).

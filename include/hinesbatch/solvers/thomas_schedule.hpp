@@ -17,11 +17,13 @@ enum class ThomasSchedule {
   // Full- and Block-Interleaved storage whose systems fit on chip (on_chip_capacity: 80
   // rows in double, 160 in float), WarpPerSystem for Full-Interleaved storage up to 128
   // rows (transposed through shared memory) and up to 512 rows in batches too small for
-  // P2's kernel to fill the GPU (fewer systems than a quarter of the threads it holds:
+  // the ThomasBatch paper's kernel to fill the GPU (fewer systems than a quarter of the threads it
+  // holds:
   // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; PerSystem on host
   // backends. c afterwards holds c' or its input values: callers must not rely on either.
   Auto,
-  // P2's ThomasBatch: one thread per system, the Thomas algorithm; c <- c'. About 80 B of
+  // the ThomasBatch paper's kernel: one thread per system, the Thomas algorithm; c <- c'. About 80
+  // B of
   // memory traffic per row in double.
   PerSystem,
   // A team per system (thomas_team.hpp): read once, eliminated in team scratch, x written
@@ -36,7 +38,8 @@ enum class ThomasSchedule {
   // system, the 4 systems side by side: coalesced loads). Same traffic and pivot rule as
   // TeamPerSystem. Larger systems (kWarpMaxRows) take TeamPerSystem.
   WarpPerSystem,
-  // P2's one thread per system, the 32 lanes of a warp on consecutive systems, with c' and
+  // the ThomasBatch paper's one thread per system, the 32 lanes of a warp on consecutive systems,
+  // with c' and
   // d' of the first on_chip_capacity rows kept in team scratch (thomas_on_chip.hpp): 40 B
   // per row in double for systems that fit; c of those rows is only read. Rows past them
   // are swept through memory as PerSystem does (c <- c' there). Same pivot rule as

@@ -1,5 +1,5 @@
 #pragma once
-// The GPU's step schedule (issue #10): one team (a warp on CUDA, one thread on a host) per
+// The GPU's step schedule: one team (a warp on CUDA, one thread on a host) per
 // cell runs every step of an epoch with the cell's system in team scratch. No spike can reach
 // a cell from another one inside an epoch (the epoch is at most the minimum delay), so the
 // epoch is one launch. What a cell has in common with every cell of its template (the
@@ -47,7 +47,7 @@ namespace impl {
 
 // The epoch kernel's launch bounds on CUDA, one per kind of launch (OnChipLaunch):
 //  - a warp per cell, at least kOnChipMinCellsPerSM cells per SM: the bounds cap the kernel
-//    at 72 registers (86 without, which let only 20 cells run per SM where P3's cell's
+//    at 72 registers (86 without, which let only 20 cells run per SM where the P3 network's cell's
 //    7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on the
 //    100,000-cell P3 network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
 //    Kepler, Turing and sm_86, 24 on Ada), the bound is that number: a larger one is

@@ -1,5 +1,5 @@
 #pragma once
-// The lanes schedule of the simulation's step on a host (issue #11): one work item
+// The lanes schedule of the simulation's step on a host: one work item
 // advances a TILE of W cells that share one tree (same node count and parent array), the
 // lane loop vectorised, as the SIMD-tile solves do for batches (solvers/tile_system.hpp).
 // A Hines sweep of one cell is a serial chain of divisions; W cells side by side make W
@@ -49,8 +49,8 @@ namespace impl {
 // W of the lanes schedule: 16 cells, or two vectors where a vector holds more than 8
 // doubles. More lanes than one vector: the sweep's divisions are long-latency and their
 // throughput per double is the same at every width, so a tile must put several vectors
-// of independent work in flight per node. Measured on a 2-core Xeon (AVX-512), P3 cells,
-// compartment-steps/s on one core (docs/PERFORMANCE.md): W = 2, 4, 8, 16 with SSE2 code
+// of independent work in flight per node. Measured on a 2-core Xeon (AVX-512), the P3 network's
+// cells, compartment-steps/s on one core (docs/PERFORMANCE.md): W = 2, 4, 8, 16 with SSE2 code
 // 1.5, 1.8, 2.4, 2.6 x 10^8; W = 16, 32 with AVX-512 code 3.3, 3.2 x 10^8.
 // -DHINESBATCH_CELL_TILE_LANES=N overrides it (experiments; any N >= 1).
 template <class ExecutionSpace>

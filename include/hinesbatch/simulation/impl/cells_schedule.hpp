@@ -1,5 +1,5 @@
 #pragma once
-// The cells schedule (issue #5): one work item per cell does NEURON's fixed step in one
+// The cells schedule: one work item per cell does NEURON's fixed step in one
 // pass, so a step is one kernel launch:
 //   assemble  d = C/dt + sum g_axial + g_mech,  rhs = I_mech(v) + I_axial(v) + I_stim
 //   solve     the cell's Hines system for dv (hines_system.hpp)

@@ -1,5 +1,5 @@
 #pragma once
-// The lanes schedule, the default on a host (HostSchedule::Lanes; issue #11): a work item
+// The lanes schedule, the default on a host (HostSchedule::Lanes): a work item
 // steps a tile of W cells of one tree, vectorised over them (the kernels and the tiles'
 // layout: cell_tiles.hpp). Host execution spaces only: CellGroup instantiates it under
 // is_host_execution_space. Its setup packs the templates' blocks into the tiles (its only

@@ -1,5 +1,5 @@
 #pragma once
-// The on-chip schedule, the default on a GPU (OnChipSteps; issue #10): a team per cell runs
+// The on-chip schedule, the default on a GPU (OnChipSteps): a team per cell runs
 // a whole epoch in one launch with the cell's system in team scratch (the kernel:
 // cell_epoch_on_chip.hpp). Its setup: the capacity (each cell's rows of voltages and hh
 // gates are as long as the largest cell's), the templates' constants as one cached block

@@ -415,8 +415,8 @@ struct ThomasWarpsInterleaved {
 // back the same way. B x m_max x 4 coefficients fill kTransposeTileBytes of shared memory.
 constexpr int kTransposeTileBytes = 32768;
 // Auto takes the transposed path up to this many rows (measured on the H100 at 256,000
-// systems: fp64 1.28x / 1.06x P2's kernel at 64 / 128 rows, 0.88x at 256; fp32 1.02x at
-// 64 rows, 0.93x at 128).
+// systems: fp64 1.28x / 1.06x the ThomasBatch paper's kernel at 64 / 128 rows, 0.88x at 256;
+// fp32 1.02x at 64 rows, 0.93x at 128).
 template <class T>
 constexpr int warp_transposed_auto_rows() {
   return sizeof(T) >= 8 ? 128 : 64;
@@ -596,13 +596,13 @@ constexpr int kInterleavedWarpsMaxRows =
     kWarpLanes / kInterleavedWarpSystems * 8 * kWarpRowsPerLane;
 
 // Full-Interleaved systems of up to kInterleavedWarpsMaxRows rows: below this many systems
-// P2's one thread per system leaves most of the GPU idle (fewer threads than a quarter of
-// what it holds: 67,584 on an H100) and the warp schedule, a warp's lanes on 4 systems, is
-// faster. Measured on the H100 (docs/PERFORMANCE.md, 2026-11-23 night, last), fp64, warp
-// schedule against P2's kernel: 25,600 systems 30.4 / 19.0 G rows/s at 256 rows, 30.8 /
-// 18.8 at 512; 64,000 systems 33.1 / 31.0 and 31.5 / 31.4; 128,000 systems 33.9 / 38.1 and
-// 31.6 / 37.5 (P2's kernel ahead from there on).
-// A constant of the backend, asked once.
+// the ThomasBatch paper's one thread per system leaves most of the GPU idle (fewer threads than a
+// quarter of what it holds: 67,584 on an H100) and the warp schedule, a warp's lanes on 4 systems,
+// is faster. Measured on the H100 (docs/history/PERFORMANCE-log.md, the last 2026-11-23 section),
+// fp64, warp schedule against the ThomasBatch paper's kernel: 25,600 systems 30.4 / 19.0 G rows/s
+// at 256 rows, 30.8 / 18.8 at 512; 64,000 systems 33.1 / 31.0 and 31.5 / 31.4; 128,000 systems 33.9
+// / 38.1 and 31.6 / 37.5 (the ThomasBatch paper's kernel ahead from there on). A constant of the
+// backend, asked once.
 template <class ExecutionSpace>
 long long interleaved_warp_auto_max_systems() {
   static const long long systems = static_cast<long long>(ExecutionSpace().concurrency()) / 4;
@@ -614,11 +614,12 @@ long long interleaved_warp_auto_max_systems() {
 template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long num_systems = -1) {
   // On GPUs: the warp schedule for Flat storage; for interleaved storage (Full- or
-  // Block-Interleaved) whose systems fit on chip, P2's sweeps with c' and d' kept in scratch;
-  // for larger Full-Interleaved systems up to warp_transposed_auto_rows rows the warp
-  // schedule (transposed, faster than P2's kernel there; past it, at 256,000 systems, it is
-  // not: docs/PERFORMANCE.md), and up to kInterleavedWarpsMaxRows rows too when the batch
-  // is too small for P2's kernel to fill the GPU; P2's kernel otherwise.
+  // Block-Interleaved) whose systems fit on chip, the ThomasBatch paper's sweeps with c' and d'
+  // kept in scratch; for larger Full-Interleaved systems up to warp_transposed_auto_rows rows the
+  // warp schedule (transposed, faster than the ThomasBatch paper's kernel there; past it, at
+  // 256,000 systems, it is not: docs/PERFORMANCE.md), and up to kInterleavedWarpsMaxRows rows too
+  // when the batch is too small for the ThomasBatch paper's kernel to fill the GPU; the ThomasBatch
+  // paper's kernel otherwise.
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
   constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
   if (schedule == ThomasSchedule::Auto) {
@@ -740,7 +741,7 @@ void launch_thomas_warp_transposed_shape(const std::string& label, const Executi
 // ThomasWarpsInterleaved: P = 4 or 8 warps of 8 rows per lane (64 rows per warp), 4 systems
 // per block, for 129 to 512 rows. Up to 128 rows the transposed one-warp shapes are faster
 // (H100, fp64, 256,000 systems: 39.1 against 37.0 G rows/s at 128 rows with P = 2;
-// docs/PERFORMANCE.md, 2026-11-23 night).
+// docs/history/PERFORMANCE-log.md).
 constexpr int kWarpTransposedMaxRows = 128;
 template <class ExecutionSpace, class Systems>
 void launch_thomas_warps_interleaved(const std::string& label, const ExecutionSpace& exec,
@@ -812,7 +813,7 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
 
 // The on-chip schedule; scratch_rows > 0 keeps fewer rows than fit (tests reach the swept
 // part with it on every backend). False (nothing launched) where a row's int offset from
-// its system's first could overflow: the caller runs P2's kernel.
+// its system's first could overflow: the caller runs the ThomasBatch paper's kernel.
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
           class DV, class SizesView, class StatusView>
 bool launch_thomas_on_chip(const std::string& label, const ExecutionSpace& exec, const AV& a,
