@@ -73,7 +73,9 @@ def test_ctrl_c_stops_a_run_within_an_epoch_and_writes_no_partial_files(tmp_path
     finally:
         timer.cancel()
     assert sent and time.monotonic() - sent[0] < 20  # stopped soon after the signal
-    assert len(seen) >= 2 and seen[-1] < 100000  # part way, at an epoch's end
+    # part way, at an epoch's end (on a loaded machine the signal may come before the
+    # second epoch's progress call: one call is then all there is)
+    assert len(seen) >= 1 and seen[-1] < 100000
     assert spikes.read_text() == "earlier\n"
     assert not traces.exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hb-")] == []
