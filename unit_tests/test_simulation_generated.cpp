@@ -1,7 +1,8 @@
 // Generated (NMODL) mechanisms in the network simulation: the default catalogue's hh and
-// pas (mechanisms/default, compiled by tools/nmodl) run by the cells schedule reproduce the
-// hand-written hh and pas on a real cell (same raster, voltages to rounding) on every
-// enabled backend; templates that use them run on the cells schedule whatever was asked;
+// pas (mechanisms/default, compiled by tools/nmodl) run by the cells and on-chip schedules
+// (on a GPU, every shape of on-chip launch) reproduce the hand-written hh and pas on a real
+// cell (same raster, voltages to rounding) on every enabled backend; templates that use
+// them run on the schedule asked for, except lanes (then cells, and the metrics say why);
 // the per-template layout resolves regions, parameters and distance functions.
 #include <gtest/gtest.h>
 
@@ -88,13 +89,15 @@ struct Outcome {
 
 template <class Exec>
 Outcome run(const SimulationConfig& c, const std::vector<CellTemplate>& templates,
-            HostSchedule host = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off) {
+            HostSchedule host = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off,
+            OnChipForce force = {}) {
   std::vector<std::int64_t> gids(c.network.cells);
   for (std::int64_t g = 0; g < c.network.cells; ++g) gids[g] = g;
   LocalExchange ex;
   RunOptions o = c.run;
   o.host_schedule = host;
   o.on_chip = on_chip;
+  o.on_chip_force = force;
   NetworkSimulation<Exec> sim(Exec(), templates, c.network, gids, c.params, ex, o, c.records);
   sim.run();
   return {sim.spikes(), sim.traces(), sim.metrics()};
@@ -122,26 +125,48 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
       using Exec = decltype(exec);
       SCOPED_TRACE(Exec::name());
       const Outcome hand = run<Exec>(c, c.templates);
-      const Outcome gen = run<Exec>(c, generated);
-      EXPECT_EQ(gen.metrics.schedule, "cells");
-      EXPECT_NE(gen.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
-          << gen.metrics.schedule_detail;
-      // Every cell fires (twice with hh in the soma), and the synapses carry events.
-      EXPECT_GE(hand.spikes.size(), everywhere ? 6u : 12u);
-      EXPECT_GT(gen.metrics.events_delivered, 0);
-      EXPECT_EQ(gen.spikes, hand.spikes);
-      const double worst = max_difference(gen, hand);
-      // cnexp written as NMODL's SymPy writes it (inf - (inf - x) exp(-dt/tau)) and the
-      // conductances in S/cm2 times area: rounding, amplified by the spikes.
-      EXPECT_LT(worst, 1e-7) << "max |dv| " << worst << " mV";
-      std::printf("[ generated ] %s, %s: %zu spikes, max |dv| %.3g mV\n", Exec::name(),
-                  everywhere ? "hh everywhere" : "hh soma, pas", gen.spikes.size(), worst);
+      // The cells schedule, the on-chip one as it plans itself, and on a GPU every kind of
+      // launch (a warp per cell; teams of several warps, whose lanes share a mechanism's
+      // nodes and wait for each other between mechanisms that share a node).
+      struct Shape {
+        const char* name;
+        OnChipSteps on_chip;
+        OnChipForce force;
+      };
+      std::vector<Shape> shapes{{"cells", OnChipSteps::Off, {}}, {"on_chip", OnChipSteps::On, {}}};
+      if (!is_host_execution_space<Exec>()) {
+        shapes.push_back({"on_chip warp", OnChipSteps::On, {OnChipLaunch::kWarpPerCell, 32}});
+        for (int lanes : {64, 256})
+          shapes.push_back({"on_chip team", OnChipSteps::On, {OnChipLaunch::kTeamPerCell, lanes}});
+        shapes.push_back(
+            {"on_chip in memory", OnChipSteps::On, {OnChipLaunch::kTeamInMemory, 128}});
+      }
+      for (const Shape& shape : shapes) {
+        SCOPED_TRACE(std::string(shape.name) + " " + std::to_string(shape.force.lanes));
+        const Outcome gen =
+            run<Exec>(c, generated, HostSchedule::Cells, shape.on_chip, shape.force);
+        EXPECT_EQ(gen.metrics.schedule, shape.on_chip == OnChipSteps::On ? "on_chip" : "cells");
+        EXPECT_NE(gen.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
+            << gen.metrics.schedule_detail;
+        // Every cell fires (twice with hh in the soma), and the synapses carry events.
+        EXPECT_GE(hand.spikes.size(), everywhere ? 6u : 12u);
+        EXPECT_GT(gen.metrics.events_delivered, 0);
+        EXPECT_EQ(gen.spikes, hand.spikes);
+        const double worst = max_difference(gen, hand);
+        // cnexp written as NMODL's SymPy writes it (inf - (inf - x) exp(-dt/tau)) and the
+        // conductances in S/cm2 times area; the on-chip schedule solves for v, not dv:
+        // rounding, amplified by the spikes.
+        EXPECT_LT(worst, 1e-7) << "max |dv| " << worst << " mV";
+        std::printf("[ generated ] %s, %s, %s: %zu spikes, max |dv| %.3g mV\n", Exec::name(),
+                    everywhere ? "hh everywhere" : "hh soma, pas", shape.name, gen.spikes.size(),
+                    worst);
+      }
     };
     std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
   }
 }
 
-TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheCellsScheduleWhateverWasAsked) {
+TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedForButLanes) {
   const SimulationConfig c = parse_simulation_config(
       R"({"dt": 0.025, "tstop": 10,
           "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 5,
@@ -160,10 +185,10 @@ TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheCellsScheduleWhateverWasAsked
       for (const OnChipSteps chip : {OnChipSteps::On, OnChipSteps::Off, OnChipSteps::Auto}) {
         const std::string asked = run<Exec>(c, c.templates, host, chip).metrics.schedule;
         const Outcome r = run<Exec>(c, generated, host, chip);
-        EXPECT_EQ(r.metrics.schedule, "cells");
-        // The metrics say why where another schedule was asked for.
-        EXPECT_EQ(r.metrics.schedule_detail.find("instead of " + asked) != std::string::npos,
-                  asked != "cells")
+        EXPECT_EQ(r.metrics.schedule, asked == "lanes" ? "cells" : asked);
+        // The metrics say why where lanes was asked for.
+        EXPECT_EQ(r.metrics.schedule_detail.find("instead of lanes") != std::string::npos,
+                  asked == "lanes")
             << asked << ": " << r.metrics.schedule_detail;
         EXPECT_EQ(r.spikes, reference.spikes);
         EXPECT_LT(max_difference(r, reference), 1e-9);

@@ -11,8 +11,8 @@
 //   on_chip  the GPU default: a team per cell runs a whole epoch with the cell's system in
 //            team scratch (impl/on_chip_schedule.hpp); how each run of alike cells is
 //            launched is on_chip_launch_plan.hpp's choice
-// Templates with generated (NMODL) mechanisms of Catalogue (CellTemplate::generated) run
-// on the cells schedule, whatever was asked: the others run only the built-in pas and hh.
+// Templates' generated (NMODL) mechanisms of Catalogue (CellTemplate::generated) run in the
+// cells and on_chip schedules; where lanes was asked, such a network runs on cells.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -61,8 +61,9 @@ template <class ExecutionSpace, class Catalogue>
 using StepSchedules = std::conditional_t<
     is_host_execution_space<ExecutionSpace>(),
     std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace>,
-                 OnChipSchedule<ExecutionSpace>>,
-    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, OnChipSchedule<ExecutionSpace>>>;
+                 OnChipSchedule<ExecutionSpace, Catalogue>>,
+    std::variant<CellsSchedule<ExecutionSpace, Catalogue>,
+                 OnChipSchedule<ExecutionSpace, Catalogue>>>;
 
 }  // namespace impl
 
@@ -93,10 +94,10 @@ class CellGroup {
                 : ScheduleKind::Cells;
     const bool generated = std::any_of(templates.begin(), templates.end(),
                                        [](const CellTemplate& t) { return !t.generated.empty(); });
-    if (generated && kind_ != ScheduleKind::Cells) {
-      schedule_reason_ = std::string("the cells schedule instead of ") +
-                         (kind_ == ScheduleKind::OnChip ? "on_chip" : "lanes") +
-                         ": templates have generated (NMODL) mechanisms, which only it runs; ";
+    if (generated && kind_ == ScheduleKind::Lanes) {
+      schedule_reason_ =
+          "the cells schedule instead of lanes: templates have generated (NMODL) mechanisms, "
+          "which the lanes schedule does not run; ";
       kind_ = ScheduleKind::Cells;
     }
     gid_of_slot_.assign(gids.begin(), gids.end());
@@ -191,7 +192,7 @@ class CellGroup {
                                                     max_nodes_,
                                                     on_chip_force};
     if (kind_ == ScheduleKind::OnChip)
-      schedule_.template emplace<impl::OnChipSchedule<ExecutionSpace>>();
+      schedule_.template emplace<impl::OnChipSchedule<ExecutionSpace, Catalogue>>();
     if constexpr (is_host_execution_space<ExecutionSpace>()) {
       if (kind_ == ScheduleKind::Lanes)
         schedule_.template emplace<impl::LanesSchedule<ExecutionSpace>>();
@@ -253,7 +254,7 @@ class CellGroup {
   // The on-chip schedule's launches (empty under the other schedules).
   const std::vector<OnChipLaunch>& on_chip_launches() const {
     static const std::vector<OnChipLaunch> none;
-    const auto* o = std::get_if<impl::OnChipSchedule<ExecutionSpace>>(&schedule_);
+    const auto* o = std::get_if<impl::OnChipSchedule<ExecutionSpace, Catalogue>>(&schedule_);
     return o ? o->launches() : none;
   }
 

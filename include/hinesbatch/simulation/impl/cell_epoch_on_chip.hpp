@@ -25,6 +25,9 @@
 //             a lane reads stay in registers, so the dependent chain per node is one
 //             reciprocal and a few multiply-adds
 //   update    v = x, hh gates, ExpSyn decay (lanes); the detector and the recordings.
+// Generated (NMODL) mechanisms, where the templates have them, add their currents after the
+// built-in ones and advance their states after update, each mechanism's nodes over the
+// lanes (GeneratedCells::assemble_lanes, update_lanes).
 // The cells schedule (StepCells in cells_schedule.hpp) runs the same mechanism functions and
 // solves for dv; the two agree to rounding, not bit for bit (tested).
 #include <Kokkos_Core.hpp>
@@ -32,6 +35,7 @@
 #include <cstdint>
 
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/mechanisms/expsyn.hpp"
@@ -158,8 +162,10 @@ struct LocateCellEvents {
 
 // ScratchLevel: where d and rhs live (0: shared memory on a GPU; 1: the team's memory).
 // The launch covers slots [slot_begin, slot_begin + league size); its team's size is the
-// lane count its slots' plans were built for.
-template <class ExecutionSpace, class Views, int ScratchLevel>
+// lane count its slots' plans were built for. Generated: the generated (NMODL) mechanisms'
+// hooks (generated_cells.hpp; NoGenerated: none), their currents after the built-in ones,
+// their states after v = x, each over the team's lanes.
+template <class ExecutionSpace, class Views, int ScratchLevel, class Generated = NoGenerated>
 struct StepCellEpochOnChip {
   using memory_space = typename ExecutionSpace::memory_space;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -173,6 +179,7 @@ struct StepCellEpochOnChip {
   std::int64_t first_step;
   int steps, cells, max_nodes, node_capacity, hh_capacity;
   int slot_begin, scratch_nodes;  // this launch's first slot; nodes its scratch holds
+  Generated gen{};
 
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
@@ -211,6 +218,10 @@ struct StepCellEpochOnChip {
       t.team_barrier();
       assemble_nodes(t, n, r.constants, x);
       t.team_barrier();
+      if constexpr (Generated::active) {
+        gen.assemble_lanes(t, s, n, x.v, x.d, x.rhs, (static_cast<double>(step) + 0.5) * dt);
+        t.team_barrier();
+      }
       assemble_synapses(t, r, x);
       t.team_barrier();
       if (r.stim_begin < r.stim_end) {  // the same for the whole team
@@ -226,6 +237,8 @@ struct StepCellEpochOnChip {
       t.team_barrier();
       update(t, r, n, x);
       t.team_barrier();
+      if constexpr (Generated::active)
+        gen.update_lanes(t, s, x.v, static_cast<double>(step + 1) * dt);
       if (t.team_rank() == 0 && r.detector >= 0)
         mechanisms::detect_threshold_crossing(c, s, x.v[r.detector], static_cast<int>(step + 1));
       Kokkos::parallel_for(

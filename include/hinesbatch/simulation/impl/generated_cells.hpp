@@ -37,17 +37,22 @@ struct NoGenerated {
 };
 
 // The device tables of every template's layout (flattened; per-template offsets) and the
-// per-slot storage.
-template <class ExecutionSpace>
+// per-slot storage, (slot, ...) in Layout: the execution space's for the cells schedule (a
+// thread per slot), LayoutRight for the on-chip one (a team per slot, lanes over nodes).
+template <class ExecutionSpace, class Layout = typename ExecutionSpace::array_layout>
 struct GeneratedViews {
   using memory_space = typename ExecutionSpace::memory_space;
-  using layout = typename ExecutionSpace::array_layout;
+  using layout = Layout;
   using vec_i = Kokkos::View<int*, memory_space>;
   using vec_d = Kokkos::View<double*, memory_space>;
   using slots_d = Kokkos::View<double**, layout, memory_space>;
   vec_i template_of_slot;
   vec_i block_begin;  // per template + 1
   vec_i blk_mech, blk_node_begin, blk_node_end, blk_row, blk_const, blk_global;
+  // 1 where the lanes of a team must wait before the block: it shares a node with a block
+  // since the last wait whose lane for that node may differ (another position in the block
+  // or another block length), so two lanes could add into the same node's sums.
+  vec_i blk_sync;
   vec_i nodes;
   vec_i row_begin;    // per template + 1: its row_init in row_init
   vec_i const_begin;  // per template: its constants in constants
@@ -60,19 +65,45 @@ struct GeneratedViews {
   double celsius = 6.3, dt = 0.025;
 };
 
+// Whether each block of t needs a team's lanes to wait before it (GeneratedViews::blk_sync):
+// a node's lane is fixed by its position in the block and the block's length, under any
+// partition of a team range over lanes.
+inline std::vector<int> generated_block_syncs(const GeneratedTemplate& t) {
+  std::vector<int> sync;
+  std::vector<std::pair<int, int>> at(t.num_nodes, {-1, -1});  // (position, length)
+  std::vector<int> touched;
+  for (const GeneratedBlock& b : t.blocks) {
+    const int len = b.node_end - b.node_begin;
+    bool wait = false;
+    for (int j = b.node_begin; j < b.node_end && !wait; ++j) {
+      const std::pair<int, int> seen = at[t.nodes[j]];
+      wait = seen.first >= 0 && seen != std::make_pair(j - b.node_begin, len);
+    }
+    if (wait) {
+      for (int node : touched) at[node] = {-1, -1};
+      touched.clear();
+    }
+    for (int j = b.node_begin; j < b.node_end; ++j) {
+      at[t.nodes[j]] = {j - b.node_begin, len};
+      touched.push_back(t.nodes[j]);
+    }
+    sync.push_back(wait ? 1 : 0);
+  }
+  return sync;
+}
+
 // Views for `layouts` (one per template) and `template_of_slot`; rows and ions sized for
 // the largest template. Host code.
-template <class ExecutionSpace>
-GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
-                                                    const std::vector<GeneratedTemplate>& layouts,
-                                                    const std::vector<int>& template_of_slot,
-                                                    int num_ions, double celsius, double dt) {
-  GeneratedViews<ExecutionSpace> g;
+template <class ExecutionSpace, class Layout = typename ExecutionSpace::array_layout>
+GeneratedViews<ExecutionSpace, Layout> make_generated_views(
+    const ExecutionSpace& exec, const std::vector<GeneratedTemplate>& layouts,
+    const std::vector<int>& template_of_slot, int num_ions, double celsius, double dt) {
+  GeneratedViews<ExecutionSpace, Layout> g;
   g.num_ions = num_ions;
   g.celsius = celsius;
   g.dt = dt;
-  std::vector<int> block_begin{0}, mech, nb, ne, row, cst, glb, nodes, row_begin{0}, const_begin,
-      node_begin;
+  std::vector<int> block_begin{0}, mech, nb, ne, row, cst, glb, sync, nodes, row_begin{0},
+      const_begin, node_begin;
   std::vector<double> row_init, constants, area, diam, ion_init;
   std::vector<unsigned char> ion_style;
   int max_rows = 1, max_ion_values = 1;
@@ -89,6 +120,8 @@ GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
       cst.push_back(const0 + b.const_begin);
       glb.push_back(const0 + b.global_begin);
     }
+    const std::vector<int> waits = generated_block_syncs(t);
+    sync.insert(sync.end(), waits.begin(), waits.end());
     block_begin.push_back(static_cast<int>(mech.size()));
     nodes.insert(nodes.end(), t.nodes.begin(), t.nodes.end());
     row_init.insert(row_init.end(), t.row_init.begin(), t.row_init.end());
@@ -119,6 +152,7 @@ GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
   g.blk_row = up(row, "hb::gen_blk_row");
   g.blk_const = up(cst, "hb::gen_blk_const");
   g.blk_global = up(glb, "hb::gen_blk_global");
+  g.blk_sync = up(sync, "hb::gen_blk_sync");
   g.nodes = up(nodes, "hb::gen_nodes");
   g.row_begin = up(row_begin, "hb::gen_row_begin");
   g.const_begin = up(const_begin, "hb::gen_const_begin");
@@ -130,10 +164,10 @@ GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
   g.ion_init = up(ion_init, "hb::gen_ion_init");
   g.ion_style = up(ion_style, "hb::gen_ion_style");
   const int slots = static_cast<int>(template_of_slot.size());
-  g.rows = typename GeneratedViews<ExecutionSpace>::slots_d(
+  g.rows = typename GeneratedViews<ExecutionSpace, Layout>::slots_d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::gen_rows")), slots,
       max_rows);
-  g.ions = typename GeneratedViews<ExecutionSpace>::slots_d(
+  g.ions = typename GeneratedViews<ExecutionSpace, Layout>::slots_d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::gen_ions")), slots,
       max_ion_values);
   return g;
@@ -142,11 +176,12 @@ GeneratedViews<ExecutionSpace> make_generated_views(const ExecutionSpace& exec,
 // The accessor (nmodl/mechanism.hpp) of mechanism M at one node of one slot, for catalogue
 // Catalogue: written variables in the slot's row, the others and the globals in the
 // template's constants, ion values in the slot's ion row, currents accumulated here.
-template <class Catalogue, class M, class ExecutionSpace>
+// Views: a GeneratedViews.
+template <class Catalogue, class M, class Views>
 struct CellsAccessor {
   using Ions = nmodl::CatalogueIons<typename Catalogue::mechanisms>;
   using Positions = nmodl::RowPositions<M>;
-  const GeneratedViews<ExecutionSpace>& g;
+  const Views& g;
   int slot, row, cst, glb, ion_base;
   double v_, t_, area_, diam_;
   double i = 0, di = 0;
@@ -202,22 +237,26 @@ struct CellsAccessor {
   }
 };
 
-// The generated mechanisms of the cells schedule's step, for catalogue Catalogue.
-template <class ExecutionSpace, class Catalogue>
+// The generated mechanisms of a step, for catalogue Catalogue: the cells schedule's (a
+// thread per cell: initialize, assemble, update) and the on-chip schedule's (a team per
+// cell: initialize, then assemble_lanes and update_lanes inside its epoch kernel).
+template <class ExecutionSpace, class Catalogue,
+          class Layout = typename ExecutionSpace::array_layout>
 struct GeneratedCells {
   static constexpr bool active = true;
   using Mechanisms = typename Catalogue::mechanisms;
-  GeneratedViews<ExecutionSpace> g;
+  using Views = GeneratedViews<ExecutionSpace, Layout>;
+  Views g;
 
   // InitialCurrent: the currents of finitialize, for the ion currents and assigned
   // variables they set; d and rhs are not touched.
   enum Phase { Initial, InitialCurrent, Current, State };
 
   // One block's phase over its nodes (c: the schedule's CellGroupViews).
-  template <class Views>
+  template <class CellViews>
   struct BlockCall {
     const GeneratedCells& self;
-    const Views& c;
+    const CellViews& c;
     int slot, block, tnode;
     double t;
     Phase phase;
@@ -233,16 +272,16 @@ struct GeneratedCells {
         for (int j = first; j < last; ++j) {
           const int node = g.nodes(j);
           const double area = g.area(tnode + node);
-          CellsAccessor<Catalogue, M, ExecutionSpace> a{g,
-                                                        slot,
-                                                        g.blk_row(block) + (j - first) * rows,
-                                                        g.blk_const(block) + (j - first) * consts,
-                                                        g.blk_global(block),
-                                                        node * g.num_ions * nmodl::IonSlots,
-                                                        c.v(slot, node),
-                                                        t,
-                                                        area,
-                                                        g.diam(tnode + node)};
+          CellsAccessor<Catalogue, M, Views> a{g,
+                                               slot,
+                                               g.blk_row(block) + (j - first) * rows,
+                                               g.blk_const(block) + (j - first) * consts,
+                                               g.blk_global(block),
+                                               node * g.num_ions * nmodl::IonSlots,
+                                               c.v(slot, node),
+                                               t,
+                                               area,
+                                               g.diam(tnode + node)};
           if (phase == Initial) {
             M::initial(a);
           } else if (phase == InitialCurrent) {
@@ -261,32 +300,34 @@ struct GeneratedCells {
     }
   };
 
-  template <class Views>
-  KOKKOS_INLINE_FUNCTION void run_blocks(const Views& c, int s, int tmpl, double t,
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void run_blocks(const CellViews& c, int s, int tmpl, double t,
                                          Phase phase) const {
     const int tnode = g.node_begin(tmpl);
     for (int b = g.block_begin(tmpl); b < g.block_begin(tmpl + 1); ++b)
       nmodl::Dispatch<Mechanisms>::call(g.blk_mech(b),
-                                        BlockCall<Views>{*this, c, s, b, tnode, t, phase});
+                                        BlockCall<CellViews>{*this, c, s, b, tnode, t, phase});
   }
 
   // Ion currents zeroed, and e by Nernst where a concentration is written (NEURON's
   // ion_style), at every node of slot s that uses the ion.
-  template <class Views>
-  KOKKOS_INLINE_FUNCTION void reset_ions(const Views& c, int s, int tmpl) const {
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void reset_ions(const CellViews& c, int s, int tmpl) const {
+    for (int node = 0; node < c.size(s); ++node) reset_node_ions(s, tmpl, node);
+  }
+  KOKKOS_INLINE_FUNCTION void reset_node_ions(int s, int tmpl, int node) const {
     const int ni = g.num_ions, tnode = g.node_begin(tmpl);
-    for (int node = 0; node < c.size(s); ++node)
-      for (int k = 0; k < ni; ++k) {
-        const unsigned char style = g.ion_style((tnode + node) * ni + k);
-        if (!(style & kIonUsed)) continue;
-        const int at = (node * ni + k) * nmodl::IonSlots;
-        g.ions(s, at + nmodl::IonI) = 0;
-        g.ions(s, at + nmodl::IonDidv) = 0;
-        if (style & kIonEAdvance)
-          g.ions(s, at + nmodl::IonE) = nmodl::nernst(
-              g.ions(s, at + nmodl::IonCi), g.ions(s, at + nmodl::IonCo),
-              static_cast<int>(g.ion_init((tmpl * ni + k) * kIonInitValues + 3)), g.celsius);
-      }
+    for (int k = 0; k < ni; ++k) {
+      const unsigned char style = g.ion_style((tnode + node) * ni + k);
+      if (!(style & kIonUsed)) continue;
+      const int at = (node * ni + k) * nmodl::IonSlots;
+      g.ions(s, at + nmodl::IonI) = 0;
+      g.ions(s, at + nmodl::IonDidv) = 0;
+      if (style & kIonEAdvance)
+        g.ions(s, at + nmodl::IonE) = nmodl::nernst(
+            g.ions(s, at + nmodl::IonCi), g.ions(s, at + nmodl::IonCo),
+            static_cast<int>(g.ion_init((tmpl * ni + k) * kIonInitValues + 3)), g.celsius);
+    }
   }
 
   // Whether template tmpl has generated mechanisms (cells of others skip every hook).
@@ -298,8 +339,8 @@ struct GeneratedCells {
   // theirs (e by Nernst where a concentration is in use), INITIAL blocks (concentration
   // writers first), then the currents once, which sets the ion currents that a
   // concentration's first state update reads.
-  template <class Views>
-  KOKKOS_INLINE_FUNCTION void initialize(const Views& c, int s) const {
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void initialize(const CellViews& c, int s) const {
     const int tmpl = g.template_of_slot(s);
     if (!has_blocks(tmpl)) return;
     const int r0 = g.row_begin(tmpl), nr = g.row_begin(tmpl + 1) - r0;
@@ -326,8 +367,8 @@ struct GeneratedCells {
   }
 
   // After the cable terms of d and rhs: ion currents reset, every block's currents at v.
-  template <class Views>
-  KOKKOS_INLINE_FUNCTION void assemble(const Views& c, int s, double t_mid) const {
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void assemble(const CellViews& c, int s, double t_mid) const {
     const int tmpl = g.template_of_slot(s);
     if (!has_blocks(tmpl)) return;
     reset_ions(c, s, tmpl);
@@ -335,9 +376,95 @@ struct GeneratedCells {
   }
 
   // After v += dv: every block's states at the new v.
-  template <class Views>
-  KOKKOS_INLINE_FUNCTION void update(const Views& c, int s, double t_end) const {
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void update(const CellViews& c, int s, double t_end) const {
     run_blocks(c, s, g.template_of_slot(s), t_end, State);
+  }
+
+  // One block's phase over its nodes, shared by the lanes of a team (the on-chip
+  // schedule): v per node, d and rhs of the system for the new voltage, where a
+  // mechanism's conductance g and current i at v add g to d and g v - i to rhs.
+  template <class Member>
+  struct LaneBlockCall {
+    const GeneratedCells& self;
+    const Member& team;
+    const double* v;
+    double* d;
+    double* rhs;
+    int slot, block, tnode;
+    double t;
+    Phase phase;
+    template <class M>
+    KOKKOS_INLINE_FUNCTION void apply(int) const {
+      if constexpr (M::kind == nmodl::MechanismKind::Density) {
+        if (phase == Current && !M::has_current) return;
+        if (phase == State && !M::has_state) return;
+        const Views& g = self.g;
+        constexpr int rows = nmodl::RowPositions<M>::num_rows;
+        constexpr int consts = nmodl::RowPositions<M>::num_constants;
+        const int first = g.blk_node_begin(block), last = g.blk_node_end(block);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int j) {
+          const int node = g.nodes(j);
+          const double area = g.area(tnode + node);
+          CellsAccessor<Catalogue, M, Views> a{g,
+                                               slot,
+                                               g.blk_row(block) + (j - first) * rows,
+                                               g.blk_const(block) + (j - first) * consts,
+                                               g.blk_global(block),
+                                               node * g.num_ions * nmodl::IonSlots,
+                                               v[node],
+                                               t,
+                                               area,
+                                               g.diam(tnode + node)};
+          if (phase == Current) {
+            M::current(a);
+            const double to_absolute = area * 1e-2;  // mA/cm2 and S/cm2 on um2: nA and uS
+            const double gm = a.di * to_absolute;
+            d[node] += gm;
+            rhs[node] += gm * v[node] - a.i * to_absolute;
+          } else {
+            M::state(a);
+          }
+        });
+      }
+    }
+  };
+
+  // The blocks of slot s in order over the team's lanes; a block waits for the team where
+  // blk_sync says two lanes could otherwise touch one node.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void run_blocks_lanes(const Member& team, int s, int tmpl, const double* v,
+                                               double* d, double* rhs, double t,
+                                               Phase phase) const {
+    const int tnode = g.node_begin(tmpl);
+    for (int b = g.block_begin(tmpl); b < g.block_begin(tmpl + 1); ++b) {
+      if (g.blk_sync(b)) team.team_barrier();
+      nmodl::Dispatch<Mechanisms>::call(
+          g.blk_mech(b), LaneBlockCall<Member>{*this, team, v, d, rhs, s, b, tnode, t, phase});
+    }
+  }
+
+  // The team's assemble, after the cable terms of d and rhs (and a team wait): ion currents
+  // reset over the lanes, then every block's currents at v. The caller waits after it.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void assemble_lanes(const Member& team, int s, int n, const double* v,
+                                             double* d, double* rhs, double t_mid) const {
+    const int tmpl = g.template_of_slot(s);
+    if (!has_blocks(tmpl)) return;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                         [&](const int node) { reset_node_ions(s, tmpl, node); });
+    team.team_barrier();
+    run_blocks_lanes(team, s, tmpl, v, d, rhs, t_mid, Current);
+  }
+
+  // The team's update, after v = x (and a team wait): every block's states at the new v.
+  // The next step's waits come before anything reads them.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void update_lanes(const Member& team, int s, const double* v,
+                                           double t_end) const {
+    const int tmpl = g.template_of_slot(s);
+    if (!has_blocks(tmpl)) return;
+    run_blocks_lanes(team, s, tmpl, v, nullptr, nullptr, t_end, State);
   }
 };
 

@@ -6,7 +6,9 @@
 // per template, each slot's synapses grouped by node, each tree's CellLanePlan for the
 // lanes of its launch, and the launches themselves: on_chip_launch_plan.hpp chooses them
 // from what the Kokkos in use reports for the kernel (on_chip_device) and refuses, by name,
-// a cell no kind of launch can take.
+// a cell no kind of launch can take. Templates' generated (NMODL) mechanisms run inside the
+// same kernel (generated_cells.hpp: their rows per slot, lanes over each mechanism's nodes);
+// the kernel is compiled with them only when some template uses one.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
@@ -18,8 +20,11 @@
 #include <vector>
 
 #include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/on_chip_launch_plan.hpp"
@@ -49,11 +54,15 @@ struct InitOnChipGates {
   }
 };
 
-template <class ExecutionSpace>
-class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, ExecutionSpace> {
+// Catalogue: the compiled catalogue whose mechanisms the templates' `generated` lists name.
+template <class ExecutionSpace, class Catalogue>
+class OnChipSchedule
+    : public ScheduleVoltages<OnChipSchedule<ExecutionSpace, Catalogue>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
+  // A team per slot: each slot's rows contiguous, so the lanes' nodes are too.
+  using Generated = GeneratedCells<ExecutionSpace, Catalogue, Kokkos::LayoutRight>;
 
   static const char* schedule_name() { return "on_chip"; }
   // The lanes of a team (the first launch's).
@@ -62,7 +71,7 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   std::string detail() const {
     std::string out;
     for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
-    return out;
+    return generated_detail_.empty() ? out : out + "; " + generated_detail_;
   }
   const views& data() const { return c_; }
   const std::vector<OnChipLaunch>& launches() const { return launches_; }
@@ -78,6 +87,7 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
     c_ = setup.shared;
     c_.v = typename views::nodes_d(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::v")), cells_, max_nodes_);
+    setup_generated(setup);
     build_on_chip_lists(setup);
     setup.exec.fence();
   }
@@ -100,9 +110,14 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   }
 
   void initialize(const ExecutionSpace& exec) {
-    Kokkos::parallel_for("hinesbatch::sim_init",
-                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
-                         InitCells<ExecutionSpace>{c_, params_.v_init, q10_, false});
+    const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_);
+    if (generated_)
+      Kokkos::parallel_for(
+          "hinesbatch::sim_init", policy,
+          InitCells<ExecutionSpace, Generated>{c_, params_.v_init, q10_, false, gen_});
+    else
+      Kokkos::parallel_for("hinesbatch::sim_init", policy,
+                           InitCells<ExecutionSpace>{c_, params_.v_init, q10_, false});
     Kokkos::parallel_for(
         "hinesbatch::sim_init_on_chip_gates", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
         InitOnChipGates<ExecutionSpace>{lists_, c_.size, on_chip_hh_, params_.v_init, q10_});
@@ -128,18 +143,37 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
                                                           c_.syn_begin, cell_events_, nc});
       cell_events = cell_events_;
     }
+    if (generated_)
+      launch_epoch<Generated>(exec, first, count, syn, w, cell_events, trace, gen_);
+    else
+      launch_epoch<NoGenerated>(exec, first, count, syn, w, cell_events, trace, NoGenerated{});
+  }
+
+  // v (slot, node), current between epochs.
+  Kokkos::View<const double**, typename ExecutionSpace::array_layout, memory_space> voltages()
+      const {
+    return c_.v;
+  }
+
+ private:
+  // The planned launches for the epoch, with the generated mechanisms' hooks Gen.
+  template <class Gen, class Syn, class W, class CellEvents>
+  void launch_epoch(const ExecutionSpace& exec, std::int64_t first, int count, const Syn& syn,
+                    const W& w, const CellEvents& cell_events, const TraceView<memory_space>& trace,
+                    const Gen& gen) const {
     const double dt = params_.dt;
     for (const OnChipLaunch& l : launches_) {
       const int cells = l.slot_end - l.slot_begin;
       const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
       const auto step = [&](auto level) {
-        return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value>{
+        return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value, Gen>{
             c_,          lists_,       syn,
             w,           cell_events,  trace,
             dt,          params_.ena,  params_.ek,
             q10_,        first,        count,
-            nc,          max_nodes_,   on_chip_nodes_,
-            on_chip_hh_, l.slot_begin, l.scratch_nodes};
+            cells_,      max_nodes_,   on_chip_nodes_,
+            on_chip_hh_, l.slot_begin, l.scratch_nodes,
+            gen};
       };
       using level0 = std::integral_constant<int, 0>;
       using level1 = std::integral_constant<int, 1>;
@@ -164,13 +198,26 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
     }
   }
 
-  // v (slot, node), current between epochs.
-  Kokkos::View<const double**, typename ExecutionSpace::array_layout, memory_space> voltages()
-      const {
-    return c_.v;
+  // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
+  // (slot, row) rows contiguous per slot.
+  void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
+    std::vector<GeneratedTemplate> layouts;
+    int mechanisms = 0;
+    const MechanismCatalogue& catalogue = nmodl::description<Catalogue>();
+    for (const CellTemplate& t : setup.templates) {
+      layouts.push_back(generated_template(t, catalogue, params_));
+      mechanisms += static_cast<int>(layouts.back().blocks.size());
+    }
+    generated_ = mechanisms > 0;
+    if (!generated_) return;
+    gen_.g = make_generated_views<ExecutionSpace, Kokkos::LayoutRight>(
+        setup.exec, layouts, setup.template_of_slot, static_cast<int>(catalogue.ions.size()),
+        params_.celsius, params_.dt);
+    generated_detail_ = "generated mechanisms of the catalogue '" + catalogue.name +
+                        "': " + std::to_string(mechanisms) + " over " +
+                        std::to_string(layouts.size()) + " template(s), over each team's lanes";
   }
 
- private:
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
   // voltages and gates rows are that long), and the hh nodes of each template.
   void count_on_chip_capacity(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
@@ -193,7 +240,8 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   }
 
   // What the device allows the epoch kernel, as the Kokkos in use reports it for the
-  // kernels run_steps launches.
+  // kernels run_steps launches (with the generated mechanisms' hooks Gen).
+  template <class Gen>
   static OnChipDevice on_chip_device() {
     OnChipDevice d;
     d.gpu = !is_host_execution_space<ExecutionSpace>();
@@ -204,14 +252,15 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
     d.warp_team_max = [](std::size_t bytes) {
       return Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(1, 1)
           .set_scratch_size(0, Kokkos::PerTeam(bytes))
-          .team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0>{}, Kokkos::ParallelForTag());
+          .team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0, Gen>{},
+                         Kokkos::ParallelForTag());
     };
     d.team_max = [](std::size_t bytes, int level) {
       auto p = Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1);
       p.set_scratch_size(level, Kokkos::PerTeam(bytes));
-      return level == 0 ? p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0>{},
+      return level == 0 ? p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0, Gen>{},
                                           Kokkos::ParallelForTag())
-                        : p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 1>{},
+                        : p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 1, Gen>{},
                                           Kokkos::ParallelForTag());
     };
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -260,7 +309,9 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
     cells.critical_path = [&](int tree, int lanes) {
       return plan_for(tree, lanes).critical_path();
     };
-    launches_ = plan_on_chip_launches(cells, on_chip_device(), setup.on_chip_force);
+    launches_ = plan_on_chip_launches(
+        cells, generated_ ? on_chip_device<Generated>() : on_chip_device<NoGenerated>(),
+        setup.on_chip_force);
     std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
     std::vector<int> plan_of_slot(cells_);
     LanePlanList plans;
@@ -330,6 +381,9 @@ class OnChipSchedule : public ScheduleVoltages<OnChipSchedule<ExecutionSpace>, E
   }
 
   views c_;
+  bool generated_ = false;
+  Generated gen_;
+  std::string generated_detail_;
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;
   std::vector<OnChipLaunch> launches_;
