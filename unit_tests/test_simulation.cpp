@@ -1015,6 +1015,164 @@ TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
     }
 }
 
+// Plans for Sync::Flags solved as the GPU runs them: no barrier, each lane through its
+// entries level after level, a pull waiting for its piece root's flag (set after the
+// elimination), a piece root's x for its parent's flag (set after the x of the entries
+// marked kPublish). Lanes advance in random order (many interleavings per plan); every read
+// of another lane's node must come after that node's flag, every lane must always be able
+// to go on (no deadlock), and x must equal the sequential Hines solve. kPublish marks
+// exactly the parents of piece roots; the flags' model (flag_steps) is never longer than
+// the barriers' and the plan's critical path is it.
+TEST(CellLanePlanTest, FlagPlansSolveInAnyOrderOfTheLanes) {
+  using P = CellLanePlan;
+  std::vector<std::pair<std::string, std::vector<int>>> trees;
+  trees.push_back({"p3", [] {
+                     const NeuronCompartments c =
+                         neuron_compartments(synthetic_sections("p3"), 100);
+                     std::vector<int> p(c.size());
+                     for (int i = 0; i < c.size(); ++i) p[i] = c.tree.parent(i);
+                     return p;
+                   }()});
+  for (int n : {1, 2, 7, 100, 600, 2000}) {
+    std::vector<int> random(n, -1), chain(n, -1), star(n, -1), deep(n, -1);
+    for (int i = 1; i < n; ++i) {
+      random[i] = static_cast<int>(uniform01(31, n, i) * i);
+      chain[i] = i - 1;
+      star[i] = 0;
+      deep[i] = std::max(0, i - 1 - static_cast<int>(uniform01(32, n, i) * 4));  // bushy chain
+    }
+    trees.push_back({"random " + std::to_string(n), random});
+    trees.push_back({"chain " + std::to_string(n), chain});
+    trees.push_back({"star " + std::to_string(n), star});
+    trees.push_back({"deep " + std::to_string(n), deep});
+  }
+  std::uint64_t rng = 12345;
+  const auto next = [&rng](int m) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int>((rng >> 33) % static_cast<std::uint64_t>(m));
+  };
+  for (const auto& tree : trees)
+    for (int lanes : {1, 3, 32, 256}) {
+      const std::string& name = tree.first;
+      const std::vector<int>& parent = tree.second;
+      SCOPED_TRACE(name + ", " + std::to_string(lanes) + " lanes");
+      const int n = static_cast<int>(parent.size());
+      const P plan = P::build(parent, lanes, P::Sync::Flags);
+      const P barriers = P::build(parent, lanes, P::Sync::Barriers);
+      EXPECT_EQ(plan.sync, P::Sync::Flags);
+      EXPECT_EQ(plan.critical_path(), (P::flag_steps(plan, parent) + 1) / 2);
+      EXPECT_LE(P::flag_steps(barriers, parent), 2 * barriers.critical_path());
+      // kPublish: the parents of piece roots, and only they.
+      std::vector<char> parent_of_root(n, 0), published(n, 0);
+      for (int e : plan.entries) {
+        if (P::kind_of(e) == P::kPieceRoot && P::node_of(e) > 0)
+          parent_of_root[parent[P::node_of(e)]] = 1;
+        if (e & P::kPublish) published[P::node_of(e)] = 1;
+      }
+      for (int i = 0; i < n; ++i) EXPECT_EQ(published[i], parent_of_root[i]) << "node " << i;
+      // Each lane's entries in its order: forward (levels up), then backward (levels down,
+      // each list reversed, pulls skipped).
+      std::vector<std::vector<std::pair<int, bool>>> work(lanes);  // (entry, backward)
+      for (int k = 0; k < lanes; ++k) {
+        for (int v = 0; v < plan.levels; ++v)
+          for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q)
+            work[k].push_back({plan.entries[q], false});
+        for (int v = plan.levels - 1; v >= 0; --v)
+          for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q)
+            if (P::kind_of(plan.entries[q]) != P::kPull) work[k].push_back({plan.entries[q], true});
+      }
+      std::vector<double> a(n), d0(n), r0(n);
+      for (int i = 0; i < n; ++i) {
+        a[i] = -(0.5 + uniform01(33, n, i));
+        d0[i] = 3 + uniform01(34, n, i);
+        r0[i] = uniform01(35, n, i) - 0.5;
+      }
+      for (int i = 1; i < n; ++i) d0[parent[i]] += -a[i];
+      std::vector<double> dr = d0, rr = r0;
+      for (int i = n - 1; i > 0; --i) {
+        const double f = a[i] / dr[i];
+        dr[parent[i]] -= f * a[i];
+        rr[parent[i]] -= f * rr[i];
+      }
+      rr[0] /= dr[0];
+      for (int i = 1; i < n; ++i) rr[i] = (rr[i] - a[i] * rr[parent[i]]) / dr[i];
+      for (int trial = 0; trial < 4; ++trial) {
+        std::vector<double> d = d0, r = r0;
+        std::vector<int> owner(n, -1), at(lanes, 0);
+        std::vector<char> eliminated(n, 0), solved(n, 0);
+        for (int k = 0; k < lanes; ++k)
+          for (const auto& w : work[k])
+            if (P::kind_of(w.first) != P::kPull) owner[P::node_of(w.first)] = k;
+        std::vector<char> cached(lanes, 0);
+        std::vector<double> dc(lanes, 0), rc(lanes, 0), xprev(lanes, 0);
+        std::vector<int> previous(lanes, -1);
+        // The flags a lane waits for at its next entry.
+        const auto ready = [&](int k) {
+          const auto& [e, backward] = work[k][at[k]];
+          const int i = P::node_of(e);
+          if (!backward) return P::kind_of(e) != P::kPull || eliminated[i];
+          return i == 0 || P::kind_of(e) != P::kPieceRoot || solved[parent[i]];
+        };
+        int remaining = 0;
+        for (int k = 0; k < lanes; ++k) remaining += static_cast<int>(work[k].size());
+        while (remaining > 0) {
+          std::vector<int> runnable;
+          for (int k = 0; k < lanes; ++k)
+            if (at[k] < static_cast<int>(work[k].size()) && ready(k)) runnable.push_back(k);
+          ASSERT_FALSE(runnable.empty()) << "deadlock with " << remaining << " entries left";
+          const int k = runnable[next(static_cast<int>(runnable.size()))];
+          const auto [e, backward] = work[k][at[k]++];
+          --remaining;
+          const int i = P::node_of(e), kind = P::kind_of(e);
+          if (!backward) {
+            if (kind != P::kPull) {
+              EXPECT_EQ(owner[i], k);
+              const double di = cached[k] ? dc[k] : d[i];
+              const double ri = cached[k] ? rc[k] : r[i];
+              d[i] = 1 / di;
+              r[i] = ri;
+              cached[k] = 0;
+              if (kind == P::kPieceRoot) {
+                eliminated[i] = 1;  // the flag, after d and rhs
+                continue;
+              }
+            } else {
+              EXPECT_TRUE(eliminated[i]);
+            }
+            const int p = parent[i];
+            EXPECT_EQ(owner[p], k) << "a lane adds into its own nodes only";
+            const double f = a[i] * d[i];
+            const double dp = (cached[k] ? dc[k] : d[p]) - f * a[i];
+            const double rp = (cached[k] ? rc[k] : r[p]) - f * r[i];
+            cached[k] = (e & P::kKeep) != 0;
+            if (cached[k]) {
+              dc[k] = dp;
+              rc[k] = rp;
+            } else {
+              d[p] = dp;
+              r[p] = rp;
+            }
+          } else {
+            double xi;
+            if (i == 0) {
+              xi = r[0] * d[0];
+            } else {
+              const int p = parent[i];
+              if (owner[p] != k) EXPECT_TRUE(solved[p]) << "x of " << p << " read unpublished";
+              xi = (r[i] - a[i] * (p == previous[k] ? xprev[k] : r[p])) * d[i];
+            }
+            r[i] = xi;
+            if (e & P::kPublish) solved[i] = 1;
+            previous[k] = i;
+            xprev[k] = xi;
+          }
+        }
+        for (int i = 0; i < n; ++i) ASSERT_NEAR(r[i], rr[i], 1e-12) << "node " << i;
+        if (lanes == 1) break;
+      }
+    }
+}
+
 // The levels near the root that only the first warp's lanes work on (warp_levels_from):
 // from that level on no lane past the warp has an entry, and the level before it has one.
 // Random trees give a plan of many lanes some such levels.
