@@ -28,12 +28,10 @@ namespace {
 
 // A device as Kokkos 3.4 with the opt-in patch reports an H100 (or, small = true, a K80
 // without opt-in): the warp kind takes a team only where 28 (16) teams share an SM, the
-// team kinds any team of up to 1,024 lanes whose scratch fits; the H100's teams solve by
-// flags, the K80's by level barriers.
+// team kinds any team of up to 1,024 lanes whose scratch fits.
 OnChipDevice fake_gpu(bool small = false) {
   OnChipDevice d;
   d.gpu = true;
-  d.lane_flags = !small;
   d.multiprocessors = small ? 13 : 132;
   d.shared_per_sm = small ? 112 * 1024 : 228 * 1024;
   d.scratch0_max = small ? 40 * 1024 : 219 * 1024;
@@ -69,9 +67,9 @@ OnChipCells fake_cells(std::vector<int> nodes, bool hh) {
     c.hh_nodes.push_back(hh ? nodes[s] : 1);
     c.tree.push_back(static_cast<int>(s));
   }
-  c.critical_path = [nodes](int tree, int lanes, bool flags) {
+  c.critical_path = [nodes](int tree, int lanes) {
     const int n = nodes[tree];
-    return std::max(n / 5, n / lanes) + (flags ? 0 : 4 * 8);
+    return std::max(n / 5, n / lanes) + 4 * 8;
   };
   return c;
 }
@@ -89,10 +87,7 @@ void expect_valid_plan(const std::vector<OnChipLaunch>& plan, const OnChipCells&
     ASSERT_GT(l.slot_end, l.slot_begin);
     next = l.slot_end;
     EXPECT_EQ(l.scratch_nodes, c.nodes[l.slot_begin]);
-    const std::size_t bytes = l.scratch_bytes();
-    EXPECT_EQ(bytes, 16 * std::size_t(l.scratch_nodes) +
-                         (l.lane_flags ? (std::size_t(l.scratch_nodes) + 7) / 8 * 8 : 0));
-    EXPECT_EQ(l.lane_flags, d.lane_flags && l.kind != OnChipLaunch::kWarpPerCell && l.lanes >= 64);
+    const std::size_t bytes = 16 * std::size_t(l.scratch_nodes);
     if (l.kind == OnChipLaunch::kWarpPerCell) {
       EXPECT_LE(bytes, d.scratch0_max);
       EXPECT_GE(d.warp_team_max(bytes), l.lanes);
@@ -202,38 +197,6 @@ TEST(OnChipLaunchPlan, ForcedShapesAreTakenWhereAllowedAndSaidWhereNot) {
   EXPECT_NE(plan[0].why.find("not allowed"), std::string::npos) << plan[0].why;
 }
 
-// Teams of 64 lanes or more solve by flags where the device allows them (sm_70 and later),
-// with a byte more of scratch per node; a warp per cell never does; run.on_chip_sync forces
-// either.
-TEST(OnChipLaunchPlan, TeamsOfSeveralWarpsSolveByFlagsWhereTheDeviceAllows) {
-  const OnChipCells c = fake_cells(std::vector<int>(2000, 2461), true);
-  OnChipForce team;
-  team.kind = OnChipLaunch::kTeamPerCell;
-  team.lanes = 256;
-  const OnChipLaunch h100 = plan_on_chip_launches(c, fake_gpu(), team).front();
-  EXPECT_TRUE(h100.lane_flags) << h100.why;
-  EXPECT_EQ(h100.scratch_bytes(), 16u * 2461 + 2464);
-  EXPECT_NE(h100.why.find("solve by flags"), std::string::npos) << h100.why;
-  const OnChipLaunch k80 = plan_on_chip_launches(c, fake_gpu(true), team).front();
-  EXPECT_FALSE(k80.lane_flags) << k80.why;
-  EXPECT_EQ(k80.scratch_bytes(), 16u * 2461);
-  team.sync = OnChipForce::kSyncBarriers;
-  EXPECT_FALSE(plan_on_chip_launches(c, fake_gpu(), team).front().lane_flags);
-  OnChipForce warp;
-  warp.kind = OnChipLaunch::kWarpPerCell;
-  warp.sync = OnChipForce::kSyncFlags;
-  const OnChipCells small = fake_cells(std::vector<int>(100000, 200), true);
-  const OnChipLaunch w = plan_on_chip_launches(small, fake_gpu(), warp).front();
-  EXPECT_EQ(w.kind, OnChipLaunch::kWarpPerCell);
-  EXPECT_FALSE(w.lane_flags);
-  OnChipForce team32;
-  team32.kind = OnChipLaunch::kTeamPerCell;
-  team32.lanes = 32;
-  EXPECT_FALSE(plan_on_chip_launches(small, fake_gpu(), team32).front().lane_flags);
-  team32.sync = OnChipForce::kSyncFlags;
-  EXPECT_TRUE(plan_on_chip_launches(small, fake_gpu(), team32).front().lane_flags);
-}
-
 TEST(OnChipLaunchPlan, ACellNoTeamCanHoldIsRefusedByName) {
   OnChipDevice d = fake_gpu();
   d.scratch1_max = 1 << 20;  // 65,536 nodes
@@ -241,8 +204,7 @@ TEST(OnChipLaunchPlan, ACellNoTeamCanHoldIsRefusedByName) {
     plan_on_chip_launches(fake_cells({100001}, true), d);
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    // d and rhs, and the flags of a team's solve (a byte per node, rounded up to 8 B).
-    EXPECT_NE(std::string(e.what()).find("a cell of 100001 nodes needs 1700024 B"),
+    EXPECT_NE(std::string(e.what()).find("a cell of 100001 nodes needs 1600016 B"),
               std::string::npos)
         << e.what();
     EXPECT_EQ(e.value(), "100001");
@@ -344,15 +306,6 @@ std::vector<Schedule> schedules_of(bool gpu) {
                  HostSchedule::Cells,
                  OnChipSteps::On,
                  {OnChipLaunch::kTeamInMemory, 128}});
-    // Teams of 64 lanes and more solve by flags (sm_70+); these force the other way.
-    s.push_back({"on_chip team 32 flags",
-                 HostSchedule::Cells,
-                 OnChipSteps::On,
-                 {OnChipLaunch::kTeamPerCell, 32, OnChipForce::kSyncFlags}});
-    s.push_back({"on_chip team 256 barriers",
-                 HostSchedule::Cells,
-                 OnChipSteps::On,
-                 {OnChipLaunch::kTeamPerCell, 256, OnChipForce::kSyncBarriers}});
   }
   return s;
 }

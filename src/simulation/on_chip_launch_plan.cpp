@@ -10,6 +10,7 @@ namespace hinesbatch {
 
 namespace {
 
+constexpr std::size_t kScratchBytesPerNode = 16;  // d and rhs in double
 constexpr int kMaxLanes = 1024;
 // The model's costs, in cycles or instructions of one lane (only their ratios matter):
 // work per node and step (an hh node computes six exponentials), the issue rate of an SM,
@@ -42,8 +43,8 @@ double resident_cells(const OnChipLaunch& l, const OnChipDevice& d) {
     blocks = std::min<double>(blocks, kTeamKindThreadsPerSM / l.lanes);
   if (l.scratch_level() == 0 && d.shared_per_sm > 0)
     blocks = std::min<double>(
-        blocks,
-        std::floor(double(d.shared_per_sm) / double(l.scratch_bytes() + kSharedPerBlockReserved)));
+        blocks, std::floor(double(d.shared_per_sm) / double(kScratchBytesPerNode * l.scratch_nodes +
+                                                            kSharedPerBlockReserved)));
   return std::max(0.0, blocks);
 }
 
@@ -57,7 +58,7 @@ double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const 
   const double resident = std::min(occupancy, per_sm);
   const double work = group_work(c, l.slot_begin, l.slot_end);
   int path = 0;  // the largest cell's, the launch's slowest
-  path = c.critical_path(c.tree[l.slot_begin], l.lanes, l.lane_flags);
+  path = c.critical_path(c.tree[l.slot_begin], l.lanes);
   // A lane's share of the nodes: whole nodes, at least one.
   const int n = c.nodes[l.slot_begin];
   const double per_lane = std::ceil(double(n) / l.lanes) * (work / std::max(1, n));
@@ -91,15 +92,7 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
     base.slot_begin = b;
     base.slot_end = e;
     base.scratch_nodes = std::max(1, c.nodes[b]);
-    const std::size_t bytes = on_chip_scratch_bytes(base.scratch_nodes, false);
-    // Teams of several warps wait on flags where the device allows it (a warp, or a team of
-    // one, gains less than it loses to a byte more of scratch per node, as modelled): a
-    // team of `lanes` does where flags_for(lanes).
-    const auto flags_for = [&](int lanes) {
-      return d.lane_flags && force.sync != OnChipForce::kSyncBarriers &&
-             (lanes >= 64 || force.sync == OnChipForce::kSyncFlags);
-    };
-    const std::size_t team_bytes = on_chip_scratch_bytes(base.scratch_nodes, flags_for(64));
+    const std::size_t bytes = kScratchBytesPerNode * static_cast<std::size_t>(base.scratch_nodes);
     char why[512];
     if (!d.gpu) {  // a thread per cell: its scratch where it fits
       base.lanes = 1;
@@ -127,15 +120,14 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
     for (const OnChipLaunch::Kind kind :
          {OnChipLaunch::kTeamPerCell, OnChipLaunch::kTeamInMemory}) {
       const int level = kind == OnChipLaunch::kTeamInMemory ? 1 : 0;
-      if (team_bytes > (level == 0 ? d.scratch0_max : d.scratch1_max)) continue;
+      if (bytes > (level == 0 ? d.scratch0_max : d.scratch1_max)) continue;
       // No more lanes than the largest cell has nodes (in whole warps).
-      const int most = std::min({kMaxLanes, d.team_max(team_bytes, level),
-                                 std::max(32, (base.scratch_nodes + 31) / 32 * 32)});
+      const int most = std::min(
+          {kMaxLanes, d.team_max(bytes, level), std::max(32, (base.scratch_nodes + 31) / 32 * 32)});
       for (int lanes = 32; lanes <= most; lanes *= 2) {
         OnChipLaunch l = base;
         l.kind = kind;
         l.lanes = lanes;
-        l.lane_flags = flags_for(lanes);
         candidates.push_back(l);
       }
       // In memory only where shared memory cannot hold the cell, or holds too few per SM
@@ -146,7 +138,7 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
     }
     if (candidates.empty())
       throw InputError("on_chip: a cell of " + std::to_string(base.scratch_nodes) +
-                           " nodes needs " + std::to_string(team_bytes) +
+                           " nodes needs " + std::to_string(bytes) +
                            " B of team scratch; this device's teams have at most " +
                            std::to_string(d.scratch1_max) + " B",
                        {}, 0, std::to_string(base.scratch_nodes));
@@ -174,9 +166,9 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
     l.cells_per_sm = resident_cells(l, d);
     std::snprintf(
         why, sizeof why,
-        "%s of %d lanes%s: %d cells of <= %d nodes, %zu B of %s, %.0f cells per SM%s",
-        l.kind_name(), l.lanes, l.lane_flags ? " (solve by flags)" : "", e - b, l.scratch_nodes,
-        l.scratch_bytes(), l.scratch_level() == 0 ? "shared memory" : "team memory", l.cells_per_sm,
+        "%s of %d lanes: %d cells of <= %d nodes, %zu B of %s, %.0f cells per SM%s", l.kind_name(),
+        l.lanes, e - b, l.scratch_nodes, bytes,
+        l.scratch_level() == 0 ? "shared memory" : "team memory", l.cells_per_sm,
         (force.lanes > 0 && l.lanes != force.lanes) || (force.kind >= 0 && l.kind != force.kind)
             ? " (the forced shape is not allowed here)"
             : "");

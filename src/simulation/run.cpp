@@ -40,13 +40,6 @@ int parse_on_chip_kind(const std::string& name) {
                    0, name);
 }
 
-int parse_on_chip_sync(const std::string& name) {
-  if (name == "auto") return OnChipForce::kSyncAuto;
-  if (name == "barriers") return OnChipForce::kSyncBarriers;
-  if (name == "flags") return OnChipForce::kSyncFlags;
-  throw InputError("on_chip_sync must be auto, barriers or flags", {}, 0, name);
-}
-
 Simulation::Simulation(const SimulationConfig& config, SpikeExchange& exchange, Backend backend)
     : impl_(impl::make_backend_simulation<nmodl::defaults::defaults>(config, exchange, backend)) {}
 Simulation::Simulation(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -58,14 +58,11 @@ CellLanePlan plan_with_limit(const std::vector<int>& parent, const std::vector<i
   auto list_of = [&](int q) -> std::vector<int>& {
     return lists[static_cast<std::size_t>(level[q]) * lanes + lane_of_piece[q]];
   };
-  std::vector<char> publish(n, 0);
-  for (int q = 1; q < np; ++q) publish[parent[piece_root[q]]] = 1;
   for (int u = n - 1; u >= 0; --u) {
     const int q = piece_of[u];
     const bool root = piece_root[q] == u;
-    list_of(q).push_back(u * 16 + (root ? CellLanePlan::kPieceRoot : CellLanePlan::kNode) +
-                         (publish[u] ? CellLanePlan::kPublish : 0));
-    if (root && u > 0) list_of(piece_of[parent[u]]).push_back(u * 16 + CellLanePlan::kPull);
+    list_of(q).push_back(u * 8 + (root ? CellLanePlan::kPieceRoot : CellLanePlan::kNode));
+    if (root && u > 0) list_of(piece_of[parent[u]]).push_back(u * 8 + CellLanePlan::kPull);
   }
   plan.begin.push_back(0);
   for (std::vector<int>& list : lists) {
@@ -89,10 +86,10 @@ CellLanePlan plan_with_limit(const std::vector<int>& parent, const std::vector<i
 
 }  // namespace
 
-CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes, Sync sync) {
+CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes) {
   const int n = static_cast<int>(parent.size());
   if (n < 1 || lanes < 1) throw std::invalid_argument("CellLanePlan: empty tree or no lanes");
-  if (n >= (1 << 26)) throw std::invalid_argument("CellLanePlan: more than 2^26 nodes");
+  if (n >= (1 << 27)) throw std::invalid_argument("CellLanePlan: more than 2^27 nodes");
   std::vector<int> size(n, 1);
   for (int i = n - 1; i > 0; --i) {
     if (parent[i] < 0 || parent[i] >= i)
@@ -105,8 +102,6 @@ CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes, Sync
     for (int i = 1; i < n; ++i)
       if (size[i] > limit) ++big_children[parent[i]];
     CellLanePlan p = plan_with_limit(parent, size, big_children, lanes, limit);
-    p.sync = sync;
-    if (sync == Sync::Flags) p.flag_path = (flag_steps(p, parent) + 1) / 2;
     if (best.levels == 0 || p.critical_path() < best.critical_path()) best = std::move(p);
     if (lanes == 1 || limit <= 1) break;
     limit = std::max(1, limit * 3 / 4);
@@ -114,34 +109,7 @@ CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes, Sync
   return best;
 }
 
-int CellLanePlan::flag_steps(const CellLanePlan& plan, const std::vector<int>& parent) {
-  const int n = static_cast<int>(parent.size()), lanes = plan.lanes;
-  // Forward: a pull waits for its piece root's elimination; backward: a piece root's x for
-  // its parent's x. Levels in order, each lane's entries in its order.
-  std::vector<int> eliminated(n, 0), solved(n, 0), clock(lanes, 0);
-  for (int v = 0; v < plan.levels; ++v)
-    for (int k = 0; k < lanes; ++k)
-      for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
-        const int e = plan.entries[q], node = node_of(e);
-        if (kind_of(e) == kPull) clock[k] = std::max(clock[k], eliminated[node]);
-        ++clock[k];
-        if (kind_of(e) != kPull) eliminated[node] = clock[k];
-      }
-  const int forward = n ? *std::max_element(clock.begin(), clock.end()) : 0;
-  std::fill(clock.begin(), clock.end(), forward);
-  for (int v = plan.levels - 1; v >= 0; --v)
-    for (int k = 0; k < lanes; ++k)
-      for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
-        const int e = plan.entries[q], node = node_of(e);
-        if (kind_of(e) == kPull) continue;
-        if (node > 0) clock[k] = std::max(clock[k], solved[parent[node]]);
-        solved[node] = ++clock[k];
-      }
-  return n ? *std::max_element(clock.begin(), clock.end()) : 0;
-}
-
 int CellLanePlan::critical_path() const {
-  if (sync == Sync::Flags) return flag_path;
   int total = 0;
   for (int v = 0; v < levels; ++v) {
     int most = 0;

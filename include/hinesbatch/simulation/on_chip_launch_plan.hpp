@@ -10,20 +10,12 @@
 //    cells per SM; a team of 32-1,024 lanes per cell with d and rhs in shared memory; the
 //    same with them in the team's memory when no block holds them) and the fastest
 //    modelled one runs (OnChipLaunchModel).
-#include <Kokkos_Macros.hpp>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace hinesbatch {
-
-// A cell's team scratch: d and rhs (16 B per node) and, where its solve waits on flags
-// instead of level barriers (hines_lanes.hpp), a byte per node, rounded up to 8 B.
-KOKKOS_INLINE_FUNCTION constexpr std::size_t on_chip_scratch_bytes(int nodes, bool flags) {
-  return 16 * static_cast<std::size_t>(nodes) +
-         (flags ? (static_cast<std::size_t>(nodes) + 7) / 8 * 8 : 0);
-}
 
 // One launch of the epoch kernel.
 struct OnChipLaunch {
@@ -35,13 +27,11 @@ struct OnChipLaunch {
   int slot_begin = 0, slot_end = 0;  // slots [begin, end)
   Kind kind = kWarpPerCell;
   int lanes = 1;            // the team's size (a cell's lanes)
-  int scratch_nodes = 1;    // nodes of its largest cell
-  bool lane_flags = false;  // the solve waits on flags (teams, sm_70+: OnChipForce::sync)
+  int scratch_nodes = 1;    // nodes of its largest cell (16 B of scratch each)
   double cells_per_sm = 0;  // resident cells per SM, as modelled (0 on a host)
   std::string why;          // for the metrics: the choice and what bounded it
 
   int scratch_level() const { return kind == kTeamInMemory ? 1 : 0; }
-  std::size_t scratch_bytes() const { return on_chip_scratch_bytes(scratch_nodes, lane_flags); }
   const char* kind_name() const {
     return kind == kWarpPerCell   ? "warp_per_cell"
            : kind == kTeamPerCell ? "team_per_cell"
@@ -52,9 +42,6 @@ struct OnChipLaunch {
 // What the device allows the epoch kernel.
 struct OnChipDevice {
   bool gpu = false;
-  // Its teams' solves may wait on flags (warps that schedule their threads independently:
-  // compute capability 7.0 and later); team launches then do.
-  bool lane_flags = false;
   int multiprocessors = 1;        // SMs
   std::size_t shared_per_sm = 0;  // bytes of shared memory an SM holds
   std::size_t scratch0_max = 0;   // Kokkos' scratch_size_max(0) for a team
@@ -66,23 +53,17 @@ struct OnChipDevice {
 };
 
 // The cells to launch: per slot (largest first) its nodes, its nodes with hh and its tree;
-// critical_path(tree, lanes, flags): the modelled steps of one sweep of that tree's
-// CellLanePlan for that many lanes, synchronised by flags or by level barriers.
+// critical_path(tree, lanes): the modelled steps of one sweep of that tree's CellLanePlan.
 struct OnChipCells {
   std::vector<int> nodes, hh_nodes, tree;
-  std::function<int(int tree, int lanes, bool flags)> critical_path;
+  std::function<int(int tree, int lanes)> critical_path;
 };
 
 // A shape to force where the device allows it (benchmarks map the choice with it): lanes
-// > 0, kind >= 0 (an OnChipLaunch::Kind); otherwise the model chooses. sync: how teams'
-// solves wait (hines_lanes.hpp): kSyncAuto (flags for teams of 64 lanes or more where the
-// device allows them), kSyncBarriers (level barriers), kSyncFlags (flags for every team
-// kind, where allowed).
+// > 0, kind >= 0 (an OnChipLaunch::Kind); otherwise the model chooses.
 struct OnChipForce {
-  enum Sync : int { kSyncAuto = -1, kSyncBarriers = 0, kSyncFlags = 1 };
   int kind = -1;
   int lanes = 0;
-  int sync = kSyncAuto;
 };
 
 // Throws InputError naming the cell and the limit only where no kind can take a cell (its

@@ -56,8 +56,6 @@ struct RunOptions {
 
 // "auto", "warp_per_cell", "team_per_cell" or "team_in_memory" (-1 for auto).
 int parse_on_chip_kind(const std::string& name);
-// "auto", "barriers" or "flags" (OnChipForce::Sync).
-int parse_on_chip_sync(const std::string& name);
 
 struct RecordSpec {
   std::int64_t gid = 0;

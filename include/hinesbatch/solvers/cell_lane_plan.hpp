@@ -11,25 +11,17 @@
 // first, each lane eliminates the pieces it was given (largest first, to the least loaded
 // lane) with the plain Hines step, children first; a piece's root leaves its step into
 // its parent to the lane owning the parent, which *pulls* it at the next levels. Then x,
-// level by level, highest first. The lanes of a level never touch the same node, so one
-// of two synchronisations suffices:
-//  - Sync::Barriers: a barrier between levels;
-//  - Sync::Flags: no barrier; a lane waits only where it reads another lane's node: a pull
-//    for the pulled piece root's flag (set once it is eliminated), a piece root's x for its
-//    parent's flag (set once that x is known: the entries marked kPublish). A lane then runs
-//    as soon as the pieces it depends on are done, not when the slowest lane of a level is
-//    (on GPUs whose warps schedule their threads independently: sm_70 and later).
-// T is the candidate that minimises the modelled critical path of the plan's Sync (per
-// level the longest list plus a barrier; or the longest chain of dependent entries, a
-// lane's own order included). Unbranched cables stay one piece: correct, but no faster
-// than one lane.
+// level by level, highest first. The lanes of a level never touch the same node, so a
+// barrier between levels is the only synchronisation. T is the candidate that minimises
+// the modelled critical path (the longest list of each level, plus a barrier each).
+// Unbranched cables stay one piece: correct, but no faster than one lane.
 #include <Kokkos_Macros.hpp>
 #include <vector>
 
 namespace hinesbatch {
 
 struct CellLanePlan {
-  // An entry is node * 16 + (publish ? 8 : 0) + (keep ? 4 : 0) + kind.
+  // An entry is node * 8 + (keep ? 4 : 0) + kind.
   enum EntryKind : int {
     kNode = 0,       // eliminate the node and add its step into its parent (same piece)
     kPieceRoot = 1,  // eliminate the node; its step is pulled later (or it is the root)
@@ -38,31 +30,20 @@ struct CellLanePlan {
   // keep: the parent's sums the entry updates are those the next entry of the list reads
   // (they stay in registers instead of going through shared memory).
   static constexpr int kKeep = 4;
-  // publish: the node is the parent of a piece root, whose x reads the node's x (with
-  // Sync::Flags, the node's flag is set once its x is known).
-  static constexpr int kPublish = 8;
-  KOKKOS_INLINE_FUNCTION static int node_of(int entry) { return entry >> 4; }
+  KOKKOS_INLINE_FUNCTION static int node_of(int entry) { return entry >> 3; }
   KOKKOS_INLINE_FUNCTION static int kind_of(int entry) { return entry & 3; }
 
-  enum class Sync { Barriers, Flags };
-
   int lanes = 1, levels = 0;
-  Sync sync = Sync::Barriers;
   // Level v, lane k: entries[begin[v * lanes + k] .. begin[v * lanes + k + 1]), in
   // decreasing node order.
   std::vector<int> begin, entries;
 
   // parent[i] < i for i > 0, parent[0] = -1; lanes >= 1.
-  static CellLanePlan build(const std::vector<int>& parent, int lanes, Sync sync = Sync::Barriers);
-  // The modelled critical path of one sweep, in node steps: with Sync::Barriers per level
-  // the longest list plus kBarrierSteps; with Sync::Flags half the longest chain of
-  // dependent entries over both sweeps (flag_steps).
+  static CellLanePlan build(const std::vector<int>& parent, int lanes);
+  // The modelled critical path of one sweep, in node steps: per level, the longest list
+  // plus kBarrierSteps.
   int critical_path() const;
   static constexpr int kBarrierSteps = 4;
-  // Both sweeps run with Sync::Flags, in node steps: each entry one step after the lane's
-  // previous one and after what it waits for.
-  static int flag_steps(const CellLanePlan& plan, const std::vector<int>& parent);
-  int flag_path = 0;  // flag_steps / 2, rounded up (Sync::Flags plans)
   // The first level from which on only lanes below `warp_lanes` have entries (levels if the
   // last level has entries past them). Pieces go to the least loaded lanes from lane 0 on, so
   // the few pieces near the root fill the first warp: those levels need only wait for that

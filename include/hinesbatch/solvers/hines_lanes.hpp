@@ -2,8 +2,7 @@
 // One Hines tree solved by the lanes of one team, over the tree's CellLanePlan
 // (cell_lane_plan.hpp), with d and rhs in memory private to the team (team scratch): level
 // by level each lane eliminates its pieces (whole subtrees, or chains between branch
-// points), then x level by level the other way, a team barrier between levels (or, with
-// flags, a wait only where a lane reads another lane's node). Sums the
+// points), then x level by level the other way, a team barrier between levels. Sums the
 // next entry of a lane reads stay in registers, so the dependent chain per node is one
 // reciprocal and a few multiply-adds.
 //
@@ -100,69 +99,25 @@ KOKKOS_INLINE_FUNCTION void lanes_level_done(const Member& t, const bool warp_on
   t.team_barrier();
 }
 
-// The flags of CellLanePlan::Sync::Flags: one byte per node in team scratch, set to the
-// solve's stamp once a piece root is eliminated and stamp + 1 once a published node's x is
-// known. Stamps of consecutive solves differ by 2 (mod 256), and flags start at 0 before
-// the first (stamp 1): a flag can run at most one phase ahead of a lane that waits for it,
-// so equality is the test. Only on GPUs whose warps schedule their threads independently
-// (sm_70 and later), where a lane may spin on a flag that another lane of its warp sets;
-// elsewhere the solve waits at the plan's level barriers.
-KOKKOS_INLINE_FUNCTION constexpr bool lane_flags_available() {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 700)
-  return true;
-#else
-  return false;
-#endif
-}
-
-KOKKOS_INLINE_FUNCTION void lane_flag_wait(const unsigned char* flags, const int node,
-                                           const unsigned char value) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 700)
-  const volatile unsigned char* f = flags + node;
-  while (*f != value) {
-  }
-  __threadfence_block();  // what the flag's writer wrote before it, visible here
-#else
-  (void)flags;
-  (void)node;
-  (void)value;
-#endif
-}
-
-KOKKOS_INLINE_FUNCTION void lane_flag_set(unsigned char* flags, const int node,
-                                          const unsigned char value) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 700)
-  __threadfence_block();  // d, rhs (or x) of the node before its flag
-  *(volatile unsigned char*)(flags + node) = value;
-#else
-  (void)flags;
-  (void)node;
-  (void)value;
-#endif
-}
-
 // Solves the system in place over the lanes of a team: d <- 1/d' (the eliminated pivots'
 // reciprocals), rhs <- x. levels, warp_from and lane_begin (begin_at(q) + team rank) come
 // from the tree's plan q in `plans`, whose entry k is read from entries[k - entry_offset]
 // (the plan's entries in memory, or a copy of them in team scratch); the team's size must be
 // the plan's lane count, its lanes the threads of a block in order (vector length 1). Each
 // lane reports the smallest node with a zero or non-finite pivot and with a non-finite x
-// that it met (-1 if none). flags: null (level barriers), or a byte per node in team
-// scratch with the solve's stamp (above) where lane_flags_available(); any plan solves with
-// either, its Sync only chose its pieces.
+// that it met (-1 if none).
 // System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i).
 template <class Member, class MemorySpace, class System>
-KOKKOS_INLINE_FUNCTION void lanes_hines_solve(
-    const Member& t, const DeviceLanePlans<MemorySpace>& plans, const int* const entries,
-    const int entry_offset, const int levels, const int warp_from, const int lane_begin,
-    const System& sys, int& bad_pivot, int& bad_solution, unsigned char* const flags = nullptr,
-    const unsigned char stamp = 1) {
+KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
+                                              const DeviceLanePlans<MemorySpace>& plans,
+                                              const int* const entries, const int entry_offset,
+                                              const int levels, const int warp_from,
+                                              const int lane_begin, const System& sys,
+                                              int& bad_pivot, int& bad_solution) {
   using T = typename System::scalar_type;
   T* const d = sys.d;
   T* const rhs = sys.rhs;
   const int lanes = t.team_size();
-  const bool by_flags = lane_flags_available() && flags != nullptr;
-  const unsigned char solved = static_cast<unsigned char>(stamp + 1);
   for (int level = 0; level < levels; ++level) {
     const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
     const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
@@ -181,12 +136,8 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(
         d[node] = inv;
         rhs[node] = ri;
         cached = false;
-        if (kind == CellLanePlan::kPieceRoot) {
-          if (by_flags) lane_flag_set(flags, node, stamp);
-          continue;
-        }
+        if (kind == CellLanePlan::kPieceRoot) continue;
       } else {  // the step of an eliminated piece root
-        if (by_flags) lane_flag_wait(flags, node, stamp);
         inv = d[node];
         ri = rhs[node];
       }
@@ -208,7 +159,7 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(
     }
     // Level + 1 reads what this level wrote: the first warp alone reads and writes from
     // warp_from on.
-    if (!by_flags) lanes_level_done(t, level >= warp_from);
+    lanes_level_done(t, level >= warp_from);
   }
   for (int level = levels - 1; level >= 0; --level) {
     const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
@@ -218,26 +169,22 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(
     HINESBATCH_DEVICE_NO_UNROLL
     for (int q = e - 1; q >= b; --q) {
       const int entry = entries[q];
-      const int kind = CellLanePlan::kind_of(entry);
-      if (kind == CellLanePlan::kPull) continue;
+      if (CellLanePlan::kind_of(entry) == CellLanePlan::kPull) continue;
       const int i = CellLanePlan::node_of(entry);
       T xi;
       if (i == 0) {
         xi = rhs[0] * d[0];
       } else {
         const int p = sys.parent(i);
-        // A piece root's parent is another piece's, maybe another lane's.
-        if (by_flags && kind == CellLanePlan::kPieceRoot) lane_flag_wait(flags, p, solved);
         xi = (rhs[i] - sys.l(i) * (p == previous ? xprev : rhs[p])) * d[i];
       }
       rhs[i] = xi;
-      if (by_flags && (entry & CellLanePlan::kPublish)) lane_flag_set(flags, i, solved);
       previous = i;
       xprev = xi;
       if (!is_finite_value(xi) && (bad_solution < 0 || i < bad_solution)) bad_solution = i;
     }
     // Level - 1 reads x of this level: the whole team from warp_from down.
-    if (level > 0 && !by_flags) lanes_level_done(t, level > warp_from);
+    if (level > 0) lanes_level_done(t, level > warp_from);
   }
 }
 

@@ -24,7 +24,7 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const json run = root.value("run", json::object());
   ctx.only(run, "run",
            {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
-            "host_schedule", "on_chip", "on_chip_kind", "on_chip_lanes", "on_chip_sync"});
+            "host_schedule", "on_chip", "on_chip_kind", "on_chip_lanes"});
   c.run.overlap = ctx.boolean(run, "run.", "overlap", false);
   c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
   c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
@@ -52,11 +52,6 @@ void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   }
   c.run.on_chip_force.lanes =
       static_cast<int>(ctx.integer(run, "run.", "on_chip_lanes", 0, 0, 1024));
-  try {
-    c.run.on_chip_force.sync = parse_on_chip_sync(ctx.str(run, "run.", "on_chip_sync", "auto"));
-  } catch (const InputError&) {
-    ctx.fail("run.on_chip_sync", "must be auto, barriers or flags", run.at("on_chip_sync"));
-  }
 }
 
 void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {

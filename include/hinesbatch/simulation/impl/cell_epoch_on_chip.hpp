@@ -42,7 +42,6 @@
 #include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/mechanisms/pas.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
 #include "hinesbatch/solvers/hines_lanes.hpp"
 #include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
@@ -109,24 +108,16 @@ struct OnChipCellLists {
 // and ::gates in memory.
 struct OnChipCell {
   double *d, *rhs;
-  unsigned char* flags;  // the solve's flags (hines_lanes.hpp), a byte per node, or null
-  double* v;             // per node, in memory
-  double *m, *h, *n;     // per hh slot, in memory
+  double* v;          // per node, in memory
+  double *m, *h, *n;  // per hh slot, in memory
 
-  // d and rhs, and the flags where the launch has them (on_chip_scratch_bytes).
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes, bool flags) {
-    return on_chip_scratch_bytes(nodes, flags);
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes) {
+    return 2 * static_cast<std::size_t>(nodes) * sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
-  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, bool with_flags, double* voltages,
-                                    double* gates, int hh_nodes)
-      : d(scratch),
-        rhs(d + nodes),
-        flags(with_flags ? reinterpret_cast<unsigned char*>(rhs + nodes) : nullptr),
-        v(voltages),
-        m(gates),
-        h(m + hh_nodes),
-        n(h + hh_nodes) {}
+  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, double* voltages, double* gates,
+                                    int hh_nodes)
+      : d(scratch), rhs(d + nodes), v(voltages), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
 };
 
 // The cell's system as lanes_hines_solve reads it, for the new voltages themselves:
@@ -188,7 +179,6 @@ struct StepCellEpochOnChip {
   std::int64_t first_step;
   int steps, cells, max_nodes, node_capacity, hh_capacity;
   int slot_begin, scratch_nodes;  // this launch's first slot; nodes its scratch holds
-  bool lane_flags;                // the solve waits on flags (OnChipLaunch::lane_flags)
   Generated gen{};
 
   // A cell's ranges in the per-slot lists, read once per epoch.
@@ -215,10 +205,9 @@ struct StepCellEpochOnChip {
                    lists.plans.warp_from(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s)};
-    double* const scratch =
-        static_cast<double*>(t.team_scratch(ScratchLevel)
-                                 .get_shmem(OnChipCell::scratch_bytes(scratch_nodes, lane_flags)));
-    const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes, lane_flags,
+    double* const scratch = static_cast<double*>(
+        t.team_scratch(ScratchLevel).get_shmem(OnChipCell::scratch_bytes(scratch_nodes)));
+    const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes,
                        lists.voltages.data() + std::size_t(node_capacity) * s,
                        lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
     load(t, s, n, x);
@@ -244,7 +233,7 @@ struct StepCellEpochOnChip {
         }
         t.team_barrier();
       }
-      solve(t, s, r, x, static_cast<unsigned char>(2 * j + 1));
+      solve(t, s, r, x);
       t.team_barrier();
       update(t, r, n, x);
       t.team_barrier();
@@ -263,10 +252,7 @@ struct StepCellEpochOnChip {
   // The cell's voltages into its row (its gates stay in theirs).
   KOKKOS_INLINE_FUNCTION void load(const member& t, const int s, const int n,
                                    const OnChipCell& x) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
-      x.v[i] = c.v(s, i);
-      if (x.flags) x.flags[i] = 0;  // below the first solve's stamp (1)
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) { x.v[i] = c.v(s, i); });
   }
 
   // The voltages back to the cells' views.
@@ -325,12 +311,12 @@ struct StepCellEpochOnChip {
   // the substitution. The status keeps the smallest node with a zero pivot or non-finite
   // result, as for the cells schedule.
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
-                                    const OnChipCell& x, const unsigned char stamp) const {
+                                    const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.warp_from,
                       r.plan_begin,
                       OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
-                      bad_pivot, bad_solution, x.flags, stamp);
+                      bad_pivot, bad_solution);
     if (bad_pivot >= 0 || bad_solution >= 0)
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }

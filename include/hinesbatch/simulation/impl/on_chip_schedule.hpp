@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -165,28 +164,15 @@ class OnChipSchedule
     const double dt = params_.dt;
     for (const OnChipLaunch& l : launches_) {
       const int cells = l.slot_end - l.slot_begin;
-      const auto bytes = Kokkos::PerTeam(l.scratch_bytes());
+      const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
       const auto step = [&](auto level) {
         return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value, Gen>{
-            c_,
-            lists_,
-            syn,
-            w,
-            cell_events,
-            trace,
-            dt,
-            params_.ena,
-            params_.ek,
-            q10_,
-            first,
-            count,
-            cells_,
-            max_nodes_,
-            on_chip_nodes_,
-            on_chip_hh_,
-            l.slot_begin,
-            l.scratch_nodes,
-            l.lane_flags,
+            c_,          lists_,       syn,
+            w,           cell_events,  trace,
+            dt,          params_.ena,  params_.ek,
+            q10_,        first,        count,
+            cells_,      max_nodes_,   on_chip_nodes_,
+            on_chip_hh_, l.slot_begin, l.scratch_nodes,
             gen};
       };
       using level0 = std::integral_constant<int, 0>;
@@ -285,9 +271,6 @@ class OnChipSchedule
       cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
       d.multiprocessors = std::max(1, sms);
       d.shared_per_sm = static_cast<std::size_t>(std::max(0, shared));
-      int major = 0;
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-      d.lane_flags = major >= 7;
     }
 #endif
     return d;
@@ -306,16 +289,13 @@ class OnChipSchedule
     const std::vector<int>& syn_begin_of_slot = setup.syn_begin_of_slot;
     // The launches, from each tree's plans for the lane counts they consider (each plan
     // made once).
-    using Key = std::tuple<int, int, bool>;  // (tree, lanes, solved by flags)
-    std::map<Key, CellLanePlan> plan_of;
-    const auto plan_for = [&](int tree, int lanes, bool flags) -> const CellLanePlan& {
-      const Key key{tree, lanes, flags};
-      auto it = plan_of.find(key);
+    std::map<std::pair<int, int>, CellLanePlan> plan_of;  // (tree, lanes)
+    const auto plan_for = [&](int tree, int lanes) -> const CellLanePlan& {
+      auto it = plan_of.find({tree, lanes});
       if (it == plan_of.end())
         it = plan_of
-                 .emplace(key, CellLanePlan::build(trees.parents[tree], lanes,
-                                                   flags ? CellLanePlan::Sync::Flags
-                                                         : CellLanePlan::Sync::Barriers))
+                 .emplace(std::make_pair(tree, lanes),
+                          CellLanePlan::build(trees.parents[tree], lanes))
                  .first;
       return it->second;
     };
@@ -326,22 +306,21 @@ class OnChipSchedule
       cells.hh_nodes.push_back(hh_of_template_[k]);
       cells.tree.push_back(trees.tree_of_template[k]);
     }
-    cells.critical_path = [&](int tree, int lanes, bool flags) {
-      return plan_for(tree, lanes, flags).critical_path();
+    cells.critical_path = [&](int tree, int lanes) {
+      return plan_for(tree, lanes).critical_path();
     };
     launches_ = plan_on_chip_launches(
         cells, generated_ ? on_chip_device<Generated>() : on_chip_device<NoGenerated>(),
         setup.on_chip_force);
-    std::map<Key, int> index_of;  // -> plan in `plans`
+    std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
     std::vector<int> plan_of_slot(cells_);
     LanePlanList plans;
     for (const OnChipLaunch& l : launches_)
       for (int s = l.slot_begin; s < l.slot_end; ++s) {
-        const Key key{cells.tree[s], l.lanes, l.lane_flags};
+        const std::pair<int, int> key{cells.tree[s], l.lanes};
         auto it = index_of.find(key);
         if (it == index_of.end())
-          it = index_of.emplace(key, plans.add(plan_for(cells.tree[s], l.lanes, l.lane_flags)))
-                   .first;
+          it = index_of.emplace(key, plans.add(plan_for(key.first, key.second))).first;
         plan_of_slot[s] = it->second;
       }
     lists_.plan_of_slot = to_device(exec, plan_of_slot, "hb::plan_of_slot");
