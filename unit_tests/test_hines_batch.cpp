@@ -13,7 +13,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
-#include "hinesbatch/solvers/warp_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "random_systems.hpp"
 
 namespace {

@@ -15,7 +15,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 

@@ -19,7 +19,7 @@
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 
 namespace hinesbatch::test {
 namespace {

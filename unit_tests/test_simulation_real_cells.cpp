@@ -16,8 +16,8 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 

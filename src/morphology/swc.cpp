@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
-#include "hinesbatch/core/input_file.hpp"
+#include "core/input_file.hpp"
 
 namespace hinesbatch {
 

@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/command_line.hpp"
+#include "command_line.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/output_file.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 
 namespace hinesbatch {

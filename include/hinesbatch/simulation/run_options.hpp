@@ -11,7 +11,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/neuron_compartments.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {

@@ -21,10 +21,10 @@
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
-#include "hinesbatch/solvers/branch_system.hpp"
+#include "hinesbatch/solvers/impl/branch_system.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
-#include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
+#include "hinesbatch/solvers/impl/hines_team.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {

@@ -23,7 +23,7 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

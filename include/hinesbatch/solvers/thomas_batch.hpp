@@ -26,7 +26,7 @@
 #include <climits>
 #include <string>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/solvers/impl/thomas_batch_impl.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"

@@ -13,7 +13,7 @@
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

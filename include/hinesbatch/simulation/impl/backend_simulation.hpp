@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 
 namespace hinesbatch {
 

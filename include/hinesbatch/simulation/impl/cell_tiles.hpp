@@ -35,13 +35,13 @@
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/simulation/impl/host_exp.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cell_tiles.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 
 namespace hinesbatch::impl {
 

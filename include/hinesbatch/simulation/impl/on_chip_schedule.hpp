@@ -17,15 +17,15 @@
 #include <utility>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
 
 namespace hinesbatch::impl {
 

@@ -14,14 +14,14 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
-#include "hinesbatch/solvers/thomas_on_chip.hpp"
+#include "hinesbatch/solvers/impl/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
-#include "hinesbatch/solvers/thomas_system.hpp"
-#include "hinesbatch/solvers/thomas_team.hpp"
-#include "hinesbatch/solvers/thomas_warp.hpp"
+#include "hinesbatch/solvers/impl/thomas_system.hpp"
+#include "hinesbatch/solvers/impl/thomas_team.hpp"
+#include "hinesbatch/solvers/impl/thomas_warp.hpp"
 
 namespace hinesbatch {
 namespace impl {
