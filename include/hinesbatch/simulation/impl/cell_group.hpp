@@ -27,7 +27,7 @@
 #include <variant>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
@@ -38,19 +38,19 @@
 #include "hinesbatch/simulation/impl/on_chip_schedule.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/nmodl/defaults/defaults.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 
