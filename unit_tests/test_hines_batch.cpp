@@ -147,7 +147,7 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
   using T = typename TestFixture::T;
   using L = typename TestFixture::L;
   using E = typename TestFixture::E;
-  const bool gpu = !impl::is_host_backend<E>();
+  const bool gpu = !is_host_backend<E>();
   if (gpu && std::is_same<T, double>::value &&
       (std::is_same<L, layouts::Flat>::value || std::is_same<L, layouts::FullInterleaved>::value)) {
     const auto check = [](const auto& table) {

@@ -620,7 +620,7 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   ASSERT_GE(ref.raster.size(), static_cast<std::size_t>(net.cells) / 2);
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
-    if constexpr (is_host_execution_space<Exec>()) {
+    if constexpr (is_host_backend<Exec>()) {
       SCOPED_TRACE(Exec::name());
       std::vector<std::vector<Spike>> rasters;
       std::vector<std::vector<std::vector<double>>> traces;
@@ -790,7 +790,7 @@ TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
     SCOPED_TRACE(Exec::name());
-    if (!is_host_execution_space<Exec>()) {
+    if (!is_host_backend<Exec>()) {
       LocalExchange ex;
       RunOptions o;
       o.on_chip = OnChipSteps::Auto;
@@ -873,7 +873,7 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
       NetworkSimulation<Exec> sim(exec, big.templates, big.network, {0}, big.params, ex, o);
       EXPECT_STREQ(
           sim.metrics().schedule.c_str(),
-          mode == OnChipSteps::Off || (mode == OnChipSteps::Auto && is_host_execution_space<Exec>())
+          mode == OnChipSteps::Off || (mode == OnChipSteps::Auto && is_host_backend<Exec>())
               ? "cells"
               : "on_chip");
       sim.run();

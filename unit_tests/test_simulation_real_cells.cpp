@@ -323,7 +323,7 @@ int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop)
     bool have_reference = false;
     auto run_on = [&](auto exec) {
       using Exec = decltype(exec);
-      const bool gpu = !is_host_execution_space<Exec>();
+      const bool gpu = !is_host_backend<Exec>();
       for (const Schedule& s : schedules_of(gpu)) {
         SCOPED_TRACE(std::string(Exec::name()) + ", " + s.name);
         LocalExchange ex;
