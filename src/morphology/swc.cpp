@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "hinesbatch/core/error.hpp"
 #include "core/input_file.hpp"
+#include "hinesbatch/core/error.hpp"
 
 namespace hinesbatch {
 

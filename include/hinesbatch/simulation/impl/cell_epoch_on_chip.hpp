@@ -32,12 +32,12 @@
 #include <cstdint>
 
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/solvers/impl/hines_lanes.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"

@@ -19,8 +19,8 @@
 
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
-#include "hinesbatch/simulation/nmodl/mechanism.hpp"
 #include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
+#include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
 namespace hinesbatch::impl {
 

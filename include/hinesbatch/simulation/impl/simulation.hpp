@@ -29,9 +29,9 @@
 #include "hinesbatch/simulation/impl/cell_group.hpp"
 #include "hinesbatch/simulation/impl/device_events.hpp"
 #include "hinesbatch/simulation/impl/events.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
-#include "hinesbatch/simulation/impl/voltage_check.hpp"
 
 namespace hinesbatch {
 

@@ -22,8 +22,8 @@
 
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/impl/hines_team.hpp"
-#include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
 namespace impl {
