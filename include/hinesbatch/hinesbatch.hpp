@@ -14,8 +14,6 @@
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
-#include "hinesbatch/solvers/impl/team_tree_plan.hpp"
-#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "hinesbatch/solvers/multi_morphology_solve.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
