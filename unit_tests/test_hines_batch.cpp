@@ -131,7 +131,7 @@ class HinesBatchSolve : public ::testing::Test {
           run(tree, num_systems, ++seed, bs, schedule, piece_length, warp_lanes, on_chip_nodes);
       expect_correct(tree, o,
                      what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs) +
-                         " " + schedule_name(schedule));
+                         " " + to_string(schedule));
     }
   }
 };
@@ -342,7 +342,7 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
     solve(exec, dtree, batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "zero pivot not reported " << schedule_name(schedule);
+      FAIL() << "zero pivot not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       const std::string msg = e.what();
       EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
@@ -378,7 +378,7 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotFromEliminationIsReported) {
     solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "singular system not reported " << schedule_name(schedule);
+      FAIL() << "singular system not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       EXPECT_NE(std::string(e.what()).find("system 9"), std::string::npos) << e.what();
     }
@@ -399,7 +399,7 @@ TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
     solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "NaN not reported " << schedule_name(schedule);
+      FAIL() << "NaN not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
     }

@@ -629,7 +629,7 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
         RunOptions o;
         o.host_schedule = schedule;
         NetworkSimulation<Exec> sim(exec, templates, net, gids, p, ex, o, rec);
-        EXPECT_STREQ(sim.metrics().schedule.c_str(), host_schedule_name(schedule));
+        EXPECT_STREQ(sim.metrics().schedule.c_str(), to_string(schedule));
         sim.run();
         EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
         rasters.push_back(sim.spikes());
@@ -686,7 +686,7 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
     NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, o);
     try {
       sim.run();
-      ADD_FAILURE() << host_schedule_name(schedule) << ": ran";
+      ADD_FAILURE() << to_string(schedule) << ": ran";
     } catch (const SolverError& e) {
       errors.push_back(e.what());
     }
@@ -847,7 +847,7 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
       NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o);
       try {
         sim.run();
-        ADD_FAILURE() << on_chip_steps_name(mode) << ": ran";
+        ADD_FAILURE() << to_string(mode) << ": ran";
       } catch (const SolverError& e) {
         errors.push_back(e.what());
       }
