@@ -20,7 +20,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed (${rc})")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIABLE rc)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build --parallel 2 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "building the consumer failed (${rc})")
 endif()
