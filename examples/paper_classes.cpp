@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/command_line.hpp"
+#include "command_line.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "random_systems.hpp"
 

@@ -133,7 +133,7 @@ void BM_Solve(benchmark::State& state) {
   // Auto: the schedule it resolved to, beside the class.
   const HinesSchedule ran = resolve_schedule<Exec, Layout, T>(kSchedule, tree.size());
   state.SetLabel(kSchedule == HinesSchedule::Auto
-                     ? std::string(cls.name) + " Auto=" + schedule_name(ran)
+                     ? std::string(cls.name) + " Auto=" + to_string(ran)
                      : std::string(cls.name));
 }
 

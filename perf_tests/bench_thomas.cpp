@@ -285,7 +285,7 @@ void BM_Batch(benchmark::State& state, int m, int n,
             byte_model_label<T>(kept > 0 ? "(5K-2+9(m-K))"
                                 : team   ? "(5m-2)"
                                          : "(9m-6)") +
-                (schedule == ThomasSchedule::Auto ? std::string(" Auto=") + schedule_name(resolved)
+                (schedule == ThomasSchedule::Auto ? std::string(" Auto=") + to_string(resolved)
                                                   : std::string()));
   if (kept > 0) state.counters["kept_rows"] = kept;
   state.counters["block_size"] = bs;
@@ -523,7 +523,7 @@ void BM_Accuracy(benchmark::State& state, int m,
   state.counters["log10_max_rel_error"] = std::log10(max_err > 0 ? max_err : 1e-300);
   state.counters["max_rel_residual"] = max_res;
   state.counters["systems"] = n;
-  state.SetLabel(std::string("vs long-double Thomas, FullInterleaved, ") + schedule_name(schedule));
+  state.SetLabel(std::string("vs long-double Thomas, FullInterleaved, ") + to_string(schedule));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -304,7 +304,7 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
   state.counters["max_rel_residual"] = rel;
   state.counters["rows"] = m;
   state.counters["systems"] = N;
-  state.SetLabel(schedule_name(impl::resolve_schedule<Exec, Layout, double>(schedule, m, N)));
+  state.SetLabel(to_string(impl::resolve_schedule<Exec, Layout, double>(schedule, m, N)));
 }
 
 // -------------------------------------------------------------------------------- Hines
@@ -439,7 +439,7 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   state.counters["max_rel_residual"] = rel;
   state.counters["nodes"] = n;
   state.counters["systems"] = N;
-  state.SetLabel(schedule_name(resolve_schedule<Exec, Layout, double>(schedule, n)));
+  state.SetLabel(to_string(resolve_schedule<Exec, Layout, double>(schedule, n)));
 }
 
 // --------------------------------------------------------------------------- registration
@@ -453,7 +453,7 @@ void register_thomas(const MapOptions& o, const std::string& backend,
            {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
             ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem}) {
         if (m > (1ll << t)) continue;
-        const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + schedule_name(s) +
+        const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
         benchmark::RegisterBenchmark(
             name.c_str(),
@@ -473,7 +473,7 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem}) {
         if (mt.size > (1ll << t)) continue;
-        const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + schedule_name(s) +
+        const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/" + mt.name + "/n:" + std::to_string(mt.size) +
                                  "/total:" + std::to_string(t);
         benchmark::RegisterBenchmark(

@@ -13,7 +13,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
-#include "hinesbatch/solvers/warp_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "random_systems.hpp"
 
 namespace {
@@ -131,7 +131,7 @@ class HinesBatchSolve : public ::testing::Test {
           run(tree, num_systems, ++seed, bs, schedule, piece_length, warp_lanes, on_chip_nodes);
       expect_correct(tree, o,
                      what + " N=" + std::to_string(num_systems) + " BS=" + std::to_string(bs) +
-                         " " + schedule_name(schedule));
+                         " " + to_string(schedule));
     }
   }
 };
@@ -147,7 +147,7 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
   using T = typename TestFixture::T;
   using L = typename TestFixture::L;
   using E = typename TestFixture::E;
-  const bool gpu = !impl::is_host_backend<E>();
+  const bool gpu = !is_host_backend<E>();
   if (gpu && std::is_same<T, double>::value &&
       (std::is_same<L, layouts::Flat>::value || std::is_same<L, layouts::FullInterleaved>::value)) {
     const auto check = [](const auto& table) {
@@ -342,7 +342,7 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
     solve(exec, dtree, batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "zero pivot not reported " << schedule_name(schedule);
+      FAIL() << "zero pivot not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       const std::string msg = e.what();
       EXPECT_NE(msg.find("system 13"), std::string::npos) << msg;
@@ -378,7 +378,7 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotFromEliminationIsReported) {
     solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "singular system not reported " << schedule_name(schedule);
+      FAIL() << "singular system not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       EXPECT_NE(std::string(e.what()).find("system 9"), std::string::npos) << e.what();
     }
@@ -399,7 +399,7 @@ TYPED_TEST(HinesBatchSolve, NanInputIsReported) {
     solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, schedule);
     try {
       batch.check(exec);
-      FAIL() << "NaN not reported " << schedule_name(schedule);
+      FAIL() << "NaN not reported " << to_string(schedule);
     } catch (const SolverError& e) {
       EXPECT_NE(std::string(e.what()).find("system 6"), std::string::npos) << e.what();
     }

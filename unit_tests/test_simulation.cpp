@@ -22,12 +22,12 @@
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "hinesbatch/simulation/device_events.hpp"
-#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/impl/device_events.hpp"
+#include "hinesbatch/simulation/impl/events.hpp"
 #include "hinesbatch/simulation/impl/host_exp.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 
@@ -620,7 +620,7 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
   ASSERT_GE(ref.raster.size(), static_cast<std::size_t>(net.cells) / 2);
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
-    if constexpr (is_host_execution_space<Exec>()) {
+    if constexpr (is_host_backend<Exec>()) {
       SCOPED_TRACE(Exec::name());
       std::vector<std::vector<Spike>> rasters;
       std::vector<std::vector<std::vector<double>>> traces;
@@ -629,7 +629,7 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
         RunOptions o;
         o.host_schedule = schedule;
         NetworkSimulation<Exec> sim(exec, templates, net, gids, p, ex, o, rec);
-        EXPECT_STREQ(sim.metrics().schedule.c_str(), host_schedule_name(schedule));
+        EXPECT_STREQ(sim.metrics().schedule.c_str(), to_string(schedule));
         sim.run();
         EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
         rasters.push_back(sim.spikes());
@@ -686,7 +686,7 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
     NetworkSimulation<Exec> sim(Exec(), r.templates, r.net, gids, r.p, ex, o);
     try {
       sim.run();
-      ADD_FAILURE() << host_schedule_name(schedule) << ": ran";
+      ADD_FAILURE() << to_string(schedule) << ": ran";
     } catch (const SolverError& e) {
       errors.push_back(e.what());
     }
@@ -790,7 +790,7 @@ TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
     SCOPED_TRACE(Exec::name());
-    if (!is_host_execution_space<Exec>()) {
+    if (!is_host_backend<Exec>()) {
       LocalExchange ex;
       RunOptions o;
       o.on_chip = OnChipSteps::Auto;
@@ -847,7 +847,7 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
       NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o);
       try {
         sim.run();
-        ADD_FAILURE() << on_chip_steps_name(mode) << ": ran";
+        ADD_FAILURE() << to_string(mode) << ": ran";
       } catch (const SolverError& e) {
         errors.push_back(e.what());
       }
@@ -873,7 +873,7 @@ TEST(SimulationSchedules, OnChipNamesFailuresAndTakesCellsOfAnySize) {
       NetworkSimulation<Exec> sim(exec, big.templates, big.network, {0}, big.params, ex, o);
       EXPECT_STREQ(
           sim.metrics().schedule.c_str(),
-          mode == OnChipSteps::Off || (mode == OnChipSteps::Auto && is_host_execution_space<Exec>())
+          mode == OnChipSteps::Off || (mode == OnChipSteps::Auto && is_host_backend<Exec>())
               ? "cells"
               : "on_chip");
       sim.run();

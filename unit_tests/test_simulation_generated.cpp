@@ -16,7 +16,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 
@@ -134,7 +134,7 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
         OnChipForce force;
       };
       std::vector<Shape> shapes{{"cells", OnChipSteps::Off, {}}, {"on_chip", OnChipSteps::On, {}}};
-      if (!is_host_execution_space<Exec>()) {
+      if (!is_host_backend<Exec>()) {
         shapes.push_back({"on_chip warp", OnChipSteps::On, {OnChipLaunch::kWarpPerCell, 32}});
         for (int lanes : {64, 256})
           shapes.push_back({"on_chip team", OnChipSteps::On, {OnChipLaunch::kTeamPerCell, lanes}});

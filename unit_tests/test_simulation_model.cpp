@@ -17,9 +17,9 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
 
 namespace hinesbatch::test {
 namespace {
@@ -211,7 +211,7 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   EXPECT_EQ(s.cells(), 16);
   EXPECT_GT(s.local_nodes(), 16);
   EXPECT_FALSE(c.run.overlap);  // the default
-  EXPECT_FALSE(s.overlap());  // one rank has no exchange to overlap
+  EXPECT_FALSE(s.overlap());    // one rank has no exchange to overlap
   expect_same_run(on_host, s.run());
   EXPECT_THROW(s.run(), std::logic_error);
   EXPECT_THROW(parse_backend("gpu"), InputError);

@@ -16,8 +16,8 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/shared_data.hpp"
 
@@ -323,7 +323,7 @@ int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop)
     bool have_reference = false;
     auto run_on = [&](auto exec) {
       using Exec = decltype(exec);
-      const bool gpu = !is_host_execution_space<Exec>();
+      const bool gpu = !is_host_backend<Exec>();
       for (const Schedule& s : schedules_of(gpu)) {
         SCOPED_TRACE(std::string(Exec::name()) + ", " + s.name);
         LocalExchange ex;

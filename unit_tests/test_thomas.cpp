@@ -149,7 +149,7 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   const auto auto_for = [](int m, long long n) {
     return impl::resolve_schedule<E, L, T>(ThomasSchedule::Auto, m, n);
   };
-  const bool gpu = impl::team_schedule_is_default<E>();
+  const bool gpu = !is_host_backend<E>();
   const bool flat = std::is_same<L, layouts::Flat>::value;
   const bool full = std::is_same<L, layouts::FullInterleaved>::value;
   if (gpu && std::is_same<T, double>::value && (flat || full)) {

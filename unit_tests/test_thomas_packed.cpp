@@ -47,9 +47,8 @@ TYPED_TEST(ThomasPackedTest, MatchesReference) {
        {ThomasSchedule::PerSystem, ThomasSchedule::WarpPerSystem, ThomasSchedule::Auto})
     for (const auto& [num_systems, max_size] : cases) {
       // c holds c' only where the one-thread kernel ran (the warp schedule takes <= 8,192 rows).
-      const bool c_prime =
-          schedule == ThomasSchedule::PerSystem || max_size > impl::kWarpMaxRows ||
-          (schedule == ThomasSchedule::Auto && !impl::team_schedule_is_default<E>());
+      const bool c_prime = schedule == ThomasSchedule::PerSystem || max_size > impl::kWarpMaxRows ||
+                           (schedule == ThomasSchedule::Auto && is_host_backend<E>());
       const auto sys = random_tridiagonal<T>(
           this->random_sizes(num_systems, max_size, this->next_seed()), this->next_seed());
       auto a = this->rows_view(sys.a), b = this->rows_view(sys.b), c = this->rows_view(sys.c),

@@ -108,7 +108,7 @@ class ThomasFixture : public ::testing::Test {
     return on_chip_kept<T, E>(m, on_chip_rows);
   }
   static std::string tag_of(ThomasSchedule schedule) {
-    return std::string(" [") + schedule_name(schedule) + "]";
+    return std::string(" [") + to_string(schedule) + "]";
   }
   static std::vector<ThomasSchedule> schedules() {
     return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,

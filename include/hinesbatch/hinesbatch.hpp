@@ -16,7 +16,5 @@
 #include "hinesbatch/solvers/hines_serial.hpp"
 #include "hinesbatch/solvers/multi_morphology_solve.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
-#include "hinesbatch/solvers/team_tree_plan.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
 #include "hinesbatch/solvers/thomas_simd_tiles.hpp"
-#include "hinesbatch/solvers/warp_tree_plan.hpp"

@@ -39,7 +39,7 @@
 #include <thread>
 #include <vector>
 
-#include "hinesbatch/core/command_line.hpp"
+#include "command_line.hpp"
 #include "hinesbatch/hinesbatch.hpp"
 #include "random_systems.hpp"
 

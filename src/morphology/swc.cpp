@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/input_file.hpp"
 #include "hinesbatch/core/error.hpp"
-#include "hinesbatch/core/input_file.hpp"
 
 namespace hinesbatch {
 

@@ -1,4 +1,4 @@
-#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/impl/events.hpp"
 
 #include <algorithm>
 #include <cmath>

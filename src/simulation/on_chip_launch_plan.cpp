@@ -1,4 +1,4 @@
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 
 #include <algorithm>
 #include <cmath>

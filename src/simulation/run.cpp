@@ -19,15 +19,14 @@ Backend parse_backend(const std::string& name) {
 }
 
 HostSchedule parse_host_schedule(const std::string& name) {
-  if (name == "lanes") return HostSchedule::Lanes;
-  if (name == "cells") return HostSchedule::Cells;
+  HostSchedule s{};
+  if (from_string(name, s)) return s;
   throw InputError("host schedule must be lanes or cells", {}, 0, name);
 }
 
 OnChipSteps parse_on_chip_steps(const std::string& name) {
-  if (name == "auto") return OnChipSteps::Auto;
-  if (name == "on") return OnChipSteps::On;
-  if (name == "off") return OnChipSteps::Off;
+  OnChipSteps s{};
+  if (from_string(name, s)) return s;
   throw InputError("on_chip must be auto, on or off", {}, 0, name);
 }
 

@@ -1,4 +1,4 @@
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "hinesbatch/solvers/team_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/team_tree_plan.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "hinesbatch/solvers/warp_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 
 #include <algorithm>
 #include <string>

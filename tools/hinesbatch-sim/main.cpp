@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/command_line.hpp"
+#include "command_line.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
@@ -286,9 +286,11 @@ Cli parse(int argc, char** argv) {
   }
   if (c.backend != "device" && c.backend != "host")
     usage("--backend must be device or host, got '" + cli::echoed(c.backend) + "'");
-  if (!c.host_schedule.empty() && c.host_schedule != "lanes" && c.host_schedule != "cells")
+  HostSchedule host_schedule{};
+  OnChipSteps on_chip{};
+  if (!c.host_schedule.empty() && !from_string(c.host_schedule, host_schedule))
     usage("--host-schedule must be lanes or cells, got '" + cli::echoed(c.host_schedule) + "'");
-  if (!c.on_chip.empty() && c.on_chip != "auto" && c.on_chip != "on" && c.on_chip != "off")
+  if (!c.on_chip.empty() && !from_string(c.on_chip, on_chip))
     usage("--on-chip must be auto, on or off, got '" + cli::echoed(c.on_chip) + "'");
   return c;
 }

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 
 namespace hinesbatch {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"

@@ -16,15 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
+#include "hinesbatch/solvers/impl/team_tree_plan.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
-#include "hinesbatch/solvers/team_tree_plan.hpp"
 
 namespace hinesbatch {
 

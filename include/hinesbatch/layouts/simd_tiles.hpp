@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
@@ -32,13 +33,6 @@ constexpr int host_vector_bytes() {
 #else
   return 16;  // SSE2 (every x86-64), NEON, VSX
 #endif
-}
-
-// Host execution spaces (OpenMP, Serial, Threads) run the lanes as SIMD lanes of one
-// thread; other spaces (CUDA, HIP) as the vector lanes of a team.
-template <class ExecutionSpace>
-constexpr bool is_host_execution_space() {
-  return std::is_same<typename ExecutionSpace::memory_space, Kokkos::HostSpace>::value;
 }
 
 // Scalars in one vector register of the host (8 doubles with AVX-512, 4 with AVX2, 2 with
@@ -66,8 +60,8 @@ constexpr int kSimdTileVectors = HINESBATCH_SIMD_TILE_VECTORS;
 // row of the tile per step).
 template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 constexpr int simd_tile_lanes() {
-  return is_host_execution_space<ExecutionSpace>() ? kSimdTileVectors * host_vector_lanes<Scalar>()
-                                                   : 32;
+  return is_host_backend<ExecutionSpace>() ? kSimdTileVectors * host_vector_lanes<Scalar>()
+                                           : BackendTraits<ExecutionSpace>::warp_lanes;
 }
 
 namespace impl {
@@ -86,7 +80,7 @@ struct SimdTileShape {
 template <class ExecutionSpace>
 SimdTileShape<ExecutionSpace> simd_tile_shape(int lanes) {
   SimdTileShape<ExecutionSpace> s;
-  if (!is_host_execution_space<ExecutionSpace>()) {
+  if (!is_host_backend<ExecutionSpace>()) {
     int v = 1;
     while (v < lanes && v < 32) v *= 2;
     s.vector_length = v;
@@ -184,7 +178,7 @@ void fill_tiles(const ExecutionSpace& exec,
                 HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>& batch,
                 const std::vector<Scalar>& u, const std::vector<Scalar>& l,
                 const std::vector<Scalar>& d, const std::vector<Scalar>& rhs) {
-  if constexpr (is_host_execution_space<ExecutionSpace>() &&
+  if constexpr (is_host_backend<ExecutionSpace>() &&
                 Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible) {
     const std::string what = "a batch of " + std::to_string(batch.num_systems()) + " systems of " +
                              std::to_string(batch.num_nodes()) + " nodes";

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 
 namespace hinesbatch {
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/morphology/tree.hpp"
-#include "hinesbatch/solvers/hines_team.hpp"
-#include "hinesbatch/solvers/hines_warp.hpp"
-#include "hinesbatch/solvers/team_tree_plan.hpp"
-#include "hinesbatch/solvers/warp_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/hines_team.hpp"
+#include "hinesbatch/solvers/impl/hines_warp.hpp"
+#include "hinesbatch/solvers/impl/team_tree_plan.hpp"
+#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 
 namespace hinesbatch {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hinesbatch/morphology/neuron_compartments.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
 
 namespace hinesbatch {
 

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/neuron_compartments.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {
@@ -24,10 +26,15 @@ constexpr double kMaxSimulationSteps = 2147483648.0;
 // cell_tile_lanes). Cells: one work item per cell, (cell, node) storage (the reference). Both give
 // the same raster and traces.
 enum class HostSchedule { Lanes, Cells };
-HostSchedule parse_host_schedule(const std::string& name);  // "lanes" or "cells"
-inline const char* host_schedule_name(HostSchedule s) {
-  return s == HostSchedule::Lanes ? "lanes" : "cells";
+inline constexpr impl::EnumName<HostSchedule> kHostScheduleNames[] = {
+    {HostSchedule::Lanes, "lanes", nullptr},
+    {HostSchedule::Cells, "cells", nullptr},
+};
+inline const char* to_string(HostSchedule s) { return impl::enum_to_string(kHostScheduleNames, s); }
+inline bool from_string(std::string_view text, HostSchedule& s) {
+  return impl::enum_from_string(kHostScheduleNames, text, s);
 }
+HostSchedule parse_host_schedule(const std::string& name);  // from_string, else InputError
 
 // The on-chip schedule (cell_epoch_on_chip.hpp): a team per cell runs every step of an
 // epoch with the cell's d and rhs in team scratch; on_chip_launch_plan.hpp decides, from
@@ -38,10 +45,16 @@ inline const char* host_schedule_name(HostSchedule s) {
 // raster as the other schedules; voltages agree to rounding (it solves for v, the others
 // for dv).
 enum class OnChipSteps { Auto, On, Off };
-OnChipSteps parse_on_chip_steps(const std::string& name);  // "auto", "on" or "off"
-inline const char* on_chip_steps_name(OnChipSteps s) {
-  return s == OnChipSteps::Auto ? "auto" : s == OnChipSteps::On ? "on" : "off";
+inline constexpr impl::EnumName<OnChipSteps> kOnChipStepsNames[] = {
+    {OnChipSteps::Auto, "auto", nullptr},
+    {OnChipSteps::On, "on", nullptr},
+    {OnChipSteps::Off, "off", nullptr},
+};
+inline const char* to_string(OnChipSteps s) { return impl::enum_to_string(kOnChipStepsNames, s); }
+inline bool from_string(std::string_view text, OnChipSteps& s) {
+  return impl::enum_from_string(kOnChipStepsNames, text, s);
 }
+OnChipSteps parse_on_chip_steps(const std::string& name);  // from_string, else InputError
 
 struct RunOptions {
   // Off by default: with one rank per GPU (and on host ranks) overlapping halves the epoch,

@@ -11,13 +11,14 @@
 #include <string>
 #include <type_traits>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
-#include "hinesbatch/solvers/hines_on_chip.hpp"
 #include "hinesbatch/solvers/hines_schedule.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/impl/auto_hines_table.hpp"
+#include "hinesbatch/solvers/impl/hines_on_chip.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
@@ -249,12 +250,6 @@ struct SolveWarpPerSystem {
   }
 };
 
-template <class ExecutionSpace>
-constexpr bool is_host_backend() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecutionSpace::memory_space>::accessible;
-}
-
 }  // namespace impl
 
 // The largest tree the warp schedule takes under Auto on GPUs for Flat batches the solver
@@ -275,7 +270,7 @@ template <class ExecutionSpace, class Layout, class Scalar>
 HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
-  if (impl::is_host_backend<ExecutionSpace>())
+  if (is_host_backend<ExecutionSpace>())
     return std::is_same<Layout, layouts::BlockInterleaved>::value ? HinesSchedule::SimdTiles
                                                                   : HinesSchedule::PerSystem;
   // GPUs, double, Flat or Full-Interleaved: what the solver map measured fastest nearest to
@@ -334,14 +329,14 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     const Plan& plan = tree.warp_plan();
     // GPUs: a warp holds 32 / G systems (fewer if they do not fit in scratch); host
     // backends: one thread per system, its lanes in turn.
-    const bool host = impl::is_host_backend<ExecutionSpace>();
-    const int team_size = host ? 1 : 32;
+    const bool host = is_host_backend<ExecutionSpace>();
+    const int team_size = BackendTraits<ExecutionSpace>::team_lanes;
     const std::size_t max0 =
         solver_scratch0_max(Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size));
     auto bytes_for = [&](int systems) {
       return Level0::scratch_view::shmem_size(plan.scratch_scalars() * systems);
     };
-    int systems = host ? 1 : 32 / plan.lanes;
+    int systems = host ? 1 : BackendTraits<ExecutionSpace>::warp_lanes / plan.lanes;
     while (systems > 1 && bytes_for(systems) > max0) systems /= 2;
     const std::size_t bytes = bytes_for(systems);
     const int n = batch.num_nodes();
@@ -386,7 +381,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     using Functor = impl::SolveTeamPerSystem<Batch, Plan, ExecutionSpace>;
     const Plan& plan = tree.team_plan();
     // GPUs: a warp per system; host backends: one thread per system, its lanes in turn.
-    const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+    const int team_size = BackendTraits<ExecutionSpace>::team_lanes;
     Kokkos::TeamPolicy<ExecutionSpace> policy(exec, batch.num_systems(), team_size);
     const std::size_t bytes = Functor::scratch_view::shmem_size(plan.scratch_scalars());
     // Trees too large for on-chip scratch use level 1 (device memory, mostly cached).

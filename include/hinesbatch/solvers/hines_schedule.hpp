@@ -1,6 +1,9 @@
 #pragma once
 // How a mono-morphology Hines batch is scheduled (HinesSchedule) and the schedules' names.
 // The solver: hines_batch_solve.hpp.
+#include <string_view>
+
+#include "hinesbatch/core/impl/enum_names.hpp"
 
 namespace hinesbatch {
 
@@ -37,22 +40,23 @@ enum class HinesSchedule {
   PerSystemOnChip,
 };
 
-inline const char* schedule_name(HinesSchedule s) {
-  switch (s) {
-    case HinesSchedule::Auto:
-      return "Auto";
-    case HinesSchedule::PerSystem:
-      return "PerSystem";
-    case HinesSchedule::TeamPerSystem:
-      return "TeamPerSystem";
-    case HinesSchedule::SimdTiles:
-      return "SimdTiles";
-    case HinesSchedule::WarpPerSystem:
-      return "WarpPerSystem";
-    case HinesSchedule::PerSystemOnChip:
-      return "PerSystemOnChip";
-  }
-  return "?";
+// Names: the enumerator's (labels, messages) and the Python module's short one.
+inline constexpr impl::EnumName<HinesSchedule> kHinesScheduleNames[] = {
+    {HinesSchedule::Auto, "Auto", "auto"},
+    {HinesSchedule::PerSystem, "PerSystem", "per_system"},
+    {HinesSchedule::TeamPerSystem, "TeamPerSystem", "team"},
+    {HinesSchedule::SimdTiles, "SimdTiles", "simd_tiles"},
+    {HinesSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
+    {HinesSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
+};
+
+inline const char* to_string(HinesSchedule s) {
+  return impl::enum_to_string(kHinesScheduleNames, s);
+}
+
+// Either name of a schedule; false (s unchanged) for any other text.
+inline bool from_string(std::string_view text, HinesSchedule& s) {
+  return impl::enum_from_string(kHinesScheduleNames, text, s);
 }
 
 }  // namespace hinesbatch

@@ -18,13 +18,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
-#include "hinesbatch/solvers/branch_system.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
-#include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/impl/branch_system.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
+#include "hinesbatch/solvers/impl/hines_team.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
@@ -368,7 +369,7 @@ void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpac
                      {}, 0, name(schedule));
   if (schedule == PackedSchedule::TeamPieces) {
     using Functor = impl::SolvePackedTeam<Batch, ExecutionSpace>;
-    const int team_size = impl::is_host_backend<ExecutionSpace>() ? 1 : 32;
+    const int team_size = BackendTraits<ExecutionSpace>::team_lanes;
     Policy policy(exec, batch.num_cells(), team_size);
     const std::size_t bytes = Functor::scratch_view::shmem_size(batch.max_scratch_scalars());
     const int level = bytes <= solver_scratch0_max(policy) ? 0 : 1;

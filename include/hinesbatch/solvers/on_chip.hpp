@@ -7,16 +7,15 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "hinesbatch/core/backend_traits.hpp"
+
 namespace hinesbatch {
 
 // Systems per team: on GPUs a warp of 32 consecutive systems (on interleaved storage every
 // load and store of a warp is then one contiguous run); on host backends one per thread.
 template <class ExecutionSpace>
 constexpr int on_chip_lanes() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecutionSpace::memory_space>::accessible
-             ? 1
-             : 32;
+  return BackendTraits<ExecutionSpace>::team_lanes;
 }
 
 // The level-0 scratch a solver schedule sizes itself by: what the Kokkos in use offers a

@@ -23,7 +23,7 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/morphology/device_tree.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {
@@ -31,7 +31,7 @@ namespace impl {
 // The compile-time lane count a host functor specialises full tiles for (0: none).
 template <class Scalar, class ExecutionSpace>
 constexpr int full_tile_lanes() {
-  return is_host_execution_space<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
+  return is_host_backend<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
 }
 
 // Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
@@ -75,7 +75,7 @@ struct HinesSimdTiles {
   // Host spaces keep a tile's reciprocal pivots in team scratch (n x W values: tens of
   // KB, cache-resident); on a GPU that scratch would be global memory traffic.
   static std::size_t scratch_bytes(int n, int row_stride) {
-    if (!is_host_execution_space<ExecutionSpace>()) return 0;
+    if (!is_host_backend<ExecutionSpace>()) return 0;
     const std::size_t bytes = static_cast<std::size_t>(n) * row_stride * sizeof(scalar_type);
     return bytes <= static_cast<std::size_t>(SimdTilePolicy<ExecutionSpace>::scratch_size_max(1))
                ? bytes

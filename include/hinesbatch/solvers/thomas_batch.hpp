@@ -26,8 +26,8 @@
 #include <climits>
 #include <string>
 
-#include "hinesbatch/core/device_copy.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/solvers/impl/thomas_batch_impl.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
 

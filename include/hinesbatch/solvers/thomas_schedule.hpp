@@ -3,7 +3,9 @@
 // (ThomasStatus). The solvers: thomas_batch.hpp.
 #include <Kokkos_Core.hpp>
 #include <climits>
+#include <string_view>
 
+#include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 
 namespace hinesbatch {
@@ -48,20 +50,22 @@ enum class ThomasSchedule {
   PerSystemOnChip,
 };
 
-inline const char* schedule_name(ThomasSchedule s) {
-  switch (s) {
-    case ThomasSchedule::Auto:
-      return "Auto";
-    case ThomasSchedule::PerSystem:
-      return "PerSystem";
-    case ThomasSchedule::TeamPerSystem:
-      return "TeamPerSystem";
-    case ThomasSchedule::WarpPerSystem:
-      return "WarpPerSystem";
-    case ThomasSchedule::PerSystemOnChip:
-      return "PerSystemOnChip";
-  }
-  return "?";
+// Names: the enumerator's (labels, messages) and the Python module's short one.
+inline constexpr impl::EnumName<ThomasSchedule> kThomasScheduleNames[] = {
+    {ThomasSchedule::Auto, "Auto", "auto"},
+    {ThomasSchedule::PerSystem, "PerSystem", "per_system"},
+    {ThomasSchedule::TeamPerSystem, "TeamPerSystem", "team"},
+    {ThomasSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
+    {ThomasSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
+};
+
+inline const char* to_string(ThomasSchedule s) {
+  return impl::enum_to_string(kThomasScheduleNames, s);
+}
+
+// Either name of a schedule; false (s unchanged) for any other text.
+inline bool from_string(std::string_view text, ThomasSchedule& s) {
+  return impl::enum_from_string(kThomasScheduleNames, text, s);
 }
 
 // The failure record of every solver (layouts/solve_status.hpp): status(0): smallest flat

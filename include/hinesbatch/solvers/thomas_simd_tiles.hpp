@@ -11,9 +11,9 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "config_reader.hpp"
-#include "hinesbatch/core/input_file.hpp"
+#include "core/input_file.hpp"
 
 namespace hinesbatch {
 

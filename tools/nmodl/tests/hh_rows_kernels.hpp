@@ -4,9 +4,9 @@
 // grows along the nodes) and by the simulator's hand-written hh on plain (slot, node) Views:
 // the same model two ways, for nmodl_unit_tests and nmodl_rows_bench.
 #include <Kokkos_Core.hpp>
-#include <hinesbatch/simulation/mechanisms/hh.hpp>
+#include <hinesbatch/simulation/impl/mechanisms/hh.hpp>
 #include <hinesbatch/simulation/nmodl/defaults/defaults.hpp>
-#include <hinesbatch/simulation/nmodl/node_rows.hpp>
+#include <hinesbatch/simulation/nmodl/impl/node_rows.hpp>
 
 namespace hinesbatch::nmodl::testing {
 

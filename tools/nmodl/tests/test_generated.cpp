@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <hinesbatch/simulation/mechanisms/expsyn.hpp>
-#include <hinesbatch/simulation/mechanisms/hh.hpp>
-#include <hinesbatch/simulation/mechanisms/pas.hpp>
+#include <hinesbatch/simulation/impl/mechanisms/expsyn.hpp>
+#include <hinesbatch/simulation/impl/mechanisms/hh.hpp>
+#include <hinesbatch/simulation/impl/mechanisms/pas.hpp>
 #include <hinesbatch/simulation/nmodl/defaults/defaults.hpp>
 #include <string>
 

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "hinesbatch/simulation/impl/simulation.hpp"
 #include "hinesbatch/simulation/run.hpp"
-#include "hinesbatch/simulation/simulation.hpp"
 
 namespace hinesbatch {
 

@@ -36,14 +36,14 @@
 
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {

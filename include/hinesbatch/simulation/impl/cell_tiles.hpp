@@ -22,7 +22,7 @@
 // -march=x86-64-v4 (FMA contraction) rasters and printed traces were identical too.
 //
 // Host execution spaces only (CellGroup instantiates LanesSchedule under
-// is_host_execution_space).
+// is_host_backend).
 // Tiles go to threads in contiguous chunks (static schedule) and their pages are first
 // written by the same policy (FillCellTiles), as for the SIMD-tile batches.
 #include <Kokkos_Core.hpp>
@@ -34,14 +34,14 @@
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/simulation/impl/host_exp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
-#include "hinesbatch/solvers/tile_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

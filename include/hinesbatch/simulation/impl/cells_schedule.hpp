@@ -26,16 +26,16 @@
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/nmodl/describe.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch::impl {
 

@@ -17,10 +17,10 @@
 #include <tuple>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
-#include "hinesbatch/simulation/nmodl/node_rows.hpp"
 
 namespace hinesbatch::impl {
 

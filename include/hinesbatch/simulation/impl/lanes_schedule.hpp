@@ -2,7 +2,7 @@
 // The lanes schedule, the default on a host (HostSchedule::Lanes): a work item
 // steps a tile of W cells of one tree, vectorised over them (the kernels and the tiles'
 // layout: cell_tiles.hpp). Host execution spaces only: CellGroup instantiates it under
-// is_host_execution_space. Its setup packs the templates' blocks into the tiles (its only
+// is_host_backend. Its setup packs the templates' blocks into the tiles (its only
 // copy of the cells' per-node state); d and rhs go to team scratch where a tile's fit.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cell_tiles.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 
 namespace hinesbatch::impl {
 

@@ -19,18 +19,18 @@
 #include <utility>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
-#include "hinesbatch/solvers/hines_lanes.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/impl/hines_lanes.hpp"
 
 namespace hinesbatch::impl {
 
@@ -244,7 +244,7 @@ class OnChipSchedule
   template <class Gen>
   static OnChipDevice on_chip_device() {
     OnChipDevice d;
-    d.gpu = !is_host_execution_space<ExecutionSpace>();
+    d.gpu = !is_host_backend<ExecutionSpace>();
     d.scratch0_max = static_cast<std::size_t>(
         Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(0));
     d.scratch1_max = static_cast<std::size_t>(

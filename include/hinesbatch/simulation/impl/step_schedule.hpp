@@ -59,12 +59,12 @@
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
 #include "hinesbatch/simulation/network.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
 
 namespace hinesbatch {
 

@@ -11,17 +11,18 @@
 #include <type_traits>
 #include <utility>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
 #include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
+#include "hinesbatch/solvers/impl/thomas_on_chip.hpp"
+#include "hinesbatch/solvers/impl/thomas_system.hpp"
+#include "hinesbatch/solvers/impl/thomas_team.hpp"
+#include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
-#include "hinesbatch/solvers/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
-#include "hinesbatch/solvers/thomas_system.hpp"
-#include "hinesbatch/solvers/thomas_team.hpp"
-#include "hinesbatch/solvers/thomas_warp.hpp"
 
 namespace hinesbatch {
 namespace impl {
@@ -583,13 +584,6 @@ struct PackedSystems {
   }
 };
 
-// True where the team schedule pays: a backend whose memory the host cannot touch (a GPU).
-template <class ExecutionSpace>
-constexpr bool team_schedule_is_default() {
-  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                     typename ExecutionSpace::memory_space>::accessible;
-}
-
 // The largest Full-Interleaved systems the warp schedule reads coalesced: P = 8 warps of 8
 // rows per lane on kInterleavedWarpSystems systems side by side (launch_thomas_warp_padded).
 constexpr int kInterleavedWarpsMaxRows =
@@ -627,7 +621,7 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
     // to this size and batch (docs/SOLVER_MAP.md); the rules below for the rest.
     const long long systems =
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
-    if (!team_schedule_is_default<ExecutionSpace>())
+    if (is_host_backend<ExecutionSpace>())
       schedule = ThomasSchedule::PerSystem;
     else if (std::is_same<Scalar, double>::value && flat)
       schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
@@ -655,7 +649,7 @@ void launch_thomas_warp_shape(const std::string& label, const ExecutionSpace& ex
                               const Systems& systems, int num_systems) {
   using Functor = ThomasWarpPerSystem<ExecutionSpace, Systems, R, L>;
   // GPUs: four warps per block. Host backends: one warp's systems per team, lanes emulated.
-  const bool gpu = team_schedule_is_default<ExecutionSpace>();
+  const bool gpu = !is_host_backend<ExecutionSpace>();
   const int warps = (num_systems + Functor::kSystemsPerWarp - 1) / Functor::kSystemsPerWarp;
   const int per_team = gpu ? 4 : 1;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, (warps + per_team - 1) / per_team, per_team,
@@ -668,7 +662,7 @@ void launch_thomas_warps_shape(const std::string& label, const ExecutionSpace& e
                                const Systems& systems, int num_systems) {
   using Functor = ThomasWarpsPerSystem<ExecutionSpace, Systems, R, P>;
   const std::size_t bytes = Functor::scratch_view::shmem_size(Functor::kScratchRows);
-  if (team_schedule_is_default<ExecutionSpace>()) {
+  if (!is_host_backend<ExecutionSpace>()) {
     // A block of 16 or 32 warps fits an SM only at <= 128 or <= 64 registers per thread (the
     // lane code takes 74-130): say so to nvcc, or the launch fails.
     using Policy = typename std::conditional<
@@ -775,7 +769,7 @@ void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& e
   // (ThomasWarpsInterleaved); larger systems read the rows of one system directly
   // (uncoalesced).
   if constexpr (std::is_same<Layout, layouts::FullInterleaved>::value) {
-    if (team_schedule_is_default<ExecutionSpace>()) {
+    if (!is_host_backend<ExecutionSpace>()) {
       if (m > kWarpTransposedMaxRows && m <= kInterleavedWarpsMaxRows) {
         launch_thomas_warps_interleaved(label, exec, systems, num_systems, m);
         return;
@@ -800,7 +794,7 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
       ThomasTeamPerSystem<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   const TeamThomasShape shape = TeamThomasShape::for_rows(m);
   // Host backends run a team on one thread (its lanes in turn); GPUs a thread per lane.
-  const int team_size = team_schedule_is_default<ExecutionSpace>() ? shape.lanes : 1;
+  const int team_size = !is_host_backend<ExecutionSpace>() ? shape.lanes : 1;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, team_size);
   const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
   // Systems too large for on-chip scratch use level 1 (device memory, mostly cache-resident).
@@ -1071,8 +1065,8 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
   if (n == 0) return;
   const long long total_rows = static_cast<long long>(d.extent(0));
   if (schedule == ThomasSchedule::Auto)
-    schedule = team_schedule_is_default<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
-                                                          : ThomasSchedule::PerSystem;
+    schedule = !is_host_backend<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
+                                                  : ThomasSchedule::PerSystem;
   if (schedule != ThomasSchedule::PerSystem) {
     // The register shape needs the largest size: one pass over the offsets (bad
     // offsets are left to the solve, which records them).

@@ -26,7 +26,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

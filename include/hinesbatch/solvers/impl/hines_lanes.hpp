@@ -14,9 +14,9 @@
 #include <Kokkos_Core.hpp>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
-#include "hinesbatch/solvers/cell_lane_plan.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 

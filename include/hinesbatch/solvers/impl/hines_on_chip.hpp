@@ -24,7 +24,7 @@
 #include <cstddef>
 
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {

@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
-#include "hinesbatch/simulation/cell_group.hpp"
-#include "hinesbatch/simulation/device_events.hpp"
-#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/impl/cell_group.hpp"
+#include "hinesbatch/simulation/impl/device_events.hpp"
+#include "hinesbatch/simulation/impl/events.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
 
 namespace hinesbatch {
 

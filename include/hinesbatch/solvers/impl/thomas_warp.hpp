@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

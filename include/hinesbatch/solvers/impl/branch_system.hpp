@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "hinesbatch/layouts/branch_plan.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 

@@ -27,30 +27,31 @@
 #include <variant>
 #include <vector>
 
-#include "hinesbatch/core/device_copy.hpp"
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cells_schedule.hpp"
 #include "hinesbatch/simulation/impl/lanes_schedule.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/pas.hpp"
+#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/impl/on_chip_schedule.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
+#include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
-#include "hinesbatch/simulation/mechanisms/detector.hpp"
-#include "hinesbatch/simulation/mechanisms/expsyn.hpp"
-#include "hinesbatch/simulation/mechanisms/hh.hpp"
-#include "hinesbatch/simulation/mechanisms/iclamp.hpp"
-#include "hinesbatch/simulation/mechanisms/pas.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/nmodl/defaults/defaults.hpp"
-#include "hinesbatch/simulation/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
-#include "hinesbatch/simulation/voltage_check.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 
@@ -59,7 +60,7 @@ namespace impl {
 // The schedules an execution space can run: the lanes schedule on host ones only.
 template <class ExecutionSpace, class Catalogue>
 using StepSchedules = std::conditional_t<
-    is_host_execution_space<ExecutionSpace>(),
+    is_host_backend<ExecutionSpace>(),
     std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace>,
                  OnChipSchedule<ExecutionSpace, Catalogue>>,
     std::variant<CellsSchedule<ExecutionSpace, Catalogue>,
@@ -87,9 +88,9 @@ class CellGroup {
     using impl::ScheduleKind;
     const int nc = static_cast<int>(gids.size());
     const bool chip = on_chip == OnChipSteps::On ||
-                      (on_chip == OnChipSteps::Auto && !is_host_execution_space<ExecutionSpace>());
+                      (on_chip == OnChipSteps::Auto && !is_host_backend<ExecutionSpace>());
     kind_ = chip ? ScheduleKind::OnChip
-            : is_host_execution_space<ExecutionSpace>() && schedule == HostSchedule::Lanes
+            : is_host_backend<ExecutionSpace>() && schedule == HostSchedule::Lanes
                 ? ScheduleKind::Lanes
                 : ScheduleKind::Cells;
     const bool generated = std::any_of(templates.begin(), templates.end(),
@@ -193,7 +194,7 @@ class CellGroup {
                                                     on_chip_force};
     if (kind_ == ScheduleKind::OnChip)
       schedule_.template emplace<impl::OnChipSchedule<ExecutionSpace, Catalogue>>();
-    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+    if constexpr (is_host_backend<ExecutionSpace>()) {
       if (kind_ == ScheduleKind::Lanes)
         schedule_.template emplace<impl::LanesSchedule<ExecutionSpace>>();
     }
@@ -238,14 +239,14 @@ class CellGroup {
   // The lanes schedule's tiles (0 under the other schedules), and whether a tile's d and
   // rhs live in team scratch (else in memory: cells too large).
   int num_tiles() const {
-    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+    if constexpr (is_host_backend<ExecutionSpace>()) {
       if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace>>(&schedule_))
         return l->num_tiles();
     }
     return 0;
   }
   bool tiles_in_scratch() const {
-    if constexpr (is_host_execution_space<ExecutionSpace>()) {
+    if constexpr (is_host_backend<ExecutionSpace>()) {
       if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace>>(&schedule_))
         return l->tiles_in_scratch();
     }

@@ -22,7 +22,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

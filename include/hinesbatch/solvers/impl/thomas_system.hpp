@@ -8,7 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 

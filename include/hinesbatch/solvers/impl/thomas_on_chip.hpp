@@ -22,7 +22,7 @@
 // together while the next kBatch rows' lines are asked into L2 (no register held).
 #include <Kokkos_Core.hpp>
 
-#include "hinesbatch/solvers/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 
 namespace hinesbatch {
 namespace impl {

@@ -20,10 +20,10 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "hinesbatch/solvers/hines_system.hpp"
-#include "hinesbatch/solvers/hines_team.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
+#include "hinesbatch/solvers/impl/hines_team.hpp"
+#include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
-#include "hinesbatch/solvers/warp_tree_plan.hpp"
 
 namespace hinesbatch {
 namespace impl {

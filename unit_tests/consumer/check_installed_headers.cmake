@@ -1,0 +1,32 @@
+# Every header under INCLUDE_DIR/hinesbatch includes only headers that are installed beside
+# it: a public header that needs an internal one (left in src/ or tools/) fails here.
+# cmake -DINCLUDE_DIR=<prefix>/include -P check_installed_headers.cmake
+get_filename_component(INCLUDE_DIR ${INCLUDE_DIR} ABSOLUTE)
+file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/hinesbatch/*.hpp)
+if(NOT headers)
+  message(FATAL_ERROR "no headers under ${INCLUDE_DIR}/hinesbatch")
+endif()
+set(missing "")
+foreach(h IN LISTS headers)
+  file(STRINGS ${INCLUDE_DIR}/${h} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+  get_filename_component(dir ${h} DIRECTORY)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" inc "${line}")
+    if(inc MATCHES "^hinesbatch/")
+      set(path ${INCLUDE_DIR}/${inc})
+    elseif(line MATCHES "\"")
+      set(path ${INCLUDE_DIR}/${dir}/${inc})  # "file.hpp": beside the header
+    else()
+      continue()  # <system or Kokkos header>
+    endif()
+    if(NOT EXISTS ${path})
+      list(APPEND missing "${h} includes ${inc}, which is not installed")
+    endif()
+  endforeach()
+endforeach()
+if(missing)
+  list(JOIN missing "\n  " text)
+  message(FATAL_ERROR "installed headers include headers that are not installed:\n  ${text}")
+endif()
+list(LENGTH headers n)
+message(STATUS "${n} installed headers include only installed headers")
