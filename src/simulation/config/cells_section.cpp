@@ -525,6 +525,8 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
     blocks.push_back(b);
   }
   const std::vector<SourceSynapses> source_syn = read_sources(root, ctx, net, blocks, tstop, n);
+  // cells[] may have changed network.cells, which a random network's synapse count depends on.
+  const int network_synapses = net.is_explicit ? net.synapses : n.synapses_needed();
   n.blocks.clear();
   std::int64_t first_gid = 0;
   for (const BlockJson& b : blocks) {
@@ -571,7 +573,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
         check_locations(
             {{"network.synapse_location", location(net.site, ctx, "network.synapse_location")}}, sm,
             ctx);
-      auto syns = synapse_sites(sm, net.synapses, net.site, net.tau, net.e, n.seed, ctx);
+      auto syns = synapse_sites(sm, network_synapses, net.site, net.tau, net.e, n.seed, ctx);
       // Each source group that reaches this block: its synapses after the network's.
       for (std::size_t g = 0; g < n.sources.size(); ++g) {
         SourceGroup& sg = n.sources[g];
