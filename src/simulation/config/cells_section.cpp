@@ -1,5 +1,5 @@
-// "cell": the cell templates (morphologies, discretisation, mechanisms, stimuli, the
-// spike detector) and the synapses the network section asks for.
+// "cell" or "cells": the cell templates (morphologies, discretisation, mechanisms, stimuli,
+// the spike detector), "sources" and the synapses the network section and the sources ask for.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -130,15 +130,15 @@ GeneratedMechanism generated_mechanism(const json& m, const std::string& key, co
 }
 
 // cell.ions: {"ca": {"cai0": mM, "cao0": mM, "e": mV}, ...} for ions the catalogue uses.
-std::vector<IonSpec> ion_specs(const json& cell, const Ctx& ctx, const std::string& K) {
+std::vector<IonSpec> ion_specs(const json& cell, const Ctx& ctx, const std::string& cell_key) {
   std::vector<IonSpec> out;
   if (!cell.contains("ions")) return out;
   const json& ions = cell.at("ions");
-  if (!ions.is_object()) ctx.fail(K + ".ions", "must be an object", ions);
+  if (!ions.is_object()) ctx.fail(cell_key + ".ions", "must be an object", ions);
   const MechanismCatalogue& cat = ctx.mechanisms();
   for (auto it = ions.begin(); it != ions.end(); ++it) {
     const std::string& name = it.key();
-    const std::string key = K + ".ions." + name;
+    const std::string key = cell_key + ".ions." + name;
     if (cat.ion_index(name) < 0) {
       std::string known;
       for (const CatalogueIon& i : cat.ions) known += (known.empty() ? "" : ", ") + i.name;
@@ -183,28 +183,28 @@ struct CellParts {
 };
 
 CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_default,
-                          const std::string& K = "cell") {
+                          const std::string& cell_key = "cell") {
   CellParts p;
   p.swc_options.keep_largest_component =
-      ctx.boolean(cell, K + ".", "keep_largest_component", false);
+      ctx.boolean(cell, cell_key + ".", "keep_largest_component", false);
   SectionOptions& so = p.so;
   // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
   // per section.
-  so.nseg_per_section = static_cast<int>(ctx.integer(cell, K + ".", "nseg", 0, 0, 32767));
-  so.max_segment_length_um = ctx.num(cell, K + ".", "max_segment_length_um", 0, 0);
-  so.d_lambda = ctx.num(cell, K + ".", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
+  so.nseg_per_section = static_cast<int>(ctx.integer(cell, cell_key + ".", "nseg", 0, 0, 32767));
+  so.max_segment_length_um = ctx.num(cell, cell_key + ".", "max_segment_length_um", 0, 0);
+  so.d_lambda = ctx.num(cell, cell_key + ".", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
   if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
     so.nseg_per_section = 1;
-  p.Ra = ctx.num(cell, K + ".", "Ra", 35.4);
-  p.cm = ctx.num(cell, K + ".", "cm", 1.0);
-  if (!(p.Ra > 0)) ctx.fail(K + ".Ra", "must be > 0 (ohm cm)", json(p.Ra));
-  if (!(p.cm > 0)) ctx.fail(K + ".cm", "must be > 0 (uF/cm2)", json(p.cm));
+  p.Ra = ctx.num(cell, cell_key + ".", "Ra", 35.4);
+  p.cm = ctx.num(cell, cell_key + ".", "cm", 1.0);
+  if (!(p.Ra > 0)) ctx.fail(cell_key + ".Ra", "must be > 0 (ohm cm)", json(p.Ra));
+  if (!(p.cm > 0)) ctx.fail(cell_key + ".cm", "must be > 0 (uF/cm2)", json(p.cm));
   so.Ra_ohm_cm = p.Ra;
   so.cm_uF_cm2 = p.cm;
-  const json mechanisms = ctx.array(cell, K + ".", "mechanisms");
+  const json mechanisms = ctx.array(cell, cell_key + ".", "mechanisms");
   for (std::size_t index = 0; index < mechanisms.size(); ++index) {
     const json& m = mechanisms[index];
-    const std::string key = K + ".mechanisms[]";
+    const std::string key = cell_key + ".mechanisms[]";
     if (!m.is_object()) ctx.fail(key, "must be an object", m);
     DensityMechanism d;
     const std::string name = ctx.str(m, key + ".", "name", "");
@@ -219,7 +219,7 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     // another mechanism, is the catalogue's generated one.
     if ((name != "pas" && name != "hh") || m.contains("parameters")) {
       p.generated.push_back(
-          generated_mechanism(m, K + ".mechanisms[" + std::to_string(index) + "]", ctx));
+          generated_mechanism(m, cell_key + ".mechanisms[" + std::to_string(index) + "]", ctx));
       p.generated.back().region = d.region;
       continue;
     }
@@ -238,25 +238,26 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     }
     p.density.push_back(d);
   }
-  p.ions = ion_specs(cell, ctx, K);
-  for (const json& s : ctx.array(cell, K + ".", "iclamp")) {
-    ctx.only(s, K + ".iclamp[]", {"location", "del", "dur", "amp"});
+  p.ions = ion_specs(cell, ctx, cell_key);
+  for (const json& s : ctx.array(cell, cell_key + ".", "iclamp")) {
+    ctx.only(s, cell_key + ".iclamp[]", {"location", "del", "dur", "amp"});
     IClampSpec x;
-    x.where = location(s.value("location", json::object()), ctx, K + ".iclamp[].location");
-    p.locations.push_back({K + ".iclamp[].location", x.where});
-    x.del = ctx.num(s, K + ".iclamp[].", "del", 0, 0);
-    x.dur = ctx.num(s, K + ".iclamp[].", "dur", 0, 0);
-    x.amp = ctx.num(s, K + ".iclamp[].", "amp", 0);
+    x.where = location(s.value("location", json::object()), ctx, cell_key + ".iclamp[].location");
+    p.locations.push_back({cell_key + ".iclamp[].location", x.where});
+    x.del = ctx.num(s, cell_key + ".iclamp[].", "del", 0, 0);
+    x.dur = ctx.num(s, cell_key + ".iclamp[].", "dur", 0, 0);
+    x.amp = ctx.num(s, cell_key + ".iclamp[].", "amp", 0);
     p.iclamps.push_back(x);
   }
   if (cell.contains("detector")) {
     const json& dj = cell.at("detector");
-    ctx.only(dj, K + ".detector", {"location", "threshold"});
+    ctx.only(dj, cell_key + ".detector", {"location", "threshold"});
     p.det.present = true;
-    p.det.where = location(dj.value("location", json::object()), ctx, K + ".detector.location");
-    p.locations.push_back({K + ".detector.location", p.det.where});
+    p.det.where =
+        location(dj.value("location", json::object()), ctx, cell_key + ".detector.location");
+    p.locations.push_back({cell_key + ".detector.location", p.det.where});
     p.det.threshold =
-        ctx.num(dj, K + ".detector.", "threshold", 10, -kMaxAbsVoltage, kMaxAbsVoltage);
+        ctx.num(dj, cell_key + ".detector.", "threshold", 10, -kMaxAbsVoltage, kMaxAbsVoltage);
   } else if (detector_by_default) {
     p.det.present = true;  // networks need spikes: soma(0.5), NetCon's threshold
   }
@@ -265,27 +266,27 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
 
 // The sections of one morphology (a path, or synthetic:<name>).
 SectionedMorphology build_sections(const std::string& raw, const CellParts& p, const Ctx& ctx,
-                                   const std::string& K = "cell") {
-  const std::string m = expand(raw, ctx, K + ".morphology");
+                                   const std::string& cell_key = "cell") {
+  const std::string m = expand(raw, ctx, cell_key + ".morphology");
   try {
     if (m.rfind("synthetic:", 0) == 0) return synthetic_sections(m.substr(10), p.so);
     return neuron_sections(read_swc(ctx.resolve(m), p.swc_options), p.so);
   } catch (const InputError& e) {
     if (!e.file().empty() && e.file().rfind("synthetic:", 0) != 0) throw;
-    throw InputError(K + ".morphology '" + shown_key(m) + "': " + e.what(), ctx.file);
+    throw InputError(cell_key + ".morphology '" + shown_key(m) + "': " + e.what(), ctx.file);
   }
 }
 
 // A mechanism whose region matches no section of this cell would insert nothing; every
 // location must name one of its sections.
 void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ctx,
-                const std::string& K = "cell") {
+                const std::string& cell_key = "cell") {
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
     bool any = false;
     for (int sec = 0; sec < sm.size() && !any; ++sec)
       any = in_region(p.regions[k], sm.sections[sec].swc_type);
     if (!any)
-      ctx.fail(K + ".mechanisms[" + std::to_string(k) + "].region",
+      ctx.fail(cell_key + ".mechanisms[" + std::to_string(k) + "].region",
                "matches no section of " + shown_key(sm.source) +
                    " (it has no section of that SWC type): the mechanism would be inserted "
                    "nowhere",
@@ -377,19 +378,20 @@ std::vector<BlockJson> read_blocks(const json& root, const Ctx& ctx, NetworkSpec
 }
 
 // The morphologies a "cell"-shaped object lists.
-std::vector<std::string> morphology_list(const json& cell, const Ctx& ctx, const std::string& K) {
+std::vector<std::string> morphology_list(const json& cell, const Ctx& ctx,
+                                         const std::string& cell_key) {
   std::vector<std::string> morphologies;
-  if (!cell.contains("morphology")) ctx.fail(K + ".morphology", "is required", json());
+  if (!cell.contains("morphology")) ctx.fail(cell_key + ".morphology", "is required", json());
   const json& mj = cell.at("morphology");
   if (mj.is_string())
     morphologies.push_back(mj.get<std::string>());
   else if (mj.is_array() && !mj.empty())
     for (const json& x : mj) {
-      if (!x.is_string()) ctx.fail(K + ".morphology", "must hold strings", x);
+      if (!x.is_string()) ctx.fail(cell_key + ".morphology", "must hold strings", x);
       morphologies.push_back(x.get<std::string>());
     }
   else
-    ctx.fail(K + ".morphology", "must be a path, synthetic:<name>, or a list of them", mj);
+    ctx.fail(cell_key + ".morphology", "must be a path, synthetic:<name>, or a list of them", mj);
   return morphologies;
 }
 
