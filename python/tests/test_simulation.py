@@ -214,7 +214,7 @@ def test_two_templates_and_spike_sources():
         return net.run(70.0, **options)
 
     r = run(3)
-    gids, times = r.spikes()
+    gids, times = r.spikes
     assert list(times[gids == 4]) == [5.0, 25.0, 45.0]
     assert not np.any(gids < 2)  # the passive template never fires
     for gid in (2, 3):
