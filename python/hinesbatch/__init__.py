@@ -34,6 +34,7 @@ from .simulation import (  # noqa: F401
     CellTemplate,
     Network,
     SimulationResult,
+    SpikeSource,
     detector,
     expsyn,
     hh,

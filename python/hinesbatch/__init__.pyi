@@ -9,6 +9,7 @@ from .simulation import (
     CellTemplate as CellTemplate,
     Network as Network,
     SimulationResult as SimulationResult,
+    SpikeSource as SpikeSource,
     detector as detector,
     expsyn as expsyn,
     hh as hh,

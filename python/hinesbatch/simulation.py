@@ -213,9 +213,34 @@ def _progress(progress):
     return float(progress), None
 
 
+class SpikeSource:
+    """One artificial spike source of a Network (NEURON's NetStim): its gid follows every
+    cell's (num_cells + its index among the sources), so it is known once all cells are
+    added; connect() and the results take it wherever they take a gid."""
+
+    def __init__(self, network, index):
+        self._network = network
+        self.index = index
+
+    @property
+    def gid(self):
+        return self._network.num_cells + self.index
+
+    def __int__(self):
+        return self.gid
+
+    def __index__(self):
+        return self.gid
+
+    def __repr__(self):
+        return "SpikeSource(index=%d, gid=%d)" % (self.index, self.gid)
+
+
 class Network:
     """Cells, connections, external events, IClamps and recordings listed by hand (the
-    config's 'explicit' network). gids count from 0 in the order cells are added."""
+    config's 'explicit' network). gids count from 0 in the order cells are added; spike
+    sources (add_sources) come after every cell. Cells of different templates (different
+    morphologies and biophysics) mix freely."""
 
     def __init__(self, dt=0.025, v_init=-65.0, celsius=6.3, ena=50.0, ek=-77.0):
         self.params = dict(dt=float(dt), v_init=float(v_init), celsius=float(celsius),
@@ -226,6 +251,7 @@ class Network:
         self.events = []
         self.iclamps = []
         self.records = []
+        self.sources = []  # the config's "sources" entries
 
     @property
     def num_cells(self):
@@ -244,10 +270,39 @@ class Network:
         self.template_of.extend([index] * int(count))
         return list(range(first, first + int(count)))
 
+    @property
+    def num_sources(self):
+        return sum(s["count"] for s in self.sources)
+
+    def add_sources(self, count=1, type="regular", start=0.0, interval=None, rate=None,
+                    number=None, seed=None, name=None):
+        """Adds `count` spike sources (NEURON's NetStim): 'regular' (start, start + interval,
+        ...) or 'poisson' (exponential intervals of mean `interval` ms, or `rate` Hz), at most
+        `number` spikes each (default: no limit), drawn from (seed, gid) alone: the same on
+        every rank and backend. Returns their SpikeSource handles (gids after the cells');
+        connect() them to cells. Their spikes are in the results, as NetStim's are
+        recordable."""
+        entry = {"name": str(name) if name is not None else "sources%d" % len(self.sources),
+                 "count": int(count), "type": str(type), "start": float(start)}
+        if interval is not None:
+            entry["interval"] = float(interval)
+        if rate is not None:
+            entry["rate"] = float(rate)
+        if number is not None:
+            entry["number"] = int(number)
+        if seed is not None:
+            entry["seed"] = int(seed)
+        first = self.num_sources
+        self.sources.append(entry)
+        return [SpikeSource(self, first + k) for k in range(int(count))]
+
+    def _gid(self, x):
+        return x.gid if isinstance(x, SpikeSource) else int(x)
+
     def connect(self, source, target, weight, delay=1.0, synapse=0):
-        """source's spikes reach target's synapse (an index into its template's synapses)
-        after delay (ms) with weight (uS)."""
-        self.connections.append((int(source), int(target), int(synapse), float(weight),
+        """source's spikes (a cell's gid or a SpikeSource) reach target's synapse (an index
+        into its template's synapses) after delay (ms) with weight (uS)."""
+        self.connections.append((source, int(target), int(synapse), float(weight),
                                  float(delay)))
 
     def add_event(self, gid, time, weight, synapse=0):
@@ -294,11 +349,14 @@ class Network:
         if not self.templates:
             raise ValueError("the network has no cells")
         network = {"type": "explicit", "cells": self.num_cells, "templates": self.template_of,
-                   "connections": [list(c) for c in self.connections],
+                   "connections": [[self._gid(c[0])] + list(c[1:]) for c in self.connections],
                    "events": [list(e) for e in self.events],
                    "iclamps": [dict(s) for s in self.iclamps]}
-        return dict(self.params, tstop=float(tstop), network=network,
-                    record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
+        model = dict(self.params, tstop=float(tstop), network=network,
+                     record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
+        if self.sources:
+            model["sources"] = [dict(s) for s in self.sources]
+        return model
 
     def to_config(self, tstop):
         """The same network as a hinesbatch-sim config (dict; json.dump it to a file).

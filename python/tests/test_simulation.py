@@ -187,3 +187,42 @@ def test_example_script_writes_its_plots(tmp_path):
     for name in ("raster.png", "voltage.png", "spikes.txt", "small_network.json"):
         assert (tmp_path / name).stat().st_size > 0, name
     assert (tmp_path / "raster.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_two_templates_and_spike_sources():
+    # A passive and an hh template in one network, driven only by sources: a regular clock
+    # whose spike times are exact, and Poisson sources whose trains depend on the seed only.
+    passive = hb.CellTemplate("synthetic:ball-and-stick", nseg=3,
+                              mechanisms=[hb.pas(g=0.001, e=-65.0)],
+                              synapses=[hb.expsyn(tau=2.0)], detector=hb.detector())
+    active = hb.CellTemplate("synthetic:ball-and-stick", nseg=3,
+                             mechanisms=[hb.hh(region="soma"), hb.pas(region="dend")],
+                             synapses=[hb.expsyn(tau=2.0), hb.expsyn(tau=5.0, e=-80.0)],
+                             detector=hb.detector())
+
+    def run(seed, **options):
+        net = hb.Network()
+        quiet = net.add_cells(passive, 2)
+        firing = net.add_cells(active, 2)
+        clock = net.add_sources(1, start=5.0, interval=20.0, number=3, name="clock")
+        noise = net.add_sources(5, type="poisson", rate=50.0, seed=seed)
+        for gid in quiet + firing:
+            net.connect(clock[0], gid, weight=0.1, delay=1.0)
+        for k, gid in enumerate(firing):
+            net.connect(noise[k], gid, weight=0.0001, delay=2.0, synapse=1)
+        assert clock[0].gid == 4 and noise[0].gid == 5 and net.num_sources == 6
+        return net.run(70.0, **options)
+
+    r = run(3)
+    gids, times = r.spikes
+    assert list(times[gids == 4]) == [5.0, 25.0, 45.0]
+    assert not np.any(gids < 2)  # the passive template never fires
+    for gid in (2, 3):
+        assert np.count_nonzero(gids == gid) == 3  # the hh one answers every clock spike
+    assert np.count_nonzero(gids >= 5) > 0
+    again = run(3, backend="host", host_schedule="cells")
+    assert again.raster_lines() == r.raster_lines()
+    other = run(4)
+    assert other.raster_lines() != r.raster_lines()
+    assert [line for line in other.raster_lines() if line.startswith("4 ")] == \
+        [line for line in r.raster_lines() if line.startswith("4 ")]

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,45 @@ std::int64_t delivery_step(double te, double dt) {
   const double x = te / dt - 0.5;
   const double n = std::ceil(x - 1e-9 * std::max(1.0, std::abs(x)));
   return n < 0 ? 0 : static_cast<std::int64_t>(n);
+}
+
+double SourceSpikes::spike_time(const SourceGroup& g, std::int64_t gid, std::int64_t n,
+                                double previous) {
+  if (n >= g.number) return std::numeric_limits<double>::infinity();
+  if (g.type == SourceGroup::Regular) return g.start + static_cast<double>(n) * g.interval;
+  // Exponential intervals by inversion; 1 - u lies in (0, 1], so the log is finite.
+  const double u =
+      uniform01(g.seed, static_cast<std::uint64_t>(gid), static_cast<std::uint64_t>(n));
+  const double x = -g.interval * std::log1p(-u);
+  return (n == 0 ? g.start : previous) + x;
+}
+
+SourceSpikes::SourceSpikes(const NetworkSpec& net, double dt) : groups_(net.sources), dt_(dt) {
+  next_.reserve(static_cast<std::size_t>(net.num_sources()));
+  for (std::size_t k = 0; k < groups_.size(); ++k) {
+    const SourceGroup& g = groups_[k];
+    for (std::int64_t i = 0; i < g.count; ++i) {
+      const std::int64_t gid = net.cells + g.first + i;
+      next_.push_back({gid, 0, spike_time(g, gid, 0, 0), static_cast<int>(k)});
+    }
+  }
+}
+
+std::vector<Spike> SourceSpikes::take(std::int64_t begin, std::int64_t end) {
+  std::vector<Spike> out;
+  for (Next& s : next_) {
+    const SourceGroup& g = groups_[s.group];
+    while (std::isfinite(s.time)) {
+      const std::int64_t step = delivery_step(s.time, dt_);
+      if (step >= end) break;
+      // Steps before `begin` were taken already (only the first call has begin 0).
+      if (step >= begin) out.push_back({s.gid, step});
+      ++s.n;
+      s.time = spike_time(g, s.gid, s.n, s.time);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void ConnectionTable::finalize() {

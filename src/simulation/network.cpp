@@ -66,7 +66,27 @@ double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
 int NetworkSpec::template_of(std::int64_t gid) const {
   if (listed && !listed->lists.templates.empty())
     return listed->lists.templates[static_cast<std::size_t>(gid)];
+  if (!blocks.empty()) {
+    const std::int64_t pattern = blocks.back().first_gid + blocks.back().count;
+    const std::int64_t g = gid % pattern;
+    const auto b =
+        std::upper_bound(blocks.begin(), blocks.end(), g,
+                         [](std::int64_t x, const TemplateBlock& t) { return x < t.first_gid; }) -
+        1;
+    return b->first_template + static_cast<int>((g - b->first_gid) % b->templates);
+  }
   return static_cast<int>(gid % templates);
+}
+
+std::int64_t NetworkSpec::num_sources() const {
+  return sources.empty() ? 0 : sources.back().first + sources.back().count;
+}
+
+double NetworkSpec::min_delay() const {
+  double d = delay_min;
+  for (const SourceGroup& g : sources)
+    if (g.per_cell > 0 && type != Explicit) d = std::min(d, g.delay);
+  return d;
 }
 
 const ExplicitNetwork* NetworkSpec::explicit_lists() const {
@@ -75,6 +95,8 @@ const ExplicitNetwork* NetworkSpec::explicit_lists() const {
 
 bool NetworkSpec::connected() const {
   if (type == Explicit) return listed && !listed->lists.connections.empty();
+  for (const SourceGroup& g : sources)
+    if (g.per_cell > 0) return true;
   return type != Single;
 }
 
@@ -111,6 +133,43 @@ void NetworkSpec::validate() const {
     bad("an explicit network needs its lists (make_explicit_network)", "");
   if (type == Explicit && listed && listed->lists.cells != cells)
     bad("cells differs from the explicit lists' cells", std::to_string(cells));
+  if (type == Explicit && listed && listed->lists.sources != num_sources())
+    bad("sources differ from the explicit lists' sources", std::to_string(num_sources()));
+  std::int64_t next = 0;
+  for (const SourceGroup& g : sources) {
+    const std::string name = "source group '" + g.name + "': ";
+    if (g.first != next)
+      bad(name + "first must follow the previous group", std::to_string(g.first));
+    if (g.count < 1) bad(name + "count must be >= 1", std::to_string(g.count));
+    if (!(g.interval > 0) || !std::isfinite(g.interval))
+      bad(name + "interval must be > 0 and finite (ms)", format_value(g.interval));
+    if (!(g.start >= 0) || !std::isfinite(g.start))
+      bad(name + "start must be >= 0 and finite (ms)", format_value(g.start));
+    if (g.number < 0) bad(name + "number must be >= 0", std::to_string(g.number));
+    if (g.per_cell < 0) bad(name + "per_cell must be >= 0", std::to_string(g.per_cell));
+    if (g.per_cell > 0 && type == Explicit)
+      bad(name + "per_cell: an explicit network lists its connections", std::to_string(g.per_cell));
+    if (g.per_cell > 0 && (!(g.delay > 0) || !std::isfinite(g.delay)))
+      bad(name + "delay must be > 0 and finite (ms)", format_value(g.delay));
+    if (!std::isfinite(g.weight)) bad(name + "weight must be finite", format_value(g.weight));
+    if (g.per_cell > 0 && static_cast<int>(g.first_synapse.size()) != templates)
+      bad(name + "needs the first synapse of every template", std::to_string(templates));
+    next += g.count;
+  }
+  if (!blocks.empty()) {
+    std::int64_t first = 0;
+    int t = 0;
+    for (const TemplateBlock& b : blocks) {
+      if (b.first_gid != first || b.count < 1 || b.first_template != t || b.templates < 1)
+        bad("template block '" + b.name + "' does not follow the previous one",
+            std::to_string(b.first_gid));
+      first += b.count;
+      t += b.templates;
+    }
+    if (t != templates) bad("template blocks use " + std::to_string(t) + " templates", "");
+    if (cells % first != 0)
+      bad("cells is not a multiple of the template blocks' cells", std::to_string(cells));
+  }
 }
 
 std::vector<Connection> NetworkSpec::incoming(std::int64_t gid) const {
@@ -146,6 +205,21 @@ std::vector<Connection> NetworkSpec::incoming(std::int64_t gid) const {
                            ? weight
                            : weight + (weight_max - weight) * uniform01(seed ^ 0x5eedULL, gid, k);
       in.push_back({src, k, w, delay(k)});
+    }
+  }
+  if (sources.empty() || type == Explicit) return in;
+  const int t = template_of(gid);
+  for (std::size_t gi = 0; gi < sources.size(); ++gi) {
+    const SourceGroup& g = sources[gi];
+    if (g.per_cell <= 0 || g.first_synapse[t] < 0) continue;
+    const bool all = g.per_cell >= g.count;
+    for (int k = 0; k < g.per_cell; ++k) {
+      const std::int64_t i =
+          all ? k
+              : std::min<std::int64_t>(g.count - 1,
+                                       static_cast<std::int64_t>(
+                                           uniform01(seed ^ (0x50c0ULL + gi), gid, k) * g.count));
+      in.push_back({cells + g.first + i, g.first_synapse[t] + k, g.weight, g.delay});
     }
   }
   return in;
@@ -191,6 +265,7 @@ void check_explicit(const ExplicitNetwork& l, int num_templates,
   const std::string of_cells =
       " is not a cell of the network (cells = " + std::to_string(l.cells) + ")";
   auto gid_ok = [&](std::int64_t g) { return g >= 0 && g < l.cells; };
+  auto source_ok = [&](std::int64_t g) { return g >= 0 && g < l.cells + l.sources; };
   if (!l.templates.empty() && static_cast<std::int64_t>(l.templates.size()) != l.cells)
     bad("templates",
         "must list one template index per cell (cells = " + std::to_string(l.cells) + ")",
@@ -217,7 +292,13 @@ void check_explicit(const ExplicitNetwork& l, int num_templates,
   for (std::size_t i = 0; i < l.connections.size(); ++i) {
     const ExplicitConnection& c = l.connections[i];
     const std::string e = at("connections", i);
-    if (!gid_ok(c.source)) bad(e, "source gid" + of_cells, std::to_string(c.source));
+    if (!source_ok(c.source) && l.sources == 0)
+      bad(e, "source gid" + of_cells, std::to_string(c.source));
+    if (!source_ok(c.source))
+      bad(e,
+          "source gid is neither a cell nor a spike source of the network (cells = " +
+              std::to_string(l.cells) + ", sources = " + std::to_string(l.sources) + ")",
+          std::to_string(c.source));
     if (!gid_ok(c.target)) bad(e, "target gid" + of_cells, std::to_string(c.target));
     synapse_ok(e, c.target, c.synapse);
     if (!std::isfinite(c.weight)) bad(e, "weight must be finite", format_value(c.weight));
@@ -303,6 +384,7 @@ ExplicitNetwork list_network(const NetworkSpec& net, const std::vector<CellTempl
   if (const ExplicitNetwork* l = net.explicit_lists()) return *l;
   ExplicitNetwork l;
   l.cells = net.cells;
+  l.sources = net.num_sources();
   for (std::int64_t gid = 0; gid < net.cells; ++gid) {
     for (const Connection& c : net.incoming(gid))
       l.connections.push_back({c.source, gid, c.synapse, c.weight, c.delay});

@@ -46,6 +46,7 @@ struct ExplicitIClamp {  // an IClamp on one cell, on top of its template's
 };
 struct ExplicitNetwork {
   std::int64_t cells = 1;
+  std::int64_t sources = 0;    // gids cells .. cells + sources - 1 may be connection sources
   std::vector<int> templates;  // template index of each gid; empty: gid % template count
   std::vector<ExplicitConnection> connections;
   std::vector<ExplicitEvent> events;
@@ -54,6 +55,35 @@ struct ExplicitNetwork {
 namespace impl {
 struct ExplicitIndex;  // the lists grouped by target gid (network.cpp)
 }
+
+// A block of consecutive gids that use a range of templates round-robin (one entry of a
+// config's "cells" list: its morphologies share one set of biophysics).
+struct TemplateBlock {
+  std::string name;
+  std::int64_t first_gid = 0, count = 1;
+  int first_template = 0, templates = 1;
+};
+
+// Artificial spike sources (NEURON's NetStim): `count` gids after the network's cells that
+// emit spikes through their connections as a cell's detector does. Regular: start, start +
+// interval, ...; Poisson: exponential intervals of mean `interval` from start. A train is
+// drawn from (seed, gid, spike index) alone, so every rank and backend sees the same.
+struct SourceGroup {
+  std::string name;
+  // first: the index of its first source among all sources (gid: network cells + first).
+  std::int64_t first = 0, count = 1;
+  enum Type { Regular, Poisson } type = Regular;
+  double start = 0, interval = 10;              // ms
+  std::int64_t number = std::int64_t(1) << 62;  // spikes per source at most
+  std::uint64_t seed = 1;
+  // Connections: each cell of a targeted template gets per_cell synapses fed by sources of
+  // this group (every source once when per_cell == count, else drawn with replacement from
+  // (network seed, gid)). first_synapse[t]: the first of them on template t (-1: not a
+  // target of this group).
+  int per_cell = 0;
+  double weight = 0.01, delay = 1;  // uS, ms
+  std::vector<int> first_synapse;
+};
 
 struct NetworkSpec {
   enum Type { Single, Ring, Random, Explicit } type = Single;
@@ -81,8 +111,15 @@ struct NetworkSpec {
   int templates = 1;
   // Explicit: the lists, grouped by target (shared: a NetworkSpec is copied freely).
   std::shared_ptr<const impl::ExplicitIndex> listed;
+  // Non-empty: gids are assigned to these blocks in order (their counts sum to the cells of
+  // one pattern, repeated by a dry run) instead of round-robin over every template.
+  std::vector<TemplateBlock> blocks;
+  // Spike sources: gids cells .. cells + num_sources() - 1.
+  std::vector<SourceGroup> sources;
 
   int template_of(std::int64_t gid) const;
+  std::int64_t num_sources() const;
+  bool is_source(std::int64_t gid) const { return gid >= cells && gid < cells + num_sources(); }
   // Synapses every template must provide (Explicit: 0, each gid's are checked on its own).
   int synapses_needed() const;
   // Whether any connection exists, so that the delays bound the epoch.
@@ -92,7 +129,8 @@ struct NetworkSpec {
   std::vector<Connection> incoming(std::int64_t gid) const;
   std::vector<ExternalEvent> external_events(std::int64_t gid) const;
   CellStimulus stimulus(std::int64_t gid, const CellTemplate& t) const;
-  double min_delay() const { return delay_min; }
+  // The smallest delay of any connection, the sources' included (bounds the epoch).
+  double min_delay() const;
   void validate() const;  // InputError naming the bad value
 };
 

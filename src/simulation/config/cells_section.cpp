@@ -1,7 +1,9 @@
-// "cell": the cell templates (morphologies, discretisation, mechanisms, stimuli, the
-// spike detector) and the synapses the network section asks for.
+// "cell" or "cells": the cell templates (morphologies, discretisation, mechanisms, stimuli,
+// the spike detector), "sources" and the synapses the network section and the sources ask for.
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <set>
 
 #include "config_reader.hpp"
 #include "hinesbatch/morphology/swc.hpp"
@@ -11,8 +13,10 @@ namespace hinesbatch::config_impl {
 namespace {
 
 // Synapse sites for a network: one fixed location, or random dendritic sites.
+// stream: which draws of the seed (the network's synapses 7, each source group its own).
 std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, const json& site,
-                                      double tau, double e, std::uint64_t seed, const Ctx& ctx) {
+                                      double tau, double e, std::uint64_t seed, const Ctx& ctx,
+                                      std::uint64_t stream = 7) {
   std::vector<ExpSynSpec> out(count);
   if (site.is_string() && site.get<std::string>() == "random_dendrites") {
     std::vector<int> dend;
@@ -20,9 +24,9 @@ std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, c
       if (m.sections[s].swc_type != 1) dend.push_back(s);
     if (dend.empty()) dend.push_back(0);
     for (int k = 0; k < count; ++k) {
-      const int s = dend[static_cast<std::size_t>(uniform01(seed, 7, 2 * k) * dend.size())];
+      const int s = dend[static_cast<std::size_t>(uniform01(seed, stream, 2 * k) * dend.size())];
       const int nseg = m.sections[s].nseg;
-      const int j = static_cast<int>(uniform01(seed, 7, 2 * k + 1) * nseg);
+      const int j = static_cast<int>(uniform01(seed, stream, 2 * k + 1) * nseg);
       out[k].where = {s, (j + 0.5) / nseg};
     }
   } else {
@@ -126,15 +130,15 @@ GeneratedMechanism generated_mechanism(const json& m, const std::string& key, co
 }
 
 // cell.ions: {"ca": {"cai0": mM, "cao0": mM, "e": mV}, ...} for ions the catalogue uses.
-std::vector<IonSpec> ion_specs(const json& cell, const Ctx& ctx) {
+std::vector<IonSpec> ion_specs(const json& cell, const Ctx& ctx, const std::string& cell_key) {
   std::vector<IonSpec> out;
   if (!cell.contains("ions")) return out;
   const json& ions = cell.at("ions");
-  if (!ions.is_object()) ctx.fail("cell.ions", "must be an object", ions);
+  if (!ions.is_object()) ctx.fail(cell_key + ".ions", "must be an object", ions);
   const MechanismCatalogue& cat = ctx.mechanisms();
   for (auto it = ions.begin(); it != ions.end(); ++it) {
     const std::string& name = it.key();
-    const std::string key = "cell.ions." + name;
+    const std::string key = cell_key + ".ions." + name;
     if (cat.ion_index(name) < 0) {
       std::string known;
       for (const CatalogueIon& i : cat.ions) known += (known.empty() ? "" : ", ") + i.name;
@@ -178,28 +182,29 @@ struct CellParts {
   std::vector<KeyedLocation> locations;  // checked against every template
 };
 
-CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_default) {
+CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_default,
+                          const std::string& cell_key = "cell") {
   CellParts p;
   p.swc_options.keep_largest_component =
-      ctx.boolean(cell, "cell.", "keep_largest_component", false);
+      ctx.boolean(cell, cell_key + ".", "keep_largest_component", false);
   SectionOptions& so = p.so;
   // NEURON's nseg limit, 32767; a too small max_segment_length_um or d_lambda is caught
   // per section.
-  so.nseg_per_section = static_cast<int>(ctx.integer(cell, "cell.", "nseg", 0, 0, 32767));
-  so.max_segment_length_um = ctx.num(cell, "cell.", "max_segment_length_um", 0, 0);
-  so.d_lambda = ctx.num(cell, "cell.", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
+  so.nseg_per_section = static_cast<int>(ctx.integer(cell, cell_key + ".", "nseg", 0, 0, 32767));
+  so.max_segment_length_um = ctx.num(cell, cell_key + ".", "max_segment_length_um", 0, 0);
+  so.d_lambda = ctx.num(cell, cell_key + ".", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
   if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
     so.nseg_per_section = 1;
-  p.Ra = ctx.num(cell, "cell.", "Ra", 35.4);
-  p.cm = ctx.num(cell, "cell.", "cm", 1.0);
-  if (!(p.Ra > 0)) ctx.fail("cell.Ra", "must be > 0 (ohm cm)", json(p.Ra));
-  if (!(p.cm > 0)) ctx.fail("cell.cm", "must be > 0 (uF/cm2)", json(p.cm));
+  p.Ra = ctx.num(cell, cell_key + ".", "Ra", 35.4);
+  p.cm = ctx.num(cell, cell_key + ".", "cm", 1.0);
+  if (!(p.Ra > 0)) ctx.fail(cell_key + ".Ra", "must be > 0 (ohm cm)", json(p.Ra));
+  if (!(p.cm > 0)) ctx.fail(cell_key + ".cm", "must be > 0 (uF/cm2)", json(p.cm));
   so.Ra_ohm_cm = p.Ra;
   so.cm_uF_cm2 = p.cm;
-  const json mechanisms = ctx.array(cell, "cell.", "mechanisms");
+  const json mechanisms = ctx.array(cell, cell_key + ".", "mechanisms");
   for (std::size_t index = 0; index < mechanisms.size(); ++index) {
     const json& m = mechanisms[index];
-    const std::string key = "cell.mechanisms[]";
+    const std::string key = cell_key + ".mechanisms[]";
     if (!m.is_object()) ctx.fail(key, "must be an object", m);
     DensityMechanism d;
     const std::string name = ctx.str(m, key + ".", "name", "");
@@ -214,7 +219,7 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     // another mechanism, is the catalogue's generated one.
     if ((name != "pas" && name != "hh") || m.contains("parameters")) {
       p.generated.push_back(
-          generated_mechanism(m, "cell.mechanisms[" + std::to_string(index) + "]", ctx));
+          generated_mechanism(m, cell_key + ".mechanisms[" + std::to_string(index) + "]", ctx));
       p.generated.back().region = d.region;
       continue;
     }
@@ -233,25 +238,26 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     }
     p.density.push_back(d);
   }
-  p.ions = ion_specs(cell, ctx);
-  for (const json& s : ctx.array(cell, "cell.", "iclamp")) {
-    ctx.only(s, "cell.iclamp[]", {"location", "del", "dur", "amp"});
+  p.ions = ion_specs(cell, ctx, cell_key);
+  for (const json& s : ctx.array(cell, cell_key + ".", "iclamp")) {
+    ctx.only(s, cell_key + ".iclamp[]", {"location", "del", "dur", "amp"});
     IClampSpec x;
-    x.where = location(s.value("location", json::object()), ctx, "cell.iclamp[].location");
-    p.locations.push_back({"cell.iclamp[].location", x.where});
-    x.del = ctx.num(s, "cell.iclamp[].", "del", 0, 0);
-    x.dur = ctx.num(s, "cell.iclamp[].", "dur", 0, 0);
-    x.amp = ctx.num(s, "cell.iclamp[].", "amp", 0);
+    x.where = location(s.value("location", json::object()), ctx, cell_key + ".iclamp[].location");
+    p.locations.push_back({cell_key + ".iclamp[].location", x.where});
+    x.del = ctx.num(s, cell_key + ".iclamp[].", "del", 0, 0);
+    x.dur = ctx.num(s, cell_key + ".iclamp[].", "dur", 0, 0);
+    x.amp = ctx.num(s, cell_key + ".iclamp[].", "amp", 0);
     p.iclamps.push_back(x);
   }
   if (cell.contains("detector")) {
     const json& dj = cell.at("detector");
-    ctx.only(dj, "cell.detector", {"location", "threshold"});
+    ctx.only(dj, cell_key + ".detector", {"location", "threshold"});
     p.det.present = true;
-    p.det.where = location(dj.value("location", json::object()), ctx, "cell.detector.location");
-    p.locations.push_back({"cell.detector.location", p.det.where});
+    p.det.where =
+        location(dj.value("location", json::object()), ctx, cell_key + ".detector.location");
+    p.locations.push_back({cell_key + ".detector.location", p.det.where});
     p.det.threshold =
-        ctx.num(dj, "cell.detector.", "threshold", 10, -kMaxAbsVoltage, kMaxAbsVoltage);
+        ctx.num(dj, cell_key + ".detector.", "threshold", 10, -kMaxAbsVoltage, kMaxAbsVoltage);
   } else if (detector_by_default) {
     p.det.present = true;  // networks need spikes: soma(0.5), NetCon's threshold
   }
@@ -259,26 +265,28 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
 }
 
 // The sections of one morphology (a path, or synthetic:<name>).
-SectionedMorphology build_sections(const std::string& raw, const CellParts& p, const Ctx& ctx) {
-  const std::string m = expand(raw, ctx, "cell.morphology");
+SectionedMorphology build_sections(const std::string& raw, const CellParts& p, const Ctx& ctx,
+                                   const std::string& cell_key = "cell") {
+  const std::string m = expand(raw, ctx, cell_key + ".morphology");
   try {
     if (m.rfind("synthetic:", 0) == 0) return synthetic_sections(m.substr(10), p.so);
     return neuron_sections(read_swc(ctx.resolve(m), p.swc_options), p.so);
   } catch (const InputError& e) {
     if (!e.file().empty() && e.file().rfind("synthetic:", 0) != 0) throw;
-    throw InputError("cell.morphology '" + shown_key(m) + "': " + e.what(), ctx.file);
+    throw InputError(cell_key + ".morphology '" + shown_key(m) + "': " + e.what(), ctx.file);
   }
 }
 
 // A mechanism whose region matches no section of this cell would insert nothing; every
 // location must name one of its sections.
-void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ctx) {
+void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ctx,
+                const std::string& cell_key = "cell") {
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
     bool any = false;
     for (int sec = 0; sec < sm.size() && !any; ++sec)
       any = in_region(p.regions[k], sm.sections[sec].swc_type);
     if (!any)
-      ctx.fail("cell.mechanisms[" + std::to_string(k) + "].region",
+      ctx.fail(cell_key + ".mechanisms[" + std::to_string(k) + "].region",
                "matches no section of " + shown_key(sm.source) +
                    " (it has no section of that SWC type): the mechanism would be inserted "
                    "nowhere",
@@ -289,50 +297,307 @@ void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ct
 
 }  // namespace
 
-void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& net, NetworkSpec& n,
-                        std::vector<CellTemplate>& templates) {
-  if (!root.contains("cell")) ctx.fail("cell", "is required", json());
-  const json& cell = root.at("cell");
-  ctx.only(cell, "cell",
-           {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "ions", "iclamp", "detector", "keep_largest_component"});
+namespace {
+
+// One entry of "cells" (or the "cell" object): its key in messages, its cells.
+struct BlockJson {
+  std::string name, key;
+  const json* cell;
+  std::int64_t count = 0;
+  double fraction = -1;  // given instead of count
+};
+
+// "cells": [{"name", "count" | "fraction", <what "cell" takes>}, ...]: the blocks, their
+// counts resolved against network.cells (given: the counts must sum to it; absent: their sum).
+std::vector<BlockJson> read_blocks(const json& root, const Ctx& ctx, NetworkSpec& n) {
+  const json& list = root.at("cells");
+  if (!list.is_array() || list.empty())
+    ctx.fail("cells", "must be a non-empty list of cell templates", list);
+  if (static_cast<std::int64_t>(list.size()) > kMaxTemplates)
+    ctx.fail("cells", "lists more than " + std::to_string(kMaxTemplates) + " templates",
+             json(list.size()));
+  std::vector<BlockJson> blocks;
+  std::set<std::string> names;
+  bool counts = false, fractions = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    BlockJson b;
+    b.key = "cells[" + std::to_string(i) + "]";
+    b.cell = &list[i];
+    if (!list[i].is_object()) ctx.fail(b.key, "must be an object", list[i]);
+    if (!list[i].contains("name")) ctx.fail(b.key + ".name", "is required", json());
+    b.name = ctx.str(list[i], b.key + ".", "name", "");
+    if (b.name.empty()) ctx.fail(b.key + ".name", "must not be empty", list[i].at("name"));
+    if (!names.insert(b.name).second)
+      ctx.fail(b.key + ".name", "names another entry of cells too", list[i].at("name"));
+    const bool has_count = list[i].contains("count"), has_fraction = list[i].contains("fraction");
+    if (has_count == has_fraction)
+      ctx.fail(b.key + (has_count ? ".fraction" : ".count"),
+               "give exactly one of count and fraction", list[i].value("fraction", json()));
+    if (has_count) b.count = ctx.integer(list[i], b.key + ".", "count", 0, 1, kMaxCells);
+    if (has_fraction) b.fraction = ctx.num(list[i], b.key + ".", "fraction", 0, 0, 1);
+    counts = counts || has_count;
+    fractions = fractions || has_fraction;
+    blocks.push_back(b);
+  }
+  if (counts && fractions)
+    ctx.fail("cells", "give every entry a count or every entry a fraction, not both", json());
+  const bool cells_given = root.contains("network") && root.at("network").is_object() &&
+                           root.at("network").contains("cells");
+  if (fractions) {
+    if (!cells_given) ctx.fail("network.cells", "is required when cells[] give fractions", json());
+    double sum = 0;
+    for (const BlockJson& b : blocks) sum += b.fraction;
+    if (std::abs(sum - 1) > 1e-9) ctx.fail("cells[].fraction", "must sum to 1", json(sum));
+    // Cumulative rounding: the counts sum to network.cells exactly.
+    double cumulative = 0;
+    std::int64_t given = 0;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      cumulative += blocks[i].fraction;
+      const std::int64_t upto =
+          i + 1 == blocks.size()
+              ? n.cells
+              : std::min<std::int64_t>(n.cells, std::llround(cumulative * double(n.cells)));
+      blocks[i].count = upto - given;
+      given = upto;
+      if (blocks[i].count < 1)
+        ctx.fail(blocks[i].key + ".fraction",
+                 "gives no cell of network.cells = " + std::to_string(n.cells),
+                 json(blocks[i].fraction));
+    }
+  } else {
+    std::int64_t sum = 0;
+    for (const BlockJson& b : blocks) sum += b.count;
+    if (sum > kMaxCells) ctx.fail("cells[].count", "sum to more than the limit", json(sum));
+    if (cells_given && sum != n.cells)
+      ctx.fail("network.cells",
+               "differs from the sum of cells[].count (" + std::to_string(sum) + ")",
+               root.at("network").at("cells"));
+    n.cells = sum;
+  }
+  return blocks;
+}
+
+// The morphologies a "cell"-shaped object lists.
+std::vector<std::string> morphology_list(const json& cell, const Ctx& ctx,
+                                         const std::string& cell_key) {
   std::vector<std::string> morphologies;
-  if (!cell.contains("morphology")) ctx.fail("cell.morphology", "is required", json());
+  if (!cell.contains("morphology")) ctx.fail(cell_key + ".morphology", "is required", json());
   const json& mj = cell.at("morphology");
   if (mj.is_string())
     morphologies.push_back(mj.get<std::string>());
   else if (mj.is_array() && !mj.empty())
     for (const json& x : mj) {
-      if (!x.is_string()) ctx.fail("cell.morphology", "must hold strings", x);
+      if (!x.is_string()) ctx.fail(cell_key + ".morphology", "must hold strings", x);
       morphologies.push_back(x.get<std::string>());
     }
   else
-    ctx.fail("cell.morphology", "must be a path, synthetic:<name>, or a list of them", mj);
-  // Every template is built (sections, compartments) before the memory check: bound the
-  // list by the cells that can use it.
-  if (static_cast<std::int64_t>(morphologies.size()) >
-      std::min<std::int64_t>(n.cells, kMaxTemplates))
-    ctx.fail("cell.morphology",
-             "lists " + std::to_string(morphologies.size()) + " morphologies, more than " +
-                 (n.cells < kMaxTemplates
-                      ? "network.cells = " + std::to_string(n.cells) + " (the rest would be unused)"
-                      : "the limit of " + std::to_string(kMaxTemplates)),
-             json(morphologies.size()));
-  const CellParts p = read_cell_parts(cell, ctx, n.type != NetworkSpec::Single);
-  n.templates = static_cast<int>(morphologies.size());
-  for (const std::string& raw : morphologies) {
-    SectionedMorphology sm = build_sections(raw, p, ctx);
-    check_cell(p, sm, ctx);
-    if (!net.site.is_string())
-      check_locations(
-          {{"network.synapse_location", location(net.site, ctx, "network.synapse_location")}}, sm,
-          ctx);
-    auto syns = synapse_sites(sm, net.synapses, net.site, net.tau, net.e, n.seed, ctx);
-    templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
-                                           std::move(syns), p.det));
-    templates.back().generated = p.generated;
-    templates.back().ions = p.ions;
+    ctx.fail(cell_key + ".morphology", "must be a path, synthetic:<name>, or a list of them", mj);
+  return morphologies;
+}
+
+// The synapses each source group adds to a template (SourceGroup::per_cell of them).
+struct SourceSynapses {
+  double tau = 2, e = 0;
+  std::vector<std::string> to;  // block names; empty: every block
+};
+
+// "sources": [{"name", "count", "type": "regular" | "poisson", "start", "interval" | "rate",
+// "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e", "to"}}].
+std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
+                                         const NetworkSection& net,
+                                         const std::vector<BlockJson>& blocks, double tstop,
+                                         NetworkSpec& n) {
+  std::vector<SourceSynapses> out;
+  n.sources.clear();
+  if (!root.contains("sources")) return out;
+  const json& list = root.at("sources");
+  if (!list.is_array()) ctx.fail("sources", "must be a list of spike source groups", list);
+  std::set<std::string> names;
+  std::int64_t first = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& s = list[i];
+    const std::string key = "sources[" + std::to_string(i) + "]", k = key + ".";
+    ctx.only(s, key,
+             {"name", "count", "type", "start", "interval", "rate", "number", "seed", "connect"});
+    SourceGroup g;
+    g.name = ctx.str(s, k, "name", "");
+    if (g.name.empty())
+      ctx.fail(k + "name", "is required (a non-empty string)", s.value("name", json()));
+    if (!names.insert(g.name).second)
+      ctx.fail(k + "name", "names another entry of sources too", s.at("name"));
+    g.count = ctx.integer(s, k, "count", 1, 1, kMaxCells);
+    const std::string type = ctx.str(s, k, "type", "regular");
+    if (type == "regular")
+      g.type = SourceGroup::Regular;
+    else if (type == "poisson")
+      g.type = SourceGroup::Poisson;
+    else
+      ctx.fail(k + "type", "must be regular or poisson", s.at("type"));
+    g.start = ctx.num(s, k, "start", 0, 0);
+    if (s.contains("interval") && s.contains("rate"))
+      ctx.fail(k + "rate", "give interval (ms) or rate (Hz), not both", s.at("rate"));
+    if (s.contains("rate")) {
+      const double rate = ctx.num(s, k, "rate", 0, 0);
+      if (!(rate > 0)) ctx.fail(k + "rate", "must be > 0 (Hz)", s.at("rate"));
+      g.interval = 1000 / rate;
+    } else {
+      g.interval = ctx.num(s, k, "interval", 10, 0);
+      if (!(g.interval > 0)) ctx.fail(k + "interval", "must be > 0 (ms)", s.at("interval"));
+    }
+    g.number = ctx.integer(s, k, "number", g.number, 0, std::numeric_limits<std::int64_t>::max());
+    g.seed = static_cast<std::uint64_t>(ctx.integer(s, k, "seed", static_cast<std::int64_t>(n.seed),
+                                                    0, std::numeric_limits<std::int64_t>::max()));
+    // Every rank draws every source's spikes: bound what a run may draw.
+    const double expected =
+        double(g.count) * std::min(double(g.number), std::max(0.0, tstop - g.start) / g.interval);
+    if (expected > 1e9)
+      ctx.fail(k + (s.contains("rate") ? "rate" : "interval"),
+               "would draw about " + format_value(expected) +
+                   " spikes in tstop (more than 1e9: fewer sources, a lower rate or a number)",
+               s.value(s.contains("rate") ? "rate" : "interval", json()));
+    g.first = first;
+    first += g.count;
+    SourceSynapses syn;
+    syn.tau = net.tau;
+    syn.e = net.e;
+    if (s.contains("connect")) {
+      const json& c = s.at("connect");
+      const std::string ck = key + ".connect", c_ = ck + ".";
+      ctx.only(c, ck, {"per_cell", "weight", "delay", "tau", "e", "to"});
+      if (n.type == NetworkSpec::Explicit)
+        ctx.fail(ck,
+                 "an explicit network lists its connections (sources are gids " +
+                     std::to_string(n.cells) + " and up)",
+                 c);
+      g.per_cell = static_cast<int>(ctx.integer(c, c_, "per_cell", 1, 0, kMaxSynapsesPerCell));
+      g.weight = ctx.num(c, c_, "weight", n.weight);
+      g.delay = ctx.num(c, c_, "delay", n.delay_min);
+      if (!(g.delay > 0)) ctx.fail(c_ + "delay", "must be > 0 (ms)", c.at("delay"));
+      syn.tau = ctx.num(c, c_, "tau", net.tau);
+      if (!(syn.tau > 0))
+        ctx.fail(c_ + "tau", "must be > 0 (ms, the synapses' decay)", c.at("tau"));
+      syn.e = ctx.num(c, c_, "e", net.e, -kMaxAbsVoltage, kMaxAbsVoltage);
+      for (const json& t : ctx.array(c, c_, "to")) {
+        if (!t.is_string()) ctx.fail(c_ + "to", "must list names of cells[] entries", t);
+        const std::string name = t.get<std::string>();
+        const bool known = std::any_of(blocks.begin(), blocks.end(),
+                                       [&](const BlockJson& b) { return b.name == name; });
+        if (!known) {
+          std::string all;
+          for (const BlockJson& b : blocks) all += (all.empty() ? "" : ", ") + b.name;
+          ctx.fail(c_ + "to", "names no entry of cells (" + all + ")", t);
+        }
+        syn.to.push_back(name);
+      }
+    }
+    n.sources.push_back(g);
+    out.push_back(syn);
   }
+  return out;
+}
+
+}  // namespace
+
+void read_given_templates_sources(const json& root, const Ctx& ctx, const NetworkSection& net,
+                                  double tstop, NetworkSpec& n) {
+  read_sources(root, ctx, net, {}, tstop, n);
+  for (std::size_t g = 0; g < n.sources.size(); ++g)
+    if (root.at("sources")[g].contains("connect"))
+      ctx.fail("sources[" + std::to_string(g) + "].connect",
+               "the cell templates are given: list the sources' connections (their gids follow "
+               "the cells')",
+               root.at("sources")[g].at("connect"));
+}
+
+void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& net, NetworkSpec& n,
+                        std::vector<CellTemplate>& templates, double tstop) {
+  if (root.contains("cell") && root.contains("cells"))
+    ctx.fail("cells", "give either cell (one template) or cells (a list), not both",
+             root.at("cells"));
+  if (!root.contains("cell") && !root.contains("cells")) ctx.fail("cell", "is required", json());
+  const bool listed = root.contains("cells");
+  std::vector<BlockJson> blocks;
+  if (listed) {
+    blocks = read_blocks(root, ctx, n);
+  } else {
+    BlockJson b;
+    b.name = b.key = "cell";
+    b.cell = &root.at("cell");
+    b.count = n.cells;
+    blocks.push_back(b);
+  }
+  const std::vector<SourceSynapses> source_syn = read_sources(root, ctx, net, blocks, tstop, n);
+  // cells[] may have changed network.cells, which a random network's synapse count depends on.
+  const int network_synapses = net.is_explicit ? net.synapses : n.synapses_needed();
+  n.blocks.clear();
+  std::int64_t first_gid = 0;
+  for (const BlockJson& b : blocks) {
+    const json& cell = *b.cell;
+    std::set<std::string> keys{"morphology",
+                               "nseg",
+                               "max_segment_length_um",
+                               "d_lambda",
+                               "Ra",
+                               "cm",
+                               "mechanisms",
+                               "ions",
+                               "iclamp",
+                               "detector",
+                               "keep_largest_component"};
+    if (listed) keys.insert({"name", "count", "fraction"});
+    ctx.only(cell, b.key, keys);
+    const std::vector<std::string> morphologies = morphology_list(cell, ctx, b.key);
+    // Every template is built (sections, compartments) before the memory check: bound the
+    // list by the cells that can use it.
+    if (static_cast<std::int64_t>(morphologies.size()) >
+        std::min<std::int64_t>(b.count, kMaxTemplates))
+      ctx.fail(b.key + ".morphology",
+               "lists " + std::to_string(morphologies.size()) + " morphologies, more than " +
+                   (b.count < kMaxTemplates
+                        ? (listed ? b.key + ".count = " : std::string("network.cells = ")) +
+                              std::to_string(b.count) + " (the rest would be unused)"
+                        : "the limit of " + std::to_string(kMaxTemplates)),
+               json(morphologies.size()));
+    const CellParts p =
+        read_cell_parts(cell, ctx, n.type != NetworkSpec::Single || !n.sources.empty(), b.key);
+    TemplateBlock tb;
+    tb.name = b.name;
+    tb.first_gid = first_gid;
+    tb.count = b.count;
+    tb.first_template = static_cast<int>(templates.size());
+    tb.templates = static_cast<int>(morphologies.size());
+    first_gid += b.count;
+    n.blocks.push_back(tb);
+    for (const std::string& raw : morphologies) {
+      SectionedMorphology sm = build_sections(raw, p, ctx, b.key);
+      check_cell(p, sm, ctx, b.key);
+      if (!net.site.is_string())
+        check_locations(
+            {{"network.synapse_location", location(net.site, ctx, "network.synapse_location")}}, sm,
+            ctx);
+      auto syns = synapse_sites(sm, network_synapses, net.site, net.tau, net.e, n.seed, ctx);
+      // Each source group that reaches this block: its synapses after the network's.
+      for (std::size_t g = 0; g < n.sources.size(); ++g) {
+        SourceGroup& sg = n.sources[g];
+        sg.first_synapse.resize(templates.size() + 1, -1);
+        const auto& to = source_syn[g].to;
+        if (sg.per_cell == 0 ||
+            (!to.empty() && std::find(to.begin(), to.end(), b.name) == to.end()))
+          continue;
+        sg.first_synapse[templates.size()] = static_cast<int>(syns.size());
+        auto more = synapse_sites(sm, sg.per_cell, net.site, source_syn[g].tau, source_syn[g].e,
+                                  n.seed, ctx, 0x50c0 + g);
+        syns.insert(syns.end(), more.begin(), more.end());
+      }
+      templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
+                                             std::move(syns), p.det));
+      templates.back().generated = p.generated;
+      templates.back().ions = p.ions;
+    }
+  }
+  n.templates = static_cast<int>(templates.size());
+  // "cell" keeps its round-robin over every morphology.
+  if (!listed) n.blocks.clear();
 }
 
 CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology) {

@@ -212,21 +212,22 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
     set_path(root, key, value, ctx);
   }
   ctx.only(root, "",
-           {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "network", "record", "run",
-            "output", "comment"});
+           {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "cells", "sources", "network",
+            "record", "run", "output", "comment"});
   SimulationConfig c;
   c.path = path;
   config_impl::read_simulation_section(root, ctx, c.params);
   // The network first: the cells' synapse count depends on it.
   const config_impl::NetworkSection net = config_impl::read_network_section(root, ctx, c.network);
   if (templates) {
-    if (root.contains("cell"))
-      ctx.fail("cell", "must be absent: the cell templates are given", root.at("cell"));
+    for (const char* k : {"cell", "cells"})
+      if (root.contains(k)) ctx.fail(k, "must be absent: the cell templates are given", root.at(k));
     if (templates->empty()) ctx.fail("cell", "no cell templates given", json());
     c.templates = std::move(*templates);
     c.network.templates = static_cast<int>(c.templates.size());
+    config_impl::read_given_templates_sources(root, ctx, net, c.params.tstop, c.network);
   } else {
-    config_impl::read_cells_section(root, ctx, net, c.network, c.templates);
+    config_impl::read_cells_section(root, ctx, net, c.network, c.templates, c.params.tstop);
   }
   config_impl::finish_explicit_network(net, ctx, c.templates, c.network);
   config_impl::read_records_section(root, ctx, c);

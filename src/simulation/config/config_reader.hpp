@@ -144,8 +144,13 @@ struct NetworkSection {
 // the network; records on the templates).
 void read_simulation_section(const json& root, const Ctx& ctx, SimulationParameters& p);
 NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpec& n);
+// "cell" (one template) or "cells" (a list, each with its count), and "sources" (whose
+// connections add synapses to the templates they reach).
 void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& net, NetworkSpec& n,
-                        std::vector<CellTemplate>& templates);
+                        std::vector<CellTemplate>& templates, double tstop);
+// "sources" of a config whose templates are given in code (no "connect": connections listed).
+void read_given_templates_sources(const json& root, const Ctx& ctx, const NetworkSection& net,
+                                  double tstop, NetworkSpec& n);
 // One template from a "cell"-shaped object with a single morphology (or `morphology` given)
 // and its own "synapses" list: parse_cell_template (config.hpp).
 CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology);

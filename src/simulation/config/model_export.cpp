@@ -118,6 +118,11 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
 
 std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t>& gids) {
   const NetworkSpec net = simulated_network(c);
+  if (net.num_sources() > 0)
+    throw InputError(
+        "output.model: a network with spike sources cannot be exported (the model "
+        "format has no NetStim)",
+        c.path, 0, std::to_string(net.num_sources()));
   json m;
   m["format"] = "hinesbatch-model-1";
   m["dt"] = c.params.dt;

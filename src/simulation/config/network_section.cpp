@@ -8,7 +8,21 @@ namespace hinesbatch::config_impl {
 namespace {
 
 // The lists of an explicit network, every entry checked and named by its index.
-void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, NetworkSection& out) {
+// The gids the "sources" list adds after the cells (its entries are checked later).
+std::int64_t declared_sources(const json& root) {
+  std::int64_t total = 0;
+  if (!root.contains("sources") || !root.at("sources").is_array()) return 0;
+  for (const json& s : root.at("sources")) {
+    const json count = s.is_object() ? s.value("count", json(1)) : json(0);
+    if (count.is_number_integer() && count.get<std::int64_t>() > 0 &&
+        count.get<std::int64_t>() <= kMaxCells)
+      total += count.get<std::int64_t>();
+  }
+  return std::min(total, kMaxCells);
+}
+
+void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, NetworkSection& out,
+                         std::int64_t sources) {
   ExplicitNetwork& l = out.lists;
   l.cells = n.cells;
   const std::int64_t last_gid = n.cells - 1;
@@ -39,7 +53,7 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     if (!c.is_array() || c.size() != 5)
       ctx.fail(key, "must be [source gid, target gid, synapse, weight, delay]", c);
     ExplicitConnection x;
-    x.source = ctx.integer_value(c[0], key + ".source", 0, last_gid);
+    x.source = ctx.integer_value(c[0], key + ".source", 0, last_gid + sources);
     x.target = ctx.integer_value(c[1], key + ".target", 0, last_gid);
     x.synapse =
         static_cast<int>(ctx.integer_value(c[2], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
@@ -152,7 +166,8 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
   out.e = ctx.num(net, "network.", "e", 0.0, -kMaxAbsVoltage, kMaxAbsVoltage);
   out.site = net.value("synapse_location", json("random_dendrites"));
   if (out.is_explicit)
-    read_explicit_lists(net, ctx, n, out);  // out.synapses: the largest index used + 1
+    read_explicit_lists(net, ctx, n, out,
+                        declared_sources(root));  // out.synapses: the largest index used + 1
   else
     out.synapses = n.synapses_needed();
   return out;
@@ -161,12 +176,22 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
 void finish_explicit_network(const NetworkSection& net, const Ctx& ctx,
                              const std::vector<CellTemplate>& templates, NetworkSpec& n) {
   if (!net.is_explicit) return;
-  const ExplicitNetwork& l = net.lists;
+  ExplicitNetwork l = net.lists;
+  if (l.cells != n.cells)
+    ctx.fail("network.cells",
+             "an explicit network with cells[] needs network.cells = the sum of their counts (" +
+                 std::to_string(n.cells) + ")",
+             json(l.cells));
+  l.sources = n.num_sources();
   const int count = static_cast<int>(templates.size());
+  // cells[] assign templates by blocks of gids: listed per gid for the explicit network.
+  if (l.templates.empty() && !n.blocks.empty())
+    for (std::int64_t gid = 0; gid < l.cells; ++gid) l.templates.push_back(n.template_of(gid));
   for (std::size_t i = 0; i < l.templates.size(); ++i)
     if (l.templates[i] >= count)
       ctx.fail("network.templates[" + std::to_string(i) + "]",
-               "names template " + std::to_string(l.templates[i]) + " but cell.morphology lists " +
+               "names template " + std::to_string(l.templates[i]) +
+                   (n.blocks.empty() ? " but cell.morphology lists " : " but cells[] give ") +
                    std::to_string(count),
                l.templates[i]);
   for (std::size_t i = 0; i < l.iclamps.size(); ++i) {
@@ -183,6 +208,8 @@ void finish_explicit_network(const NetworkSection& net, const Ctx& ctx,
     throw InputError(e.what(), ctx.file);
   }
   built.seed = n.seed;
+  built.sources = std::move(n.sources);
+  built.blocks = std::move(n.blocks);
   n = std::move(built);
 }
 

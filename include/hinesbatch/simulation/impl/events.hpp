@@ -42,6 +42,33 @@ class ConnectionTable {
   std::vector<LocalTarget> targets_;
 };
 
+// The spikes of a network's sources (NetworkSpec::sources), drawn epoch by epoch on the host.
+// A spike of time t is taken at the step whose start NEURON's delivery rule picks
+// (delivery_step(t)), as a cell's spike is reported at a step; its events are those of a
+// cell's spike of that step. The n-th spike of a source depends on (seed, gid, n) only.
+class SourceSpikes {
+ public:
+  SourceSpikes() = default;
+  SourceSpikes(const NetworkSpec& net, double dt);
+  // The spikes of steps [begin, end) of every source, sorted by (step, gid). Calls must come
+  // with increasing, adjacent ranges.
+  std::vector<Spike> take(std::int64_t begin, std::int64_t end);
+  bool empty() const { return next_.empty(); }
+  // The time of spike n of source `gid` of group g given the time of spike n - 1 (unused for
+  // n = 0 and for regular sources).
+  static double spike_time(const SourceGroup& g, std::int64_t gid, std::int64_t n, double previous);
+
+ private:
+  struct Next {
+    std::int64_t gid, n;
+    double time;  // of spike n (infinity: no more)
+    int group;
+  };
+  std::vector<SourceGroup> groups_;
+  std::vector<Next> next_;
+  double dt_ = 1;
+};
+
 class EventQueue {
  public:
   struct Event {

@@ -167,6 +167,7 @@ class NetworkSimulation {
         x_w.push_back(e.weight);
       }
     events_.push_external(exec, x_step, x_syn, x_w);
+    sources_ = SourceSpikes(net, params.dt);
     metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
     std::vector<int> rs, rn;
@@ -215,6 +216,11 @@ class NetworkSimulation {
       metrics_.compute_s += since(t);
       copy_trace_rows(1, count + 1);
       const std::int64_t open = first + count;  // first step not yet run
+      // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
+      // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
+      // join the gathered spikes without being exchanged.
+      std::vector<Spike> drawn;
+      if (!sources_.empty()) drawn = sources_.take(first == 0 ? 0 : first + 1, open + 1);
       if (overlap_) {
         if (pending.valid()) {
           t = clock::now();
@@ -223,10 +229,15 @@ class NetworkSimulation {
           queue_spikes(std::move(all), open);
         }
         pending =
-            std::async(std::launch::async, [this, l = std::move(local)] { return gather(l); });
+            std::async(std::launch::async, [this, l = std::move(local), d = std::move(drawn)] {
+              auto all = gather(l);
+              all.insert(all.end(), d.begin(), d.end());
+              return all;
+            });
       } else {
         t = clock::now();
         auto all = gather(local);
+        all.insert(all.end(), drawn.begin(), drawn.end());
         metrics_.exposed_exchange_s += since(t);
         queue_spikes(std::move(all), open);
       }
@@ -258,7 +269,8 @@ class NetworkSimulation {
     metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
   }
 
-  // Every spike of the network (all ranks), sorted by (step, gid); time = step * dt.
+  // Every spike of the network (all ranks), the sources' included, sorted by (step, gid);
+  // time = step * dt.
   const std::vector<Spike>& spikes() const { return raster_; }
   // Voltage traces of the records that live on this rank: rows t = 0, dt, ..., one column
   // per local record (in the order given).
@@ -324,6 +336,7 @@ class NetworkSimulation {
   int epoch_steps_ = 1;
   std::unique_ptr<CellGroup<ExecutionSpace, Catalogue>> group_;
   DeviceEventQueue<ExecutionSpace> events_;
+  SourceSpikes sources_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
