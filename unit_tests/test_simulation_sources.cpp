@@ -10,7 +10,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "hinesbatch/simulation/events.hpp"
+#include "hinesbatch/simulation/impl/events.hpp"
 #include "hinesbatch/simulation/run.hpp"
 
 namespace hinesbatch::test {
