@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Call A1, correctness of the new device code (generated mechanisms in the on-chip schedule;
-# teams' solves by flags): the whole CUDA unit suite (2 shards), the NMODL unit tests,
-# compute-sanitizer (memcheck, racecheck, synccheck) on teams that solve by flags and on the
-# L5PC catalogue on chip, the L5PC cell on chip (device) against the cells schedule (host).
+# Call A1, correctness of the new device code (generated mechanisms in the on-chip schedule,
+# after the flags were reverted): the whole CUDA unit suite (2 shards), the NMODL unit tests,
+# compute-sanitizer (memcheck, racecheck, synccheck) on team launches of the mixed network and
+# on the L5PC catalogue on chip (racecheck: the lanes' waits between mechanisms that share a
+# node), the L5PC cell on chip (device, every launch shape) against the cells schedule (host).
 set -u
 cd "$(dirname "$0")/../../../.."; c=$PWD/.devcarry; B=$PWD/docs/results/2026-11-26-flags/callA
 rm -rf $c/bin && mkdir -p $c/bin && tar xzf $c/bin.tgz -C $c
@@ -13,23 +14,21 @@ R=examples/sim/real_mixed.json
 small="--set network.cells=48 --set network.kick.cells=4 --set tstop=2 --set network.synapses_per_cell=10"
 team="--set run.on_chip_kind=\"team_per_cell\" --set run.on_chip_lanes=256"
 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $c/bin/hinesbatch-sim $R --quiet --set 'output={}' $small $team \
-  --metrics $L/memcheck_flags.json > $L/memcheck_flags.txt 2>&1
-stamp "memcheck mixed team 256 rc=$? $(tail -1 $L/memcheck_flags.txt) $(grep -o 'solve by flags' $L/memcheck_flags.json | head -1)"
+  > $L/memcheck_team.txt 2>&1
+stamp "memcheck mixed team 256 rc=$? $(tail -1 $L/memcheck_team.txt)"
 timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 $c/bin/hinesbatch-sim $R --quiet --set 'output={}' \
-  --set network.cells=4 --set network.kick.cells=1 --set tstop=0.5 --set network.synapses_per_cell=4 $team > $L/racecheck_flags.txt 2>&1
-stamp "racecheck mixed team 256 flags rc=$? $(tail -1 $L/racecheck_flags.txt)"
-timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 $c/bin/hinesbatch-sim $R --quiet --set 'output={}' \
-  --set network.cells=4 --set network.kick.cells=1 --set tstop=0.5 --set network.synapses_per_cell=4 $team \
-  --set run.on_chip_sync=\"barriers\" > $L/racecheck_barriers.txt 2>&1
-stamp "racecheck mixed team 256 barriers rc=$? $(tail -1 $L/racecheck_barriers.txt)"
-timeout 100 compute-sanitizer --tool synccheck --error-exitcode 9 $c/bin/hinesbatch-sim $R --quiet --set 'output={}' $small $team > $L/synccheck_flags.txt 2>&1
-stamp "synccheck mixed team 256 rc=$? $(tail -1 $L/synccheck_flags.txt)"
+  --set network.cells=4 --set network.kick.cells=1 --set tstop=0.5 --set network.synapses_per_cell=4 $team > $L/racecheck_team.txt 2>&1
+stamp "racecheck mixed team 256 rc=$? $(tail -1 $L/racecheck_team.txt)"
+timeout 100 compute-sanitizer --tool synccheck --error-exitcode 9 $c/bin/hinesbatch-sim $R --quiet --set 'output={}' $small $team > $L/synccheck_team.txt 2>&1
+stamp "synccheck mixed team 256 rc=$? $(tail -1 $L/synccheck_team.txt)"
 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $c/bin/hinesbatch-sim-l5pc $B/l5pc_cnic_net.json --quiet \
   --set network.cells=24 --set tstop=1 --metrics $L/memcheck_l5pc.json > $L/memcheck_l5pc.txt 2>&1
 stamp "memcheck l5pc on chip rc=$? $(tail -1 $L/memcheck_l5pc.txt) $(python3 -c "import json; print(json.load(open('$L/memcheck_l5pc.json'))['schedule'])")"
-timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 $c/bin/hinesbatch-sim-l5pc $B/l5pc_cnic_net.json --quiet \
-  --set network.cells=2 --set tstop=0.25 --set run.on_chip_kind=\"team_per_cell\" --set run.on_chip_lanes=128 > $L/racecheck_l5pc.txt 2>&1
-stamp "racecheck l5pc team 128 rc=$? $(tail -1 $L/racecheck_l5pc.txt)"
+for shape in warp_per_cell:32 team_per_cell:128; do
+  timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 $c/bin/hinesbatch-sim-l5pc $B/l5pc_cnic_net.json --quiet \
+    --set network.cells=2 --set tstop=0.25 --set run.on_chip_kind=\"${shape%%:*}\" --set run.on_chip_lanes=${shape##*:} > $L/racecheck_l5pc_${shape%%:*}.txt 2>&1
+  stamp "racecheck l5pc $shape rc=$? $(tail -1 $L/racecheck_l5pc_${shape%%:*}.txt)"
+done
 run() { local bin=$1 name=$2; shift 2
   timeout 100 $c/bin/$bin "$@" --quiet --metrics $L/$name.json --spikes $L/$name.spk > $L/$name.log 2>&1
   stamp "$name rc=$? $(python3 -c "import json; m=json.load(open('$L/$name.json')); print('%.4g'%m['compartment_steps_per_s'], m['spikes'], m.get('schedule'), m.get('cell_lanes'))" 2>/dev/null) $(md5sum < $L/$name.spk | cut -c1-32)"; }
