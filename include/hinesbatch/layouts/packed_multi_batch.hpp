@@ -2,8 +2,8 @@
 // A multi-morphology batch for the team schedules: every cell its own tree, stored packed
 // (cell by cell, each cell's nodes contiguous, no padding), solved by a team per cell on
 // chip so that mixed batches move what a mono-morphology batch moves: 40 B per node in
-// double. Two schedules (multi_morphology_solve.hpp): CellLanes (solvers/hines_lanes.hpp,
-// over a CellLanePlan) and TeamPieces (solvers/hines_team.hpp, over a TeamTreePlan).
+// double. Two schedules (multi_morphology_solve.hpp): CellLanes (solvers/impl/hines_lanes.hpp,
+// over a CellLanePlan) and TeamPieces (solvers/impl/hines_team.hpp, over a TeamTreePlan).
 //
 // Cells that share a tree (the same parent array) share its plans: a network built from a
 // few reconstructions plans each of them once, so planning 256,000 cells costs about as

@@ -41,7 +41,7 @@ KOKKOS_INLINE_FUNCTION void record_nodes(const StatusView& status, long long sys
   if (pivot_node >= 0) Kokkos::atomic_fetch_min(&status(0), system_offset + pivot_node);
   if (x_node >= 0) Kokkos::atomic_fetch_min(&status(1), system_offset + x_node);
 }
-// f: a SolveFailure (solvers/hines_system.hpp) or anything with bad_pivot and bad_solution.
+// f: a SolveFailure (solvers/impl/hines_system.hpp) or anything with bad_pivot and bad_solution.
 template <class StatusView, class Failure>
 KOKKOS_INLINE_FUNCTION void record_failure(const StatusView& status, const Failure& f,
                                            long long system_offset) {

@@ -1,7 +1,7 @@
 #pragma once
 // The parent array of a Tree, copied once into a memory space for the batched solvers,
-// with the tree's plans for the team and warp schedules (solvers/team_tree_plan.hpp,
-// solvers/warp_tree_plan.hpp).
+// with the tree's plans for the team and warp schedules (solvers/impl/team_tree_plan.hpp,
+// solvers/impl/warp_tree_plan.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <vector>

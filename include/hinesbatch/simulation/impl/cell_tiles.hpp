@@ -1,7 +1,7 @@
 #pragma once
 // The lanes schedule of the simulation's step on a host: one work item
 // advances a TILE of W cells that share one tree (same node count and parent array), the
-// lane loop vectorised, as the SIMD-tile solves do for batches (solvers/tile_system.hpp).
+// lane loop vectorised, as the SIMD-tile solves do for batches (solvers/impl/tile_system.hpp).
 // A Hines sweep of one cell is a serial chain of divisions; W cells side by side make W
 // independent chains per vector instruction.
 //
