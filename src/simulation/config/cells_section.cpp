@@ -457,6 +457,12 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
                s.value(s.contains("rate") ? "rate" : "interval", json()));
     g.first = first;
     first += g.count;
+    // Every rank keeps every source's next spike (32 bytes each).
+    if (first > kMaxSources)
+      ctx.fail(k + "count",
+               "makes " + std::to_string(first) + " sources, more than the limit of " +
+                   std::to_string(kMaxSources),
+               s.value("count", json(1)));
     SourceSynapses syn;
     syn.tau = net.tau;
     syn.e = net.e;

@@ -26,6 +26,8 @@ constexpr int kMaxJsonDepth = 64;
 constexpr double kMaxAbsVoltage = 1000;
 // Cell templates one config may list (each is built before the memory check).
 constexpr std::int64_t kMaxTemplates = 65536;
+// Spike sources one config may list (every rank draws every source's spikes).
+constexpr std::int64_t kMaxSources = 10000000;
 
 // A JSON value as text for a message: invalid UTF-8 replaced, never an exception.
 inline std::string dump_value(const json& v) {

@@ -177,6 +177,8 @@ expect sources_unknown_key 2 "config key 'sources\[0\].noise': unknown key" -- \
   "$BASE" --set 'sources=[{"name": "s", "noise": 1}]'
 expect sources_too_many 2 "config key 'sources\[0\].rate': would draw about .* spikes in tstop \(more than 1e9" -- \
   "$BASE" --set 'sources=[{"name": "s", "count": 1000000, "rate": 100000, "type": "poisson"}]'
+expect sources_count 2 "config key 'sources\[1\].count': makes 10000001 sources, more than the limit of 10000000" -- \
+  "$BASE" --set 'sources=[{"name": "a", "count": 10000000, "number": 0}, {"name": "b", "number": 0}]'
 expect connect_to 2 "config key 'sources\[0\].connect.to': names no entry of cells \(passive, active\).*value '\"pyr\"'" -- \
   "$BASE" --set 'sources=[{"name": "s", "connect": {"to": ["pyr"]}}]'
 expect connect_delay 2 "config key 'sources\[0\].connect.delay': must be > 0 \(ms\)" -- \
