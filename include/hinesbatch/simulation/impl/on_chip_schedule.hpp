@@ -29,6 +29,7 @@
 #include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/impl/voltage_check.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 #include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
 #include "hinesbatch/solvers/impl/hines_lanes.hpp"
 
