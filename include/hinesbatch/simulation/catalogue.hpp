@@ -15,7 +15,8 @@ struct CatalogueVariable {
   Kind kind = Parameter;
   double default_value = 0;
   bool range = false;
-  bool written = false;  // assigned by the mechanism (false: constant over a run)
+  bool written = false;      // assigned by the mechanism (false: constant over a run)
+  bool output_only = false;  // written, never read back by the mechanism: not kept in rows
 };
 
 struct CatalogueGlobal {

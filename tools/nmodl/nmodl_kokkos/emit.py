@@ -266,6 +266,24 @@ class Emitter:
                     and not self.declared_local(n)):
                 self.refuse(r"\b%s\b" % re.escape(n), n, "variable not declared in any block")
 
+    def loaded_anywhere(self):
+        """The variables some generated function loads (reads before assigning on some
+        path). An ASSIGNED variable no function loads is an output only: the simulation need
+        not keep it between calls (hh's gna, pas's i)."""
+        m = self.m
+        blocks = [list(m.initial.statements) if m.initial is not None else [], list(m.breakpoint)]
+        blocks.append([s for _, _, sb in m.solves for s in sb.statements])
+        if m.net_receive is not None:
+            blocks += [list(m.net_receive[1]), list(m.net_receive[2])]
+        loaded = set()
+        for stmts in blocks:
+            self.collect_locals(stmts)
+            if m.net_receive is not None:
+                self.locals.update(m.net_receive[0])
+            used, _ = self.names_in(stmts)
+            loaded |= used & self.read_first(stmts)
+        return loaded
+
     def declared_local(self, n):
         return n in self.locals
 
@@ -388,11 +406,15 @@ def header(mech, src, namespace, tool_version):
     nw = len(m.net_receive[0]) if m.net_receive else 0
     out.append(f"  static constexpr int num_weights = {nw};")
     vk = {"parameter": "Parameter", "state": "State", "assigned": "Assigned"}
+    loaded = em.loaded_anywhere()
+    output_only = {v.name for v in m.variables
+                   if v.kind == "assigned" and v.written and v.name not in loaded}
     out.append(f"  static constexpr int num_variables = {len(m.variables)};")
     out.append(f"  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, {len(m.variables)}> variables{{{{")
     for v in m.variables:
         out.append(f'      {{"{v.name}", ::hinesbatch::nmodl::VariableKind::{vk[v.kind]}, {literal(v.default)}, '
-                   f'{"true" if v.range else "false"}, {"true" if v.written else "false"}}},')
+                   f'{"true" if v.range else "false"}, {"true" if v.written else "false"}, '
+                   f'{"true" if v.name in output_only else "false"}}},')
     out.append("  }};")
     out.append(f"  static constexpr int num_globals = {len(m.globals)};")
     out.append(f"  static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, {len(m.globals)}> globals{{{{")

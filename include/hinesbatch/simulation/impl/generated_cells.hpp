@@ -5,9 +5,12 @@
 // mechanism each; a block is dispatched once to its mechanism's static functions
 // (Dispatch over the compiled catalogue: a switch, no virtual calls) and loops over its
 // nodes. Storage, per the schedule's (slot, ...) layout:
-//   rows(slot, r)     the variables the mechanisms assign, a slot's row per template layout
-//   ions(slot, q)     per node and catalogue ion: e, ci, co, i, di/dv (nmodl::IonSlot)
+//   rows(slot, r)     the variables the mechanisms assign and read back, a slot's row per
+//                     template layout (output-only variables, such as hh's gna, are not kept)
+//   ions(slot, q)     per node and catalogue ion: e, ci, co, i, di/dv (nmodl::IonSlot), for
+//                     the ions whose values some mechanism writes or whose current one reads
 //   constants(...)    the variables they never assign and their globals, per template
+//   ion_fixed(...)    e, ci and co per template node and ion where no mechanism writes them
 // Units: a density mechanism's mA/cm2 and S/cm2 become the schedule's nA and uS with the
 // node's area (x area um2 x 1e-2); ion currents stay densities (mA/cm2), as concentration
 // mechanisms read them.
@@ -58,6 +61,9 @@ struct GeneratedViews {
   vec_i const_begin;  // per template: its constants in constants
   vec_i node_begin;   // per template: its nodes in area, diam and (x ions) ion_style
   vec_d row_init, constants, area, diam, ion_init;  // ion_init: (template, ion, value)
+  // ((template node) * ions + ion) * 3 + (IonE, IonCi, IonCo): the values at initialisation,
+  // read instead of the slot's where no mechanism of the catalogue writes them.
+  vec_d ion_fixed;
   Kokkos::View<unsigned char*, memory_space> ion_style;
   slots_d rows;  // (slot, row)
   slots_d ions;  // (slot, (node * ions + ion) * IonSlots + value)
@@ -104,7 +110,7 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
   g.dt = dt;
   std::vector<int> block_begin{0}, mech, nb, ne, row, cst, glb, sync, nodes, row_begin{0},
       const_begin, node_begin;
-  std::vector<double> row_init, constants, area, diam, ion_init;
+  std::vector<double> row_init, constants, area, diam, ion_init, ion_fixed;
   std::vector<unsigned char> ion_style;
   int max_rows = 1, max_ion_values = 1;
   for (const GeneratedTemplate& t : layouts) {
@@ -133,6 +139,16 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
     std::vector<double> init = t.ion_init;
     init.resize(std::size_t(num_ions) * kIonInitValues, 0.0);  // templates without mechanisms
     ion_init.insert(ion_init.end(), init.begin(), init.end());
+    for (int node = 0; node < t.num_nodes; ++node)
+      for (int k = 0; k < num_ions; ++k) {
+        const double* in = &init[std::size_t(k) * kIonInitValues];
+        const bool from_conc =
+            !t.empty() && (t.ion_style[std::size_t(node) * num_ions + k] & kIonEFromConc);
+        ion_fixed.insert(
+            ion_fixed.end(),
+            {from_conc ? nmodl::nernst(in[0], in[1], static_cast<int>(in[3]), celsius) : in[2],
+             in[0], in[1]});
+      }
     max_rows = std::max(max_rows, static_cast<int>(t.row_init.size()));
     if (!t.empty())
       max_ion_values = std::max(max_ion_values, t.num_nodes * num_ions * nmodl::IonSlots);
@@ -163,6 +179,7 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
   g.diam = up(diam, "hb::gen_diam");
   g.ion_init = up(ion_init, "hb::gen_ion_init");
   g.ion_style = up(ion_style, "hb::gen_ion_style");
+  g.ion_fixed = up(ion_fixed, "hb::gen_ion_fixed");
   const int slots = static_cast<int>(template_of_slot.size());
   g.rows = typename GeneratedViews<ExecutionSpace, Layout>::slots_d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::gen_rows")), slots,
@@ -174,15 +191,16 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
 }
 
 // The accessor (nmodl/mechanism.hpp) of mechanism M at one node of one slot, for catalogue
-// Catalogue: written variables in the slot's row, the others and the globals in the
-// template's constants, ion values in the slot's ion row, currents accumulated here.
-// Views: a GeneratedViews.
+// Catalogue: the variables it writes and reads back in the slot's row (output-only ones
+// nowhere), the others and the globals in the template's constants, ion values in the
+// slot's ion row (the template's where no mechanism writes them), currents accumulated
+// here (an ion's only where some mechanism reads it). Views: a GeneratedViews.
 template <class Catalogue, class M, class Views>
 struct CellsAccessor {
   using Ions = nmodl::CatalogueIons<typename Catalogue::mechanisms>;
-  using Positions = nmodl::RowPositions<M>;
+  using Positions = nmodl::RowPositions<M, false>;
   const Views& g;
-  int slot, row, cst, glb, ion_base;
+  int slot, row, cst, glb, ion_base, ion_fixed_base;
   double v_, t_, area_, diam_;
   double i = 0, di = 0;
 
@@ -194,6 +212,7 @@ struct CellsAccessor {
   KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
   template <int I>
   KOKKOS_INLINE_FUNCTION double get() const {
+    static_assert(!M::variables[I].output_only, "the generated code never reads outputs");
     constexpr int k = Positions::in_store(I);
     if constexpr (M::variables[I].written)
       return g.rows(slot, row + k);
@@ -203,8 +222,7 @@ struct CellsAccessor {
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(double x) const {
     static_assert(M::variables[I].written, "the generated code sets only written variables");
-    constexpr int k = Positions::in_store(I);
-    g.rows(slot, row + k) = x;
+    if constexpr (Positions::in_rows(I)) g.rows(slot, row + Positions::in_store(I)) = x;
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION double global() const {
@@ -213,7 +231,10 @@ struct CellsAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION double ion() const {
     using Of = typename Ions::template Of<M, K>;
-    return g.ions(slot, ion_base + Of::ion * nmodl::IonSlots + Of::slot);
+    if constexpr (Of::slot != nmodl::IonI && !Ions::values_written(Of::ion))
+      return g.ion_fixed(ion_fixed_base + Of::ion * 3 + Of::slot);
+    else
+      return g.ions(slot, ion_base + Of::ion * nmodl::IonSlots + Of::slot);
   }
   template <int K>
   KOKKOS_INLINE_FUNCTION void set_ion(double x) const {
@@ -231,9 +252,14 @@ struct CellsAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION void add_ion_current(double current, double didv) const {
     using Of = typename Ions::template Of<M, K>;
-    const int at = ion_base + Of::ion * nmodl::IonSlots;
-    g.ions(slot, at + nmodl::IonI) += current * ion_scale();
-    g.ions(slot, at + nmodl::IonDidv) += didv * ion_scale();
+    if constexpr (Ions::current_read(Of::ion)) {
+      const int at = ion_base + Of::ion * nmodl::IonSlots;
+      g.ions(slot, at + nmodl::IonI) += current * ion_scale();
+      g.ions(slot, at + nmodl::IonDidv) += didv * ion_scale();
+    } else {
+      (void)current;
+      (void)didv;
+    }
   }
 };
 
@@ -248,9 +274,43 @@ struct GeneratedCells {
   using Views = GeneratedViews<ExecutionSpace, Layout>;
   Views g;
 
+  // The ions a step updates in the slots' rows (bit k: catalogue ion k): those whose
+  // current some mechanism reads (summed anew each step) or whose values some mechanism
+  // writes (e by Nernst each step where a concentration is written).
+  using Ions = nmodl::CatalogueIons<Mechanisms>;
+  static_assert(Ions::count <= 64, "a catalogue declares at most 64 ions");
+  static constexpr unsigned long long step_ions() {
+    unsigned long long mask = 0;
+    for (int k = 0; k < Ions::count; ++k)
+      if (Ions::current_read(k) || Ions::values_written(k)) mask |= 1ull << k;
+    return mask;
+  }
+  static constexpr unsigned long long kStepIons = step_ions();
+
   // InitialCurrent: the currents of finitialize, for the ion currents and assigned
   // variables they set; d and rhs are not touched.
   enum Phase { Initial, InitialCurrent, Current, State };
+
+  // The accessor of mechanism M (the mechanism of `block`) at the block's j-th node, `node`
+  // of slot `slot` (tnode: its template's first node), at voltage v and time t.
+  template <class M>
+  KOKKOS_INLINE_FUNCTION CellsAccessor<Catalogue, M, Views> accessor(int slot, int block, int j,
+                                                                     int node, int tnode, double v,
+                                                                     double t) const {
+    using P = nmodl::RowPositions<M, false>;
+    const int k = j - g.blk_node_begin(block);
+    return {g,
+            slot,
+            g.blk_row(block) + k * P::num_rows,
+            g.blk_const(block) + k * P::num_constants,
+            g.blk_global(block),
+            node * g.num_ions * nmodl::IonSlots,
+            (tnode + node) * g.num_ions * 3,
+            v,
+            t,
+            g.area(tnode + node),
+            g.diam(tnode + node)};
+  }
 
   // One block's phase over its nodes (c: the schedule's CellGroupViews).
   template <class CellViews>
@@ -264,24 +324,11 @@ struct GeneratedCells {
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::Density) {
         const auto& g = self.g;
-        constexpr int rows = nmodl::RowPositions<M>::num_rows;
-        constexpr int consts = nmodl::RowPositions<M>::num_constants;
-        const int first = g.blk_node_begin(block), last = g.blk_node_end(block);
         if ((phase == Current || phase == InitialCurrent) && !M::has_current) return;
         if (phase == State && !M::has_state) return;
-        for (int j = first; j < last; ++j) {
+        for (int j = g.blk_node_begin(block); j < g.blk_node_end(block); ++j) {
           const int node = g.nodes(j);
-          const double area = g.area(tnode + node);
-          CellsAccessor<Catalogue, M, Views> a{g,
-                                               slot,
-                                               g.blk_row(block) + (j - first) * rows,
-                                               g.blk_const(block) + (j - first) * consts,
-                                               g.blk_global(block),
-                                               node * g.num_ions * nmodl::IonSlots,
-                                               c.v(slot, node),
-                                               t,
-                                               area,
-                                               g.diam(tnode + node)};
+          auto a = self.template accessor<M>(slot, block, j, node, tnode, c.v(slot, node), t);
           if (phase == Initial) {
             M::initial(a);
           } else if (phase == InitialCurrent) {
@@ -289,7 +336,7 @@ struct GeneratedCells {
           } else if (phase == Current) {
             M::current(a);
             // mA/cm2 and S/cm2 on area um2: nA and uS.
-            const double to_absolute = area * 1e-2;
+            const double to_absolute = a.area() * 1e-2;
             c.d(slot, node) += a.di * to_absolute;
             c.rhs(slot, node) -= a.i * to_absolute;
           } else {
@@ -316,8 +363,10 @@ struct GeneratedCells {
     for (int node = 0; node < c.size(s); ++node) reset_node_ions(s, tmpl, node);
   }
   KOKKOS_INLINE_FUNCTION void reset_node_ions(int s, int tmpl, int node) const {
+    if constexpr (kStepIons == 0) return;
     const int ni = g.num_ions, tnode = g.node_begin(tmpl);
     for (int k = 0; k < ni; ++k) {
+      if (!((kStepIons >> k) & 1ull)) continue;
       const unsigned char style = g.ion_style((tnode + node) * ni + k);
       if (!(style & kIonUsed)) continue;
       const int at = (node * ni + k) * nmodl::IonSlots;
@@ -400,25 +449,13 @@ struct GeneratedCells {
         if (phase == Current && !M::has_current) return;
         if (phase == State && !M::has_state) return;
         const Views& g = self.g;
-        constexpr int rows = nmodl::RowPositions<M>::num_rows;
-        constexpr int consts = nmodl::RowPositions<M>::num_constants;
         const int first = g.blk_node_begin(block), last = g.blk_node_end(block);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int j) {
           const int node = g.nodes(j);
-          const double area = g.area(tnode + node);
-          CellsAccessor<Catalogue, M, Views> a{g,
-                                               slot,
-                                               g.blk_row(block) + (j - first) * rows,
-                                               g.blk_const(block) + (j - first) * consts,
-                                               g.blk_global(block),
-                                               node * g.num_ions * nmodl::IonSlots,
-                                               v[node],
-                                               t,
-                                               area,
-                                               g.diam(tnode + node)};
+          auto a = self.template accessor<M>(slot, block, j, node, tnode, v[node], t);
           if (phase == Current) {
             M::current(a);
-            const double to_absolute = area * 1e-2;  // mA/cm2 and S/cm2 on um2: nA and uS
+            const double to_absolute = a.area() * 1e-2;  // mA/cm2 and S/cm2 on um2: nA and uS
             const double gm = a.di * to_absolute;
             d[node] += gm;
             rhs[node] += gm * v[node] - a.i * to_absolute;
@@ -451,9 +488,11 @@ struct GeneratedCells {
                                              double* d, double* rhs, double t_mid) const {
     const int tmpl = g.template_of_slot(s);
     if (!has_blocks(tmpl)) return;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                         [&](const int node) { reset_node_ions(s, tmpl, node); });
-    team.team_barrier();
+    if constexpr (kStepIons != 0) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                           [&](const int node) { reset_node_ions(s, tmpl, node); });
+      team.team_barrier();
+    }
     run_blocks_lanes(team, s, tmpl, v, d, rhs, t_mid, Current);
   }
 

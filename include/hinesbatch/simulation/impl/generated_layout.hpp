@@ -76,7 +76,7 @@ constexpr int kIonInitValues = 4;  // per ion: ci0, co0, e0, valence
 struct GeneratedBlock {
   int mech = 0;                      // catalogue index
   int node_begin = 0, node_end = 0;  // into GeneratedTemplate::nodes
-  int row_begin = 0;                 // node j's written variable k: row_begin + j * rows + k
+  int row_begin = 0;                 // node j's row variable k: row_begin + j * rows + k
   int const_begin = 0;               // node j's constant k: const_begin + j * constants + k
   int global_begin = 0;              // global g: global_begin + g (in constants)
 };
@@ -93,15 +93,20 @@ struct GeneratedTemplate {
   bool empty() const { return blocks.empty(); }
 };
 
-// Position of variable k among the mechanism's written (or its constant) variables.
+// Where a variable lives: in the rows when the mechanism writes it and reads it back, in
+// the constants when it never writes it; an output-only variable is stored nowhere (as
+// RowPositions<M, false> on the device).
+inline bool in_rows(const CatalogueVariable& v) { return v.written && !v.output_only; }
+// Position of variable k among the mechanism's rows (or its constants).
 inline int position_in_store(const CatalogueMechanism& m, int k) {
   int p = 0;
-  for (int j = 0; j < k; ++j) p += m.variables[j].written == m.variables[k].written;
+  for (int j = 0; j < k; ++j)
+    p += m.variables[k].written ? in_rows(m.variables[j]) : !m.variables[j].written;
   return p;
 }
-inline int count_in_store(const CatalogueMechanism& m, bool written) {
+inline int count_in_store(const CatalogueMechanism& m, bool rows) {
   int n = 0;
-  for (const CatalogueVariable& v : m.variables) n += v.written == written;
+  for (const CatalogueVariable& v : m.variables) n += rows ? in_rows(v) : !v.written;
   return n;
 }
 
@@ -206,9 +211,12 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
     b.const_begin = static_cast<int>(g.constants.size());
     for (int j = b.node_begin; j < b.node_end; ++j) {
       const int i = g.nodes[j];
-      for (int v = 0; v < nv; ++v)
-        (m.variables[v].written ? g.row_init : g.constants)
-            .push_back(values[std::size_t(i) * nv + v]);
+      for (int v = 0; v < nv; ++v) {
+        if (in_rows(m.variables[v]))
+          g.row_init.push_back(values[std::size_t(i) * nv + v]);
+        else if (!m.variables[v].written)
+          g.constants.push_back(values[std::size_t(i) * nv + v]);
+      }
       for (const CatalogueIonVariable& iv : m.ion_variables) {
         const std::size_t at = std::size_t(i) * ni + cat.ion_index(iv.ion);
         const int style = iv.write ? 3 : 1;

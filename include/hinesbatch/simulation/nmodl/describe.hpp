@@ -18,7 +18,7 @@ CatalogueMechanism describe_mechanism() {
                            v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter
                            : v.kind == VariableKind::State   ? CatalogueVariable::State
                                                              : CatalogueVariable::Assigned,
-                           v.default_value, v.range, v.written});
+                           v.default_value, v.range, v.written, v.output_only});
   for (const GlobalInfo& g : M::globals) d.globals.push_back({g.name, g.default_value});
   for (const IonVariableInfo& i : M::ion_variables)
     d.ion_variables.push_back({i.ion, i.name, i.valence,

@@ -14,7 +14,8 @@
 //   double v() const, t() const, dt() const, celsius() const, diam() const, area() const;
 //   template <int I> double get() const;       template <int I> void set(double);
 //       variable I of `variables` (parameters, states, assigned, in that order); set<I> is
-//       only called for variables whose `written` flag is true
+//       only called for variables whose `written` flag is true, get<I> never for those
+//       whose `output_only` flag is
 //   template <int I> double global() const;    global I of `globals` (read-only)
 //   template <int K> double ion() const;       template <int K> void set_ion(double);
 //       ion variable K of `ion_variables`; set_ion only for written concentrations and
@@ -39,6 +40,9 @@ struct VariableInfo {
   double default_value;
   bool range;    // declared RANGE (or a STATE): set and recorded by users
   bool written;  // assigned by the mechanism (false: constant over a run)
+  // An ASSIGNED variable that no function reads before assigning it (hh's gna, pas's i):
+  // the mechanism never needs its value again, so a schedule may skip storing it.
+  bool output_only = false;
 };
 
 struct GlobalInfo {
@@ -111,10 +115,39 @@ struct CatalogueIons<std::tuple<Ms...>> {
   static constexpr int capacity = (0 + ... + Ms::num_ion_variables) + 1;
   static constexpr IonList<capacity> list = detail::ion_list<capacity, Ms...>();
   static constexpr int count = list.count;
+  template <class M>
+  static constexpr bool writes_values(int j) {
+    for (int k = 0; k < M::num_ion_variables; ++k)
+      if (M::ion_variables[k].write && M::ion_variables[k].role != IonRole::Current &&
+          same_name(M::ion_variables[k].ion, list.ions[j].name))
+        return true;
+    return false;
+  }
+  template <class M>
+  static constexpr bool reads_current(int j) {
+    for (int k = 0; k < M::num_ion_variables; ++k)
+      if (M::ion_variables[k].read && M::ion_variables[k].role == IonRole::Current &&
+          same_name(M::ion_variables[k].ion, list.ions[j].name))
+        return true;
+    return false;
+  }
   static constexpr int index_of(const char* ion) {
     for (int j = 0; j < list.count; ++j)
       if (same_name(list.ions[j].name, ion)) return j;
     return -1;
+  }
+  // Whether some mechanism writes ion j's concentrations or reversal potential: if none
+  // does, they keep their initial values (per template and node) over the whole run.
+  static constexpr bool values_written(int j) {
+    bool w = false;
+    ((w = w || writes_values<Ms>(j)), ...);
+    return w;
+  }
+  // Whether some mechanism reads ion j's current: if none does, nothing sums it.
+  static constexpr bool current_read(int j) {
+    bool r = false;
+    ((r = r || reads_current<Ms>(j)), ...);
+    return r;
   }
   // Ion variable K of mechanism M: its ion's index, and its value's among the IonSlots.
   template <class M, int K>

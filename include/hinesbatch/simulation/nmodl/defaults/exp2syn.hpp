@@ -18,14 +18,14 @@ struct Exp2Syn {
   static constexpr int num_weights = 1;
   static constexpr int num_variables = 8;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 8> variables{{
-      {"tau1", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, true},
-      {"tau2", ::hinesbatch::nmodl::VariableKind::Parameter, 10.0, true, false},
-      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false},
-      {"A", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"B", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
-      {"g", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
-      {"factor", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true},
+      {"tau1", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, true, false},
+      {"tau2", ::hinesbatch::nmodl::VariableKind::Parameter, 10.0, true, false, false},
+      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
+      {"A", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"B", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
+      {"g", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
+      {"factor", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true, false},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{

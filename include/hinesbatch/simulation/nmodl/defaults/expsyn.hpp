@@ -18,10 +18,10 @@ struct ExpSyn {
   static constexpr int num_weights = 1;
   static constexpr int num_variables = 4;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 4> variables{{
-      {"tau", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, false},
-      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false},
-      {"g", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
+      {"tau", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, false, false},
+      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
+      {"g", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{

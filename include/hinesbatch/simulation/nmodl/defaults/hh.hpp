@@ -18,16 +18,16 @@ struct hh {
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 10;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 10> variables{{
-      {"gnabar", ::hinesbatch::nmodl::VariableKind::Parameter, 0.12, true, false},
-      {"gkbar", ::hinesbatch::nmodl::VariableKind::Parameter, 0.036, true, false},
-      {"gl", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0003, true, false},
-      {"el", ::hinesbatch::nmodl::VariableKind::Parameter, -54.3, true, false},
-      {"m", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"h", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"n", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true},
-      {"gna", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
-      {"gk", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
-      {"il", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
+      {"gnabar", ::hinesbatch::nmodl::VariableKind::Parameter, 0.12, true, false, false},
+      {"gkbar", ::hinesbatch::nmodl::VariableKind::Parameter, 0.036, true, false, false},
+      {"gl", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0003, true, false, false},
+      {"el", ::hinesbatch::nmodl::VariableKind::Parameter, -54.3, true, false, false},
+      {"m", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"h", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"n", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
+      {"gna", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
+      {"gk", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
+      {"il", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{

@@ -18,10 +18,10 @@ struct IClamp {
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 4;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 4> variables{{
-      {"del", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false},
-      {"dur", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false},
-      {"amp", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false},
-      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
+      {"del", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
+      {"dur", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
+      {"amp", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
+      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{

@@ -18,9 +18,9 @@ struct pas {
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 3;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 3> variables{{
-      {"g", ::hinesbatch::nmodl::VariableKind::Parameter, 0.001, true, false},
-      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, -70.0, true, false},
-      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true},
+      {"g", ::hinesbatch::nmodl::VariableKind::Parameter, 0.001, true, false, false},
+      {"e", ::hinesbatch::nmodl::VariableKind::Parameter, -70.0, true, false, false},
+      {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{

@@ -11,20 +11,25 @@
 
 namespace hinesbatch::nmodl {
 
-// Compile-time positions of mechanism M's variables in the two stores.
-template <class M>
+// Compile-time positions of mechanism M's variables in the two stores: the constants (the
+// variables it never writes) and the rows (those it writes; without KeepOutputs, not the
+// output-only ones, which are then stored nowhere).
+template <class M, bool KeepOutputs = true>
 struct RowPositions {
-  // Position of variable I among the written (or among the constant) variables.
+  static constexpr bool in_rows(int I) {
+    return M::variables[I].written && (KeepOutputs || !M::variables[I].output_only);
+  }
+  // Position of variable I among the rows (or among the constants).
   static constexpr int in_store(int I) {
     int k = 0;
     for (int j = 0; j < I; ++j)
-      if (M::variables[j].written == M::variables[I].written) ++k;
+      if (M::variables[I].written ? in_rows(j) : !M::variables[j].written) ++k;
     return k;
   }
-  static constexpr int count(bool written) {
+  static constexpr int count(bool rows) {
     int k = 0;
     for (int j = 0; j < M::num_variables; ++j)
-      if (M::variables[j].written == written) ++k;
+      if (rows ? in_rows(j) : !M::variables[j].written) ++k;
     return k;
   }
   static constexpr int num_rows = count(true);
