@@ -4,6 +4,7 @@
 // it from a compiled catalogue; default_catalogue() is the library's, compiled from
 // mechanisms/default). The config reader checks names against it and the step schedules
 // lay out each template's mechanisms from it. No Kokkos here.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct CatalogueMechanism {
   std::vector<CatalogueVariable> variables;  // parameters, states, assigned (in that order)
   std::vector<CatalogueGlobal> globals;
   std::vector<CatalogueIonVariable> ion_variables;
+  // The mechanism's uniform expressions (of celsius and its GLOBALs alone), computed once
+  // per run and kept after its globals: uniforms(celsius, globals, out[num_uniforms]).
+  int num_uniforms = 0;
+  std::function<void(double, const double*, double*)> uniforms;
   int variable_index(const std::string& n) const;  // -1: none of that name
   int global_index(const std::string& n) const;    // -1: none of that name
   // "a, b, c": the names a config may set (parameters and globals), for messages.

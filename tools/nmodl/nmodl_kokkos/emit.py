@@ -40,12 +40,57 @@ class Emitter:
         self.var_index = {v.name: i for i, v in enumerate(mech.variables)}
         self.global_index = {g[0]: i for i, g in enumerate(mech.globals)}
         self.ion_index = {v.name: i for i, v in enumerate(mech.ion_variables)}
+        # Expressions of celsius, GLOBALs and constants alone that call a function (hh's
+        # q10 = 3^((celsius - 6.3)/10)): the same value at every node and step, so they are
+        # computed once per run (uniforms()) and read as uniform<k>() where they stood.
+        self.uniforms = []
+        self.hoist = True
+        self.locals = set()
 
     def refuse(self, pattern, construct, message):
         self.src.refuse(pattern, construct, message)
 
     # --- expressions -------------------------------------------------------------------
+    def uniform_leaf(self, n):
+        if n in self.locals or n in self.var_index or n in self.ion_index:
+            return False
+        return (n == "celsius" or n in self.global_index or n in self.m.constants
+                or n in BUILTIN_CONSTANTS)
+
+    def is_uniform(self, e):
+        """(uniform, calls a function): whether e depends on uniform names only."""
+        t = e.get_node_type()
+        if t == T.BINARY_EXPRESSION:
+            op = e.op.eval()
+            if op == "=":
+                return False, False
+            a, ca = self.is_uniform(e.lhs)
+            b, cb = self.is_uniform(e.rhs)
+            return a and b, ca or cb or op == "^"
+        if t == T.UNARY_EXPRESSION or t in (T.PAREN_EXPRESSION, T.WRAPPED_EXPRESSION):
+            return self.is_uniform(e.expression)
+        if t in (T.DOUBLE, T.INTEGER, T.FLOAT, T.DOUBLE_UNIT, T.BOOLEAN):
+            return True, False
+        if t == T.VAR_NAME or t == T.NAME:
+            if t == T.VAR_NAME and e.name.get_node_type() == T.INDEXED_NAME:
+                return False, False
+            return self.uniform_leaf(name_of(e)), False
+        if t == T.FUNCTION_CALL:
+            if name_of(e.name) not in MATH_FUNCTIONS:
+                return False, False
+            return all(self.is_uniform(a)[0] for a in e.arguments), True
+        return False, False
+
     def expr(self, e):
+        if self.hoist:
+            uniform, calls = self.is_uniform(e)
+            if uniform and calls:
+                self.hoist = False
+                text = self.expr(e)
+                self.hoist = True
+                if text not in self.uniforms:
+                    self.uniforms.append(text)
+                return f"::hinesbatch::nmodl::uniform<{cxx_name(self.m.name)}, {self.uniforms.index(text)}>(hb_a)"
         t = e.get_node_type()
         if t == T.BINARY_EXPRESSION:
             op = e.op.eval()
@@ -337,6 +382,38 @@ class Emitter:
         out.append("  }")
         return out
 
+    def uniforms_function(self):
+        out = ["  // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and",
+               "  // the GLOBALs alone: computed once per run by schedules that keep them.",
+               "  template <class Accessor>",
+               "  KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {",
+               "    (void)hb_a;",
+               "    (void)hb_u;"]
+        if self.uniforms:
+            out += ["    using std::exp; using std::log; using std::log10; using std::pow;",
+                    "    using std::sqrt; using std::fabs; using std::floor; using std::ceil;",
+                    "    using std::sin; using std::cos; using std::tan; using std::tanh;",
+                    "    using std::atan; using std::atan2; using std::sinh; using std::cosh;",
+                    "    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;"]
+            text = " ".join(self.uniforms)
+            def mentions(n):
+                return re.search(r"\b%s\b" % re.escape(n), text) is not None
+            if mentions("celsius"):
+                out.append("    const double celsius = hb_a.celsius();")
+            for n, val in sorted(self.m.constants.items()):
+                if mentions(cxx_name(n)):
+                    out.append(f"    const double {cxx_name(n)} = {literal(val)};")
+            for n, val in BUILTIN_CONSTANTS.items():
+                if n not in self.m.constants and mentions(n):
+                    out.append(f"    const double {n} = {literal(val)};")
+            for n, i in self.global_index.items():
+                if mentions(cxx_name(n)):
+                    out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
+            for k, u in enumerate(self.uniforms):
+                out.append(f"    hb_u[{k}] = {u};")
+        out.append("  }")
+        return out
+
     def current_function(self):
         m = self.m
         stmts = m.breakpoint
@@ -429,24 +506,28 @@ def header(mech, src, namespace, tool_version):
         out.append(f'      {{"{v.ion}", "{v.name}", {valence}, ::hinesbatch::nmodl::IonRole::{roles[v.role]}, '
                    f'{"true" if v.read else "false"}, {"true" if v.write else "false"}}},')
     out.append("  }};")
-    out.append("")
+    body = [""]
     init_stmts = list(m.initial.statements) if m.initial is not None else []
-    out += em.function("initial", init_stmts, doc="INITIAL (states start at 0, as NEURON's s0 defaults)")
-    out.append("")
-    out += em.current_function()
-    out.append("")
+    body += em.function("initial", init_stmts, doc="INITIAL (states start at 0, as NEURON's s0 defaults)")
+    body.append("")
+    body += em.current_function()
+    body.append("")
     state_stmts = []
     for _, _, sb in m.solves:
         state_stmts += list(sb.statements)
     methods = ", ".join(sorted(set(m.methods))) or "none"
-    out += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
+    body += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
     if m.net_receive is not None:
-        out.append("")
-        out += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
-                           doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
-        out.append("")
-        out += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
-                           doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+        body.append("")
+        body += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
+                            doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
+        body.append("")
+        body += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
+                            doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+    out.append(f"  static constexpr int num_uniforms = {len(em.uniforms)};")
+    out.append("")
+    out += em.uniforms_function()
+    out += body
     out.append("};")
     out.append("")
     out.append(f"}}  // namespace {namespace}")

@@ -248,6 +248,36 @@ TEST(NmodlGenerated, NodeRowsHhMatchesHandWritten) {
               setup.slots, setup.nodes);
 }
 
+// What a schedule may skip: hh's gna, gk and il and pas's i are outputs only (never read
+// back), its states are not; no mechanism of the default catalogue reads an ion current or
+// writes an ion's values; q10 = 3^((celsius - 6.3)/10) is hh's one uniform.
+TEST(NmodlGenerated, OutputsIonsAndUniformsOfTheDefaults) {
+  using hinesbatch::nmodl::RowPositions;
+  EXPECT_TRUE(gen::hh::variables[index_of<gen::hh>("gna")].output_only);
+  EXPECT_TRUE(gen::hh::variables[index_of<gen::hh>("il")].output_only);
+  EXPECT_FALSE(gen::hh::variables[index_of<gen::hh>("m")].output_only);
+  EXPECT_TRUE(gen::pas::variables[index_of<gen::pas>("i")].output_only);
+  EXPECT_FALSE(gen::ExpSyn::variables[index_of<gen::ExpSyn>("g")].output_only);
+  static_assert(RowPositions<gen::hh, false>::num_rows == 3, "m h n");
+  EXPECT_EQ((RowPositions<gen::hh, false>::in_store(index_of<gen::hh>("n"))), 2);
+  static_assert(RowPositions<gen::pas, false>::num_rows == 0);
+  using Ions = hinesbatch::nmodl::CatalogueIons<gen::defaults::mechanisms>;
+  for (int k = 0; k < Ions::count; ++k) {
+    EXPECT_FALSE(Ions::current_read(k)) << Ions::list.ions[k].name;
+    EXPECT_FALSE(Ions::values_written(k)) << Ions::list.ions[k].name;
+  }
+  static_assert(gen::hh::num_uniforms == 1 && gen::pas::num_uniforms == 0);
+  for (const double celsius : {6.3, 16.3, 37.0}) {
+    double u[1] = {0};
+    gen::hh::uniforms(hinesbatch::nmodl::UniformInputs{celsius, nullptr}, u);
+    EXPECT_EQ(u[0], std::pow(3.0, (celsius - 6.3) / 10.0)) << celsius;
+    // An accessor without uniform<K>() gets it computed where it is used.
+    TestAccessor a;
+    a.celsius_ = celsius;
+    EXPECT_EQ((hinesbatch::nmodl::uniform<gen::hh, 0>(a)), u[0]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

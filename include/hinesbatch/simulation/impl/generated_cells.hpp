@@ -229,6 +229,10 @@ struct CellsAccessor {
     return g.constants(glb + I);
   }
   template <int K>
+  KOKKOS_INLINE_FUNCTION double uniform() const {
+    return g.constants(glb + M::num_globals + K);
+  }
+  template <int K>
   KOKKOS_INLINE_FUNCTION double ion() const {
     using Of = typename Ions::template Of<M, K>;
     if constexpr (Of::slot != nmodl::IonI && !Ions::values_written(Of::ion))

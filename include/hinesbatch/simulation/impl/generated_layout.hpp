@@ -78,7 +78,8 @@ struct GeneratedBlock {
   int node_begin = 0, node_end = 0;  // into GeneratedTemplate::nodes
   int row_begin = 0;                 // node j's row variable k: row_begin + j * rows + k
   int const_begin = 0;               // node j's constant k: const_begin + j * constants + k
-  int global_begin = 0;              // global g: global_begin + g (in constants)
+  int global_begin = 0;              // global g: global_begin + g (in constants), then
+                                     // uniform u: global_begin + (number of globals) + u
 };
 
 struct GeneratedTemplate {
@@ -228,6 +229,12 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
     }
     b.global_begin = static_cast<int>(g.constants.size());
     g.constants.insert(g.constants.end(), globals.begin(), globals.end());
+    // The uniforms after the globals, from this block's globals (GeneratedBlock).
+    if (m.num_uniforms > 0) {
+      std::vector<double> u(m.num_uniforms);
+      m.uniforms(p.celsius, globals.data(), u.data());
+      g.constants.insert(g.constants.end(), u.begin(), u.end());
+    }
     g.blocks.push_back(b);
   }
   // NEURON's ion_style: a concentration in use makes e computed (at initialisation), and

@@ -20,6 +20,10 @@ CatalogueMechanism describe_mechanism() {
                                                              : CatalogueVariable::Assigned,
                            v.default_value, v.range, v.written, v.output_only});
   for (const GlobalInfo& g : M::globals) d.globals.push_back({g.name, g.default_value});
+  d.num_uniforms = M::num_uniforms;
+  d.uniforms = [](double celsius, const double* globals, double* out) {
+    M::uniforms(UniformInputs{celsius, globals}, out);
+  };
   for (const IonVariableInfo& i : M::ion_variables)
     d.ion_variables.push_back({i.ion, i.name, i.valence,
                                static_cast<CatalogueIonVariable::Role>(ion_slot_of(i.role)), i.read,

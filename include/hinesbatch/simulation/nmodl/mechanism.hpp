@@ -23,10 +23,13 @@
 //   void add_current(double i, double g);      membrane current (outward positive) and
 //       di/dv: mA/cm2 and S/cm2 for density mechanisms, nA and uS for point processes
 //   template <int K> void add_ion_current(double i, double didv);   ion K's share of it
+//   template <int K> double uniform() const;   optional: M::uniforms' value K (see uniform())
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cmath>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace hinesbatch::nmodl {
 
@@ -69,6 +72,35 @@ constexpr int ion_slot_of(IonRole r) {
          : r == IonRole::Outside ? IonCo
                                  : IonI;
 }
+
+// Uniform K of mechanism M: an expression of celsius and M's GLOBALs alone (M::uniforms
+// computes them all). An accessor that keeps them per run provides uniform<K>(); for any
+// other it is computed where it is used, as the .mod file says.
+template <class A, int K, class = void>
+struct HasUniform : std::false_type {};
+template <class A, int K>
+struct HasUniform<A, K, std::void_t<decltype(std::declval<const A&>().template uniform<K>())>>
+    : std::true_type {};
+template <class M, int K, class Accessor>
+KOKKOS_INLINE_FUNCTION double uniform(const Accessor& a) {
+  if constexpr (HasUniform<Accessor, K>::value) {
+    return a.template uniform<K>();
+  } else {
+    double u[M::num_uniforms];
+    M::uniforms(a, u);
+    return u[K];
+  }
+}
+// What M::uniforms reads, on the host: celsius and the GLOBALs' values.
+struct UniformInputs {
+  double celsius_;
+  const double* globals_;
+  KOKKOS_INLINE_FUNCTION double celsius() const { return celsius_; }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double global() const {
+    return globals_[I];
+  }
+};
 
 // Compile-time string equality (mechanism and ion names are string literals).
 constexpr bool same_name(const char* a, const char* b) {

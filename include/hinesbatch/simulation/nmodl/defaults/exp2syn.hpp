@@ -33,6 +33,15 @@ struct Exp2Syn {
   static constexpr int num_ion_variables = 0;
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
+  static constexpr int num_uniforms = 0;
+
+  // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
+  // the GLOBALs alone: computed once per run by schedules that keep them.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
+    (void)hb_a;
+    (void)hb_u;
+  }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
   template <class Accessor>

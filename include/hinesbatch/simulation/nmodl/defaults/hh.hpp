@@ -39,6 +39,22 @@ struct hh {
       {"k", "ek", 1, ::hinesbatch::nmodl::IonRole::Reversal, true, false},
       {"k", "ik", 1, ::hinesbatch::nmodl::IonRole::Current, false, true},
   }};
+  static constexpr int num_uniforms = 1;
+
+  // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
+  // the GLOBALs alone: computed once per run by schedules that keep them.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
+    (void)hb_a;
+    (void)hb_u;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    const double celsius = hb_a.celsius();
+    hb_u[0] = (pow(3.0, ((((((((celsius - 6.3)))) / 10.0))))));
+  }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
   template <class Accessor>
@@ -58,7 +74,7 @@ struct hh {
     {
       [[maybe_unused]] double a = 0.0, b = 0.0, s = 0.0, q10 = 0.0, efrac_in_0 = 0.0, efrac_in_1 = 0.0, u_in_0 = 0.0;
       u_in_0 = v;
-      q10 = (pow(3.0, ((((((((celsius - 6.3)))) / 10.0))))));
+      q10 = ::hinesbatch::nmodl::uniform<hh, 0>(hb_a);
       {
         [[maybe_unused]] double x_in_0 = 0.0, y_in_0 = 0.0;
         x_in_0 = (-((((u_in_0 + 40.0)))));
@@ -176,7 +192,7 @@ struct hh {
     {
       [[maybe_unused]] double a = 0.0, b = 0.0, s = 0.0, q10 = 0.0, efrac_in_0 = 0.0, efrac_in_1 = 0.0, u_in_1 = 0.0;
       u_in_1 = v;
-      q10 = (pow(3.0, ((((((((celsius - 6.3)))) / 10.0))))));
+      q10 = ::hinesbatch::nmodl::uniform<hh, 0>(hb_a);
       {
         [[maybe_unused]] double x_in_0 = 0.0, y_in_0 = 0.0;
         x_in_0 = (-((((u_in_1 + 40.0)))));
