@@ -68,4 +68,13 @@ if want real_mixed && [ -d "${HINESBATCH_SHARED_DIR:-$root/../shared}/morphologi
   NEURON_USETABLE_HH=1 case_run real_mixed_96_20ms_nrn_tables "$root/examples/sim/real_mixed.json" \
     --set network.cells=96 --set network.kick.cells=10 --set tstop=20
 fi
+# The same with 16 cells per morphology: full tiles of 16 lanes (AVX-512 doubles x 2).
+if want real_mixed_192 && [ -d "${HINESBATCH_SHARED_DIR:-$root/../shared}/morphologies" ]; then
+  export HINESBATCH_SHARED_DIR=${HINESBATCH_SHARED_DIR:-$root/../shared}
+  case_run real_mixed_192_20ms "$root/examples/sim/real_mixed.json" --set network.cells=192 \
+    --set network.kick.cells=20 --set tstop=20
+  NEURON_USETABLE_HH=1 case_run real_mixed_192_20ms_nrn_tables \
+    "$root/examples/sim/real_mixed.json" --set network.cells=192 --set network.kick.cells=20 \
+    --set tstop=20
+fi
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"

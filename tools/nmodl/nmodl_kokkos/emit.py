@@ -486,6 +486,8 @@ def header(mech, src, namespace, tool_version):
     loaded = em.loaded_anywhere()
     output_only = {v.name for v in m.variables
                    if v.kind == "assigned" and v.written and v.name not in loaded}
+    for v in m.variables:
+        v.output_only = v.name in output_only
     out.append(f"  static constexpr int num_variables = {len(m.variables)};")
     out.append(f"  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, {len(m.variables)}> variables{{{{")
     for v in m.variables:
@@ -572,7 +574,8 @@ def metadata(mechs, name):
             "kind": "point_process" if m.kind == "point" else "density",
             "file": m.path.split("/")[-1],
             "variables": [{"name": v.name, "kind": v.kind, "default": v.default, "range": v.range,
-                           "written": v.written} for v in m.variables],
+                           "written": v.written, "output_only": v.output_only}
+                          for v in m.variables],
             "globals": [{"name": n, "default": d} for n, d in m.globals],
             "ions": [{"ion": i.name, "valence": i.valence,
                       "read": [v.name for v in i.variables if v.read],

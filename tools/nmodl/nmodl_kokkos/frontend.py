@@ -64,6 +64,7 @@ class Variable:
     range: bool = True  # declared RANGE (or a STATE): visible to the user, recordable
     written: bool = False  # assigned by the mechanism's own code
     units: str = ""
+    output_only: bool = False  # written, never read back (set by the emitter)
 
 
 @dataclass
