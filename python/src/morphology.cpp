@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "hinesbatch/morphology/swc.hpp"
 #include "hinesbatch/morphology/sections.hpp"
+#include "hinesbatch/morphology/swc.hpp"
 #include "runtime.hpp"
 
 namespace hinesbatch {
@@ -81,6 +81,11 @@ py::array column(const SwcMorphology& m, Get get) {
   return std::move(a);
 }
 
+// An integer field of every point (id, parent_id, line) as an int64 column.
+py::array long_column(const SwcMorphology& m, long SwcPoint::*field) {
+  return column(m, [field](const SwcPoint& p) { return static_cast<long long>(p.*field); });
+}
+
 }  // namespace
 
 void bind_morphology(py::module_& m) {
@@ -121,25 +126,16 @@ take directly. `sections` are the sections NEURON's Import3d makes of the file.)
             return py::array_t<int>(static_cast<py::ssize_t>(s.parent.size()), s.parent.data());
           },
           "parent point of each point (-1 for the root), Hines order")
+      .def_property_readonly("ids",
+                             [](const SwcMorphology& s) { return long_column(s, &SwcPoint::id); })
       .def_property_readonly(
-          "ids",
-          [](const SwcMorphology& s) {
-            return column(s, [](const SwcPoint& p) { return static_cast<long long>(p.id); });
-          })
-      .def_property_readonly(
-          "parent_ids",
-          [](const SwcMorphology& s) {
-            return column(s, [](const SwcPoint& p) { return static_cast<long long>(p.parent_id); });
-          })
+          "parent_ids", [](const SwcMorphology& s) { return long_column(s, &SwcPoint::parent_id); })
       .def_property_readonly("types",
                              [](const SwcMorphology& s) {
                                return column(s, [](const SwcPoint& p) { return p.type; });
                              })
-      .def_property_readonly(
-          "lines",
-          [](const SwcMorphology& s) {
-            return column(s, [](const SwcPoint& p) { return static_cast<long long>(p.line); });
-          })
+      .def_property_readonly("lines",
+                             [](const SwcMorphology& s) { return long_column(s, &SwcPoint::line); })
       .def_property_readonly(
           "points",
           [](const SwcMorphology& s) {

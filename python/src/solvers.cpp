@@ -127,6 +127,20 @@ void solve_hines_typed(const Tree& tree, const std::vector<BoundArray>& a, int N
   batch.check(space);  // SolverError -> hinesbatch.SolveError(system, node)
 }
 
+// Binds the four arrays as T (bind_batch) and solves them in the layout they are in.
+template <class T>
+void bind_and_solve_hines(const Tree& tree, std::vector<BoundArray>& arrays,
+                          const char* const names[4], const py::handle args[4],
+                          const bool output[4], const bool scratch[4], BatchLayout layout,
+                          HinesSchedule schedule) {
+  const auto [N, n] =
+      bind_batch<T>(arrays, names, args, output, scratch, layout, tree.size(), "nodes");
+  if (layout == BatchLayout::Flat)
+    solve_hines_typed<T, layouts::Flat>(tree, arrays, N, n, schedule);
+  else
+    solve_hines_typed<T, layouts::FullInterleaved>(tree, arrays, N, n, schedule);
+}
+
 py::object solve_hines(py::handle parent, py::handle u_arg, py::handle l_arg, py::handle d_arg,
                        py::handle rhs_arg, const std::string& layout_name,
                        const std::string& schedule_name, bool overwrite_d) {
@@ -142,21 +156,10 @@ py::object solve_hines(py::handle parent, py::handle u_arg, py::handle l_arg, py
   const bool output[4] = {false, false, overwrite_d, true};
   const bool scratch[4] = {false, false, !overwrite_d, false};
   std::vector<BoundArray> arrays;
-  if (solver_dtype("rhs", rhs) == Dtype::Float64) {
-    const auto [N, n] =
-        bind_batch<double>(arrays, names, args, output, scratch, layout, tree.size(), "nodes");
-    if (layout == BatchLayout::Flat)
-      solve_hines_typed<double, layouts::Flat>(tree, arrays, N, n, schedule);
-    else
-      solve_hines_typed<double, layouts::FullInterleaved>(tree, arrays, N, n, schedule);
-  } else {
-    const auto [N, n] =
-        bind_batch<float>(arrays, names, args, output, scratch, layout, tree.size(), "nodes");
-    if (layout == BatchLayout::Flat)
-      solve_hines_typed<float, layouts::Flat>(tree, arrays, N, n, schedule);
-    else
-      solve_hines_typed<float, layouts::FullInterleaved>(tree, arrays, N, n, schedule);
-  }
+  if (solver_dtype("rhs", rhs) == Dtype::Float64)
+    bind_and_solve_hines<double>(tree, arrays, names, args, output, scratch, layout, schedule);
+  else
+    bind_and_solve_hines<float>(tree, arrays, names, args, output, scratch, layout, schedule);
   return py::reinterpret_borrow<py::object>(rhs_arg);
 }
 

@@ -149,7 +149,8 @@ std::vector<int> p2_branch_lengths(int levels) {
     case 4:
       return {256, 32, 16, 8};
     default:
-      throw InputError("P2 binary trees have 2, 3 or 4 levels", {}, 0, std::to_string(levels));
+      throw InputError("the ThomasBatch paper's Fig. 14 binary trees have 2, 3 or 4 levels", {}, 0,
+                       std::to_string(levels));
   }
 }
 

@@ -15,18 +15,22 @@ std::string joined(const List& list) {
   return out;
 }
 
-}  // namespace
-
-int CatalogueMechanism::variable_index(const std::string& n) const {
-  for (std::size_t k = 0; k < variables.size(); ++k)
-    if (variables[k].name == n) return static_cast<int>(k);
+// The index of the entry of `list` called `name`, -1 if there is none.
+template <class List>
+int index_by_name(const List& list, const std::string& name) {
+  for (std::size_t k = 0; k < list.size(); ++k)
+    if (list[k].name == name) return static_cast<int>(k);
   return -1;
 }
 
+}  // namespace
+
+int CatalogueMechanism::variable_index(const std::string& n) const {
+  return index_by_name(variables, n);
+}
+
 int CatalogueMechanism::global_index(const std::string& n) const {
-  for (std::size_t k = 0; k < globals.size(); ++k)
-    if (globals[k].name == n) return static_cast<int>(k);
-  return -1;
+  return index_by_name(globals, n);
 }
 
 std::string CatalogueMechanism::settable_names() const {
@@ -38,16 +42,10 @@ std::string CatalogueMechanism::settable_names() const {
 }
 
 int MechanismCatalogue::index_of(const std::string& mechanism) const {
-  for (std::size_t k = 0; k < mechanisms.size(); ++k)
-    if (mechanisms[k].name == mechanism) return static_cast<int>(k);
-  return -1;
+  return index_by_name(mechanisms, mechanism);
 }
 
-int MechanismCatalogue::ion_index(const std::string& ion) const {
-  for (std::size_t k = 0; k < ions.size(); ++k)
-    if (ions[k].name == ion) return static_cast<int>(k);
-  return -1;
-}
+int MechanismCatalogue::ion_index(const std::string& ion) const { return index_by_name(ions, ion); }
 
 std::string MechanismCatalogue::mechanism_names() const { return joined(mechanisms); }
 

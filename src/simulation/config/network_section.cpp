@@ -45,43 +45,44 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     if (!v.is_number()) ctx.fail(key, "must hold numbers", whole);
     return v.get<double>();
   };
-  const json conns = ctx.array(net, "network.", "connections");
-  l.connections.reserve(conns.size());
-  for (std::size_t i = 0; i < conns.size(); ++i) {
-    const json& c = conns[i];
-    const std::string key = entry("connections", i);
+  // Reads the list network.<list> (an array, or absent) into `into`, entry by entry:
+  // read(entry, key) with key naming the entry by its index.
+  auto read_list = [&](const char* list, auto& into, auto read) {
+    const json entries = ctx.array(net, "network.", list);
+    into.reserve(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      into.push_back(read(entries[i], entry(list, i)));
+  };
+  // An entry's synapse index; every cell then has at least that many synapses + 1.
+  auto synapse = [&](const json& v, const std::string& key) {
+    const int s =
+        static_cast<int>(ctx.integer_value(v, key + ".synapse", 0, kMaxSynapsesPerCell - 1));
+    out.synapses = std::max(out.synapses, s + 1);
+    return s;
+  };
+  read_list("connections", l.connections, [&](const json& c, const std::string& key) {
     if (!c.is_array() || c.size() != 5)
       ctx.fail(key, "must be [source gid, target gid, synapse, weight, delay]", c);
     ExplicitConnection x;
     x.source = ctx.integer_value(c[0], key + ".source", 0, last_gid + sources);
     x.target = ctx.integer_value(c[1], key + ".target", 0, last_gid);
-    x.synapse =
-        static_cast<int>(ctx.integer_value(c[2], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
+    x.synapse = synapse(c[2], key);
     x.weight = number(c[3], key + ".weight", c);
     x.delay = number(c[4], key + ".delay", c);
     if (!(x.delay > 0)) ctx.fail(key + ".delay", "must be > 0 (ms)", c[4]);
-    out.synapses = std::max(out.synapses, x.synapse + 1);
-    l.connections.push_back(x);
-  }
-  const json events = ctx.array(net, "network.", "events");
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const json& e = events[i];
-    const std::string key = entry("events", i);
+    return x;
+  });
+  read_list("events", l.events, [&](const json& e, const std::string& key) {
     if (!e.is_array() || e.size() != 4) ctx.fail(key, "must be [gid, synapse, time, weight]", e);
     ExplicitEvent x;
     x.gid = ctx.integer_value(e[0], key + ".gid", 0, last_gid);
-    x.synapse =
-        static_cast<int>(ctx.integer_value(e[1], key + ".synapse", 0, kMaxSynapsesPerCell - 1));
+    x.synapse = synapse(e[1], key);
     x.time = number(e[2], key + ".time", e);
     if (!(x.time >= 0)) ctx.fail(key + ".time", "must be >= 0 (ms)", e[2]);
     x.weight = number(e[3], key + ".weight", e);
-    out.synapses = std::max(out.synapses, x.synapse + 1);
-    l.events.push_back(x);
-  }
-  const json clamps = ctx.array(net, "network.", "iclamps");
-  for (std::size_t i = 0; i < clamps.size(); ++i) {
-    const json& s = clamps[i];
-    const std::string key = entry("iclamps", i);
+    return x;
+  });
+  read_list("iclamps", l.iclamps, [&](const json& s, const std::string& key) {
     ctx.only(s, key, {"gid", "location", "del", "dur", "amp"});
     ExplicitIClamp x;
     x.gid = ctx.integer(s, key + ".", "gid", 0, 0, last_gid);
@@ -89,8 +90,8 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     x.clamp.del = ctx.num(s, key + ".", "del", 0, 0);
     x.clamp.dur = ctx.num(s, key + ".", "dur", 0, 0);
     x.clamp.amp = ctx.num(s, key + ".", "amp", 0);
-    l.iclamps.push_back(x);
-  }
+    return x;
+  });
 }
 
 }  // namespace

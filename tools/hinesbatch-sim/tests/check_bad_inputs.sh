@@ -6,15 +6,8 @@
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_bad_inputs.sh SIM [CASE-REGEX]}")
 ONLY=${2:-}
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BASE=$HERE/ring_small.json
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-
-failures=0
-cases=0
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # Each case runs under an address-space cap of 4 GB (a regression that reads /dev/zero
 # until memory runs out must fail here, not take the machine); not for sanitizer builds,
 # which reserve terabytes of shadow memory.

@@ -6,14 +6,8 @@
 #   check_mechanism_configs.sh SIM
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_mechanism_configs.sh SIM}")
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BASE=$HERE/ring_small.json
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-failures=0
-cases=0
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 fail() {
   echo "FAIL $1"
   failures=$((failures + 1))

@@ -8,12 +8,8 @@
 #   check_sources.sh SIM
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_sources.sh SIM}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-failures=0
-cases=0
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ok() { echo "ok   $1: $2"; }
 fail() {
   echo "FAIL $1: $2"

@@ -73,8 +73,17 @@ KOKKOS_INLINE_FUNCTION void heap_sort(const View& a, std::int64_t lo, std::int64
 // ascending, and where each one's slots begin (one more entry: the end).
 template <class Memory>
 struct CsrBySource {
-  Kokkos::View<std::int64_t*, Memory> order, source_gid, source_begin;
+  using index_view = Kokkos::View<std::int64_t*, Memory>;
+  index_view order, source_gid, source_begin;
   int num_sources = 0;
+
+  // Sizes the per-source views for `sources` distinct sources (zeroed; both builders below
+  // fill them once they have counted the sources).
+  void allocate_sources(int sources) {
+    source_gid = index_view("hb::conn_source", sources);
+    source_begin = index_view("hb::conn_source_begin", sources + 1);
+    num_sources = sources;
+  }
 };
 
 // By counting: a count per gid, their offsets, a slot per connection (atomic, so in any
@@ -88,7 +97,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
                                                                    std::int64_t max_gid) {
   using mem = typename ExecutionSpace::memory_space;
   using policy = Kokkos::RangePolicy<ExecutionSpace>;
-  using index_view = Kokkos::View<std::int64_t*, mem>;
+  using index_view = typename CsrBySource<mem>::index_view;
   CsrBySource<mem> csr;
   const std::int64_t n = static_cast<std::int64_t>(src.extent(0));
   constexpr std::int64_t kMaxFanOutToSort = std::int64_t(1) << 14;
@@ -110,8 +119,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
   Kokkos::parallel_reduce(
       "hinesbatch::conn_count_sources", policy(exec, 0, ng),
       KOKKOS_LAMBDA(const std::int64_t g, int& c) { c += begin(g + 1) > 0 ? 1 : 0; }, nsrc);
-  csr.source_gid = index_view("hb::conn_source", nsrc);
-  csr.source_begin = index_view("hb::conn_source_begin", nsrc + 1);
+  csr.allocate_sources(nsrc);
   auto sg = csr.source_gid;
   auto sb = csr.source_begin;
   Kokkos::parallel_scan(
@@ -141,7 +149,6 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
   Kokkos::parallel_for(
       "hinesbatch::conn_sort_sources", policy(exec, 0, nsrc),
       KOKKOS_LAMBDA(const int k) { heap_sort(order, sb(k), sb(k + 1) - sb(k)); });
-  csr.num_sources = nsrc;
   exec.fence();
   return csr;
 }
@@ -153,7 +160,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_key(const ExecutionSpa
                                                               std::int64_t max_gid) {
   using mem = typename ExecutionSpace::memory_space;
   using policy = Kokkos::RangePolicy<ExecutionSpace>;
-  using index_view = Kokkos::View<std::int64_t*, mem>;
+  using index_view = typename CsrBySource<mem>::index_view;
   CsrBySource<mem> csr;
   const std::int64_t n = static_cast<std::int64_t>(src.extent(0));
   const int bpos = bits_for(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
@@ -179,8 +186,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_key(const ExecutionSpa
         c += (i == 0 || (key(i) >> bpos) != (key(i - 1) >> bpos)) ? 1 : 0;
       },
       nsrc);
-  csr.source_gid = index_view("hb::conn_source", nsrc);
-  csr.source_begin = index_view("hb::conn_source_begin", nsrc + 1);
+  csr.allocate_sources(nsrc);
   auto sg = csr.source_gid;
   auto sb = csr.source_begin;
   Kokkos::parallel_scan(
@@ -197,7 +203,6 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_key(const ExecutionSpa
   Kokkos::parallel_for(
       "hinesbatch::conn_sources_end", policy(exec, 0, 1),
       KOKKOS_LAMBDA(const int) { sb(nsrc) = n; });
-  csr.num_sources = nsrc;
   exec.fence();
   return csr;
 }

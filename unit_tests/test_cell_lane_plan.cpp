@@ -1,0 +1,176 @@
+// The on-chip solve's lane plan (CellLanePlan): its pieces, its warp levels, and the
+// elimination it schedules against the sequential Hines algorithm.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hinesbatch/morphology/neuron_compartments.hpp"
+#include "hinesbatch/morphology/sections.hpp"
+#include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
+
+namespace hinesbatch::test {
+namespace {
+
+// The on-chip solve's lane plan (cell_lane_plan.hpp) against its definition, and the
+// elimination it schedules, emulated level by level and lane by lane as the kernel runs it
+// (registers for kept sums included), against the sequential Hines algorithm: random
+// trees (parents uniform below each node), chains, stars, the P3 network's cell, 1 to 32 lanes.
+TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
+  using P = CellLanePlan;
+  std::vector<std::pair<std::string, std::vector<int>>> trees;
+  auto parents_of = [](const NeuronCompartments& c) {
+    std::vector<int> p(c.size());
+    for (int i = 0; i < c.size(); ++i) p[i] = c.tree.parent(i);
+    return p;
+  };
+  trees.push_back({"p3", parents_of(neuron_compartments(synthetic_sections("p3"), 100))});
+  for (int n : {1, 2, 7, 100, 600}) {
+    std::vector<int> random(n, -1), chain(n, -1), star(n, -1);
+    for (int i = 1; i < n; ++i) {
+      random[i] = static_cast<int>(uniform01(21, n, i) * i);
+      chain[i] = i - 1;
+      star[i] = 0;
+    }
+    trees.push_back({"random " + std::to_string(n), random});
+    trees.push_back({"chain " + std::to_string(n), chain});
+    trees.push_back({"star " + std::to_string(n), star});
+  }
+  for (const auto& tree : trees)
+    for (int lanes : {1, 2, 5, 32}) {
+      const std::string& name = tree.first;
+      const std::vector<int>& parent = tree.second;  // (lambdas below may not capture bindings)
+      SCOPED_TRACE(name + ", " + std::to_string(lanes) + " lanes");
+      const int n = static_cast<int>(parent.size());
+      const P plan = P::build(parent, lanes);
+      ASSERT_EQ(static_cast<int>(plan.begin.size()), plan.levels * lanes + 1);
+      // Every node eliminated once; a node's parent eliminated by the same lane at the
+      // same level (kNode) or pulled at a higher level by the lane owning it (kPieceRoot).
+      std::vector<int> level_of(n, -1), lane_of(n, -1), pulled_at(n, -1), pulled_by(n, -1);
+      std::vector<char> piece_root(n, 0);
+      for (int v = 0; v < plan.levels; ++v)
+        for (int k = 0; k < lanes; ++k)
+          for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (q > plan.begin[v * lanes + k])
+              EXPECT_GT(P::node_of(plan.entries[q - 1]), i) << "lists run in decreasing order";
+            if (P::kind_of(e) == P::kPull) {
+              EXPECT_EQ(pulled_at[i], -1) << "node " << i << " pulled twice";
+              pulled_at[i] = v;
+              pulled_by[i] = k;
+              continue;
+            }
+            ASSERT_EQ(level_of[i], -1) << "node " << i << " twice";
+            level_of[i] = v;
+            lane_of[i] = k;
+            piece_root[i] = P::kind_of(e) == P::kPieceRoot;
+          }
+      for (int i = 0; i < n; ++i) {
+        ASSERT_NE(level_of[i], -1) << "node " << i << " missing";
+        if (i == 0) {
+          EXPECT_TRUE(piece_root[0]);
+          continue;
+        }
+        const int p = parent[i];
+        if (piece_root[i]) {
+          EXPECT_GT(level_of[p], level_of[i]) << "piece root " << i;
+          EXPECT_EQ(pulled_at[i], level_of[p]) << "piece root " << i;
+          EXPECT_EQ(pulled_by[i], lane_of[p]) << "piece root " << i;
+        } else {
+          EXPECT_EQ(level_of[p], level_of[i]) << "node " << i;
+          EXPECT_EQ(lane_of[p], lane_of[i]) << "node " << i;
+          EXPECT_EQ(pulled_at[i], -1) << "node " << i;
+        }
+      }
+      if (lanes == 1) EXPECT_EQ(plan.levels, 1);
+      if (name == "p3" && lanes == 32) EXPECT_LT(plan.critical_path(), n / 6);
+      // The kernel's order against the sequential solve of a random diagonally dominant
+      // system.
+      std::vector<double> a(n), d(n), r(n);
+      for (int i = 0; i < n; ++i) {
+        a[i] = -(0.5 + uniform01(22, n, i));
+        d[i] = 3 + uniform01(23, n, i);
+        r[i] = uniform01(24, n, i) - 0.5;
+      }
+      for (int i = 1; i < n; ++i) d[parent[i]] += -a[i];
+      std::vector<double> dr = d, rr = r;
+      for (int i = n - 1; i > 0; --i) {
+        const double f = a[i] / dr[i];
+        dr[parent[i]] -= f * a[i];
+        rr[parent[i]] -= f * rr[i];
+      }
+      rr[0] /= dr[0];
+      for (int i = 1; i < n; ++i) rr[i] = (rr[i] - a[i] * rr[parent[i]]) / dr[i];
+      for (int v = 0; v < plan.levels; ++v)
+        for (int k = 0; k < lanes; ++k) {
+          bool cached = false;
+          double dc = 0, rc = 0;
+          for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (P::kind_of(e) != P::kPull) {
+              const double di = cached ? dc : d[i];
+              const double ri = cached ? rc : r[i];
+              d[i] = 1 / di;
+              r[i] = ri;
+              cached = false;
+              if (P::kind_of(e) == P::kPieceRoot) continue;
+            }
+            const int p = parent[i];
+            const double f = a[i] * d[i];
+            const double dp = (cached ? dc : d[p]) - f * a[i];
+            const double rp = (cached ? rc : r[p]) - f * r[i];
+            cached = (e & P::kKeep) != 0;
+            if (cached) {
+              dc = dp;
+              rc = rp;
+            } else {
+              d[p] = dp;
+              r[p] = rp;
+            }
+          }
+          EXPECT_FALSE(cached) << "a list's last entry keeps nothing";
+        }
+      std::vector<double> xs(n);
+      for (int v = plan.levels - 1; v >= 0; --v)
+        for (int k = 0; k < lanes; ++k)
+          for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
+            const int e = plan.entries[q], i = P::node_of(e);
+            if (P::kind_of(e) != P::kPull) xs[i] = (r[i] - (i ? a[i] * xs[parent[i]] : 0)) * d[i];
+          }
+      for (int i = 0; i < n; ++i) ASSERT_NEAR(xs[i], rr[i], 1e-12) << "node " << i;
+    }
+}
+
+// The levels near the root that only the first warp's lanes work on (warp_levels_from):
+// from that level on no lane past the warp has an entry, and the level before it has one.
+// Random trees give a plan of many lanes some such levels.
+TEST(CellLanePlanTest, WarpLevelsAreTheTopLevelsOfTheFirstWarpAlone) {
+  for (int n : {7, 600, 3000})
+    for (int lanes : {8, 64, 256}) {
+      std::vector<int> parent(n, -1);
+      for (int i = 1; i < n; ++i) parent[i] = static_cast<int>(uniform01(23, n, i) * i);
+      const CellLanePlan plan = CellLanePlan::build(parent, lanes);
+      for (int warp : {4, 32}) {
+        SCOPED_TRACE(std::to_string(n) + " nodes, " + std::to_string(lanes) + " lanes, warp " +
+                     std::to_string(warp));
+        const int from = plan.warp_levels_from(warp);
+        ASSERT_GE(from, 0);
+        ASSERT_LE(from, plan.levels);
+        auto past_warp = [&](int v) {
+          int entries = 0;
+          for (int k = warp; k < lanes; ++k)
+            entries += plan.begin[v * lanes + k + 1] - plan.begin[v * lanes + k];
+          return entries;
+        };
+        for (int v = from; v < plan.levels; ++v) EXPECT_EQ(past_warp(v), 0) << "level " << v;
+        if (from > 0) EXPECT_GT(past_warp(from - 1), 0);
+        if (lanes <= warp) EXPECT_EQ(from, 0);
+        if (n == 3000 && lanes == 256 && warp == 32) EXPECT_LT(from, plan.levels);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace hinesbatch::test
