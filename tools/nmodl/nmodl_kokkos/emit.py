@@ -414,6 +414,44 @@ class Emitter:
         out.append("  }")
         return out
 
+    def linear_conductances(self, currents):
+        """{current: conductance} when every current of the BREAKPOINT is g (v - e) with a
+        conductance g of the mechanism that does not depend on v (NMODL's CONDUCTANCE
+        hints, checked here): then di/dv is g, exactly, and the BREAKPOINT runs once.
+        None otherwise (NEURON's difference quotient)."""
+        m = self.m
+        if m.electrode or not m.conductances:
+            return None
+        depends_on_v = {"v"}
+        for st in m.breakpoint:  # assignments in order: what a value depends on
+            for e in lookup(st, T.BINARY_EXPRESSION):
+                if e.op.eval() == "=":
+                    names = {name_of(n) for n in lookup(e.rhs, T.VAR_NAME, T.NAME)}
+                    if names & depends_on_v:
+                        depends_on_v.add(name_of(e.lhs))
+        ok = lambda g: g in self.var_index and g not in depends_on_v
+        by_ion = {}
+        plain = []
+        for g, ion in m.conductances:
+            if not ok(g):
+                return None
+            if ion is None:
+                plain.append(g)
+            elif ion in by_ion:
+                return None
+            else:
+                by_ion[ion] = g
+        result = {}
+        for c in currents:
+            ion = next(v.ion for v in m.ion_variables if v.name == c)
+            if ion not in by_ion:
+                return None
+            result[c] = by_ion.pop(ion)
+        if by_ion or len(plain) != len(m.nonspecific):
+            return None
+        result.update(zip(m.nonspecific, plain))
+        return result
+
     def current_function(self):
         m = self.m
         stmts = m.breakpoint
@@ -421,6 +459,9 @@ class Emitter:
         self.collect_locals(stmts)
         used, written = self.names_in(stmts)
         currents = [v.name for v in m.ion_variables if v.write and v.role == "i"]
+        linear = self.linear_conductances(currents)
+        if linear is not None:
+            return self.current_function_linear(stmts, used, written, currents, linear)
         out.append("  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v")
         out.append("  // and its conductance (i(v + 0.001) - i(v)) / 0.001; ion currents likewise.")
         out.append("  template <class Accessor>")
@@ -453,6 +494,31 @@ class Emitter:
         for c in currents:
             k = self.ion_index[c]
             out.append(f"    hb_a.template add_ion_current<{k}>({cxx_name(c)}, (hb_{c}_dv - {cxx_name(c)}) / 0.001);")
+        self.epilogue(written, out)
+        out.append("  }")
+        return out
+
+    def current_function_linear(self, stmts, used, written, currents, linear):
+        m = self.m
+        out = ["  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.",
+               "  // Every current is g (v - e) with g independent of v (CONDUCTANCE), so di/dv is",
+               "  // g itself, where NEURON's difference quotient gives it to rounding.",
+               "  template <class Accessor>",
+               "  KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {"]
+        for c in currents + m.nonspecific:
+            used.add(c)
+        used |= set(linear.values())
+        used.add("v")
+        self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
+        out.append("    [[maybe_unused]] double v = hb_a.v();")
+        out.append("    {")
+        self.stmts(stmts, out, 3)
+        out.append("    }")
+        terms = [cxx_name(c) for c in currents + m.nonspecific]
+        conds = [cxx_name(linear[c]) for c in currents + m.nonspecific]
+        out.append(f"    hb_a.add_current({' + '.join(terms) or '0.0'}, {' + '.join(conds) or '0.0'});")
+        for c in currents:
+            out.append(f"    hb_a.template add_ion_current<{self.ion_index[c]}>({cxx_name(c)}, {cxx_name(linear[c])});")
         self.epilogue(written, out)
         out.append("  }")
         return out

@@ -106,6 +106,9 @@ class Mechanism:
     tables: bool = False
     writes_concentration: bool = False
     warnings: list = field(default_factory=list)  # (line, message)
+    # NMODL's SympyConductanceVisitor's CONDUCTANCE hints for the BREAKPOINT's currents:
+    # (conductance name, ion or None for a NONSPECIFIC_CURRENT).
+    conductances: list = field(default_factory=list)
 
 
 # --- source positions ------------------------------------------------------------------
@@ -303,6 +306,23 @@ def nonlinear_cnexp(program):
             except Exception:  # an expression SymPy cannot read: no warning
                 continue
     return found
+
+
+def conductance_hints(program):
+    """The CONDUCTANCE statements NMODL's SympyConductanceVisitor would add to the
+    BREAKPOINT (a current linear in v: di/dv is its conductance), found on a copy so that
+    the code generated from program does not change."""
+    copy = program.clone()
+    try:
+        symtab.SymtabVisitor().visit_program(copy)
+        visitor.SympyConductanceVisitor().visit_program(copy)
+    except RuntimeError:
+        return []
+    hints = []
+    for b in lookup(copy, T.BREAKPOINT_BLOCK):
+        for h in lookup(b, T.CONDUCTANCE_HINT):
+            hints.append((name_of(h.conductance), name_of(h.ion) if h.ion is not None else None))
+    return hints
 
 
 def run_passes(program):
@@ -669,6 +689,7 @@ def compile_file(path):
         raise Refusal(src.path, int(m.group(1)) if m else 0, "NMODL", msg)
     mech = analyse(src, program)
     mech.tables = tables
+    mech.conductances = conductance_hints(program)
     mech.warnings = [(src.line_of(r"\b%s\s*'" % re.escape(state)),
                       f"cnexp on {state}', nonlinear in {state}: NMODL's SymPy solves it exactly "
                       "where NEURON's nocmodl linearises it (results differ at O(dt^2); "

@@ -119,8 +119,9 @@ struct hh {
     hb_a.template set<6>(n);
   }
 
-  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v
-  // and its conductance (i(v + 0.001) - i(v)) / 0.001; ion currents likewise.
+  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.
+  // Every current is g (v - e) with g independent of v (CONDUCTANCE), so di/dv is
+  // g itself, where NEURON's difference quotient gives it to rounding.
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
@@ -143,9 +144,7 @@ struct hh {
     double ina = 0.0;
     double ek = hb_a.template ion<2>();
     double ik = 0.0;
-    const double hb_v = hb_a.v();
-    [[maybe_unused]] double v = hb_v;
-    v = hb_v + 0.001;
+    [[maybe_unused]] double v = hb_a.v();
     {
       gna = ((((((((gnabar * m)) * m)) * m)) * h));
       ina = ((gna * ((((v - ena))))));
@@ -153,21 +152,9 @@ struct hh {
       ik = ((gk * ((((v - ek))))));
       il = ((gl * ((((v - el))))));
     }
-    const double hb_i_dv = ina + ik + il;
-    const double hb_ina_dv = ina;
-    const double hb_ik_dv = ik;
-    v = hb_v;
-    {
-      gna = ((((((((gnabar * m)) * m)) * m)) * h));
-      ina = ((gna * ((((v - ena))))));
-      gk = ((((((((gkbar * n)) * n)) * n)) * n));
-      ik = ((gk * ((((v - ek))))));
-      il = ((gl * ((((v - el))))));
-    }
-    const double hb_i = ina + ik + il;
-    hb_a.add_current(hb_i, (hb_i_dv - hb_i) / 0.001);
-    hb_a.template add_ion_current<1>(ina, (hb_ina_dv - ina) / 0.001);
-    hb_a.template add_ion_current<3>(ik, (hb_ik_dv - ik) / 0.001);
+    hb_a.add_current(ina + ik + il, gna + gk + gl);
+    hb_a.template add_ion_current<1>(ina, gna);
+    hb_a.template add_ion_current<3>(ik, gk);
     hb_a.template set<7>(gna);
     hb_a.template set<8>(gk);
     hb_a.template set<9>(il);

@@ -49,8 +49,9 @@ struct pas {
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
   }
 
-  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v
-  // and its conductance (i(v + 0.001) - i(v)) / 0.001; ion currents likewise.
+  // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.
+  // Every current is g (v - e) with g independent of v (CONDUCTANCE), so di/dv is
+  // g itself, where NEURON's difference quotient gives it to rounding.
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
@@ -62,19 +63,11 @@ struct pas {
     double g = hb_a.template get<0>();
     double e = hb_a.template get<1>();
     double i = 0.0;
-    const double hb_v = hb_a.v();
-    [[maybe_unused]] double v = hb_v;
-    v = hb_v + 0.001;
+    [[maybe_unused]] double v = hb_a.v();
     {
       i = ((g * ((((v - e))))));
     }
-    const double hb_i_dv = i;
-    v = hb_v;
-    {
-      i = ((g * ((((v - e))))));
-    }
-    const double hb_i = i;
-    hb_a.add_current(hb_i, (hb_i_dv - hb_i) / 0.001);
+    hb_a.add_current(i, g);
     hb_a.template set<2>(i);
   }
 
