@@ -146,6 +146,9 @@ def cases():
     # METHOD derivimplicit (tools/nmodl/tests/mod): linear in the states, and nonlinear.
     c.append(channel_case("derivimplicit_hh_iclamp", "hhdi", None, 0, ["m", "h", "n"], ["ina", "ik"],
                           ("iclamp", 0.3), celsius=6.3))
+    # A conductance that depends on v: the difference quotient, as NEURON.
+    c.append(channel_case("vdep_conductance_iclamp", "vdep", "gbar", 0.0005, [], [],
+                          ("iclamp", 0.2), extra=[PAS], celsius=6.3, tstop=40.0))
     # Nonlinear: NEURON stops its Newton iteration (a difference-quotient Jacobian) when no
     # state changes by more than 1e-6, NMODL's when |F| < 1e-12: the aim's 1e-6 here.
     c.append(dict(name="derivimplicit_cabuffer_vclamp", tol_rel=1e-6,
