@@ -218,36 +218,50 @@ TEST(GeneratedMechanisms, LayoutResolvesRegionsOverridesAndDistances) {
   SimulationParameters p;
   p.ena = 55;
   const MechanismCatalogue& cat = default_catalogue();
+  // pas, a leak, is folded into the template's passive terms: hh alone is laid out.
   const impl::GeneratedTemplate g = impl::generated_template(t, cat, p);
-  ASSERT_EQ(g.blocks.size(), 2u);  // pas (soma and dendrite), hh (soma)
-  const CatalogueMechanism& pas = cat.mechanisms[g.blocks[0].mech];
-  EXPECT_EQ(pas.name, "pas");
-  EXPECT_EQ(cat.mechanisms[g.blocks[1].mech].name, "hh");
+  ASSERT_EQ(g.blocks.size(), 1u);
+  const CatalogueMechanism& pas = cat.mechanisms[cat.index_of("pas")];
+  EXPECT_TRUE(static_cast<bool>(pas.leak));
+  EXPECT_EQ(cat.mechanisms[g.blocks[0].mech].name, "hh");
   const NeuronCompartments& comp = t.compartments;
   const int soma = comp.first_centre[0];
   const int first_dend = comp.first_centre[1];
-  ASSERT_EQ(g.blocks[0].node_end - g.blocks[0].node_begin, 1 + 5);
-  // pas's g and e are constants (it never assigns them), two per node.
-  const int ng = impl::position_in_store(pas, pas.variable_index("g"));
-  const int ne = impl::position_in_store(pas, pas.variable_index("e"));
-  const int nc = impl::count_in_store(pas, false);
-  for (int j = g.blocks[0].node_begin; j < g.blocks[0].node_end; ++j) {
-    const int node = g.nodes[j];
-    const double* k = &g.constants[g.blocks[0].const_begin + (j - g.blocks[0].node_begin) * nc];
+  // pas's values per node: the entries in order, distance functions resolved.
+  const impl::NodeGeometry geo = impl::node_geometry(t);
+  const impl::MechanismValues mv = impl::mechanism_values(t, pas, geo.distance_um);
+  const int ng = pas.variable_index("g"), ne = pas.variable_index("e");
+  const std::size_t nv = pas.variables.size();
+  const impl::LeakOfNodes leak = impl::folded_leak(t, pas, p, geo.distance_um);
+  ASSERT_FALSE(leak.empty());
+  impl::TemplateNodes nodes = impl::template_nodes(t, p.dt);
+  impl::fold_generated_leaks(t, cat, p, nodes);
+  int inserted = 0;
+  for (int node = 0; node < comp.size(); ++node) {
+    if (!mv.inserted[node]) continue;
+    ++inserted;
+    const double* k = &mv.values[node * nv];
     EXPECT_EQ(k[ne], -70);
-    if (node == soma) {
-      EXPECT_EQ(k[ng], 1e-4);
-    } else {
+    double g_expected = 1e-4;
+    if (node != soma) {
       // Path distance from the soma's middle: to where the dendrite hangs, then along it.
       const Section& d = t.morphology.sections[1];
       const int seg = node - first_dend;
       const double x = std::fabs(d.parent_x - 0.5) * t.morphology.sections[0].length() +
                        (seg + 0.5) / 5 * d.length();
-      EXPECT_NEAR(k[ng], 1e-5 * (1 + 2 * std::exp(0.01 * x)), 1e-18) << "node " << node;
+      g_expected = 1e-5 * (1 + 2 * std::exp(0.01 * x));
     }
+    EXPECT_NEAR(k[ng], g_expected, 1e-18) << "node " << node;
+    // Folded: G and E of the leak, the cable's passive terms in uS and mV.
+    EXPECT_EQ(leak.g_S_cm2[node], k[ng]);
+    EXPECT_NEAR(leak.e_mV[node], -70, 1e-12);
+    EXPECT_TRUE(nodes.mechs[node] & kPasBit);
+    EXPECT_NEAR(nodes.pas_g[node], membrane_uS(comp, node, k[ng]), 1e-15 * nodes.pas_g[node]);
+    EXPECT_NEAR(nodes.pas_e[node], -70, 1e-12);
   }
+  EXPECT_EQ(inserted, 1 + 5);
   // hh at the soma only; na's reversal potential the simulation's ena.
-  EXPECT_EQ(g.blocks[1].node_end - g.blocks[1].node_begin, 1);
+  EXPECT_EQ(g.blocks[0].node_end - g.blocks[0].node_begin, 1);
   const int na = cat.ion_index("na");
   ASSERT_GE(na, 0);
   EXPECT_EQ(g.ion_init[na * impl::kIonInitValues + 2], 55);

@@ -44,6 +44,10 @@ struct CatalogueMechanism {
   // per run and kept after its globals: uniforms(celsius, globals, out[num_uniforms]).
   int num_uniforms = 0;
   std::function<void(double, const double*, double*)> uniforms;
+  // Set for a leak (one current G (v - E) with G and E constant over a run): its conductance
+  // G and current i(0) = -G E at one node, from the node's variables (all of them, in order)
+  // and the globals: leak(celsius, vars, globals, &G, &i0), densities (S/cm2, mA/cm2).
+  std::function<void(double, const double*, const double*, double*, double*)> leak;
   int variable_index(const std::string& n) const;  // -1: none of that name
   int global_index(const std::string& n) const;    // -1: none of that name
   // "a, b, c": the names a config may set (parameters and globals), for messages.

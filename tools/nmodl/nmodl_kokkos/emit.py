@@ -452,6 +452,34 @@ class Emitter:
         result.update(zip(m.nonspecific, plain))
         return result
 
+    def linear_leak(self):
+        """Whether the mechanism is a leak: one NONSPECIFIC_CURRENT g (v - e) whose g and
+        everything else it reads are constant over a run (no states, ions, events or
+        INITIAL). Its current is then G v + i(0) at every node, which a schedule may fold
+        into the cable's own passive terms."""
+        m = self.m
+        if m.kind != "density" or m.solves or m.ion_variables or m.net_receive is not None:
+            return False
+        if m.electrode or len(m.nonspecific) != 1:
+            return False
+        if m.initial is not None and list(m.initial.statements):
+            return False
+        linear = self.linear_conductances([])
+        if linear is None:
+            return False
+        g = linear[m.nonspecific[0]]
+        if m.variables[self.var_index[g]].written:
+            return False
+        self.collect_locals(m.breakpoint)
+        used, written = self.names_in(m.breakpoint)
+        for n in used - written - self.locals - {"v", "celsius"}:
+            if n in self.var_index:
+                if m.variables[self.var_index[n]].written:
+                    return False
+            elif not (n in self.global_index or n in m.constants or n in BUILTIN_CONSTANTS):
+                return False
+        return True
+
     def current_function(self):
         m = self.m
         stmts = m.breakpoint
@@ -546,6 +574,7 @@ def header(mech, src, namespace, tool_version):
     out.append(f"  static constexpr bool has_state = {'true' if m.solves else 'false'};")
     out.append(f"  static constexpr bool has_net_receive = {'true' if m.net_receive else 'false'};")
     out.append(f"  static constexpr bool tables_computed_exactly = {'true' if m.tables else 'false'};")
+    out.append(f"  static constexpr bool linear_leak = {'true' if em.linear_leak() else 'false'};")
     nw = len(m.net_receive[0]) if m.net_receive else 0
     out.append(f"  static constexpr int num_weights = {nw};")
     vk = {"parameter": "Parameter", "state": "State", "assigned": "Assigned"}

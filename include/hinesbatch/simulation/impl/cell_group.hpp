@@ -35,6 +35,7 @@
 #include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cells_schedule.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/lanes_schedule.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
@@ -48,6 +49,7 @@
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/network.hpp"
 #include "hinesbatch/simulation/nmodl/defaults/defaults.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 #include "hinesbatch/simulation/run_options.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
@@ -123,8 +125,11 @@ class CellGroup {
     views& c = state_;
     c.size = typename views::vec_i("hb::size", nc);
     std::vector<impl::TemplateNodes> nodes_of_template;
-    for (const CellTemplate& t : templates)
+    for (const CellTemplate& t : templates) {
       nodes_of_template.push_back(impl::template_nodes(t, p.dt));
+      // Generated leaks (pas.mod) join the built-in passive terms, in every schedule.
+      impl::fold_generated_leaks(t, nmodl::description<Catalogue>(), p, nodes_of_template.back());
+    }
     auto hsize = Kokkos::create_mirror_view(c.size);
     std::vector<int> stim_begin{0}, stim_node, det_node;
     std::vector<double> stim_del, stim_dur, stim_amp, det_thr;

@@ -16,7 +16,9 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
+#include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/nmodl/ions.hpp"
 
@@ -111,10 +113,143 @@ inline int count_in_store(const CatalogueMechanism& m, bool rows) {
   return n;
 }
 
-// Template t's generated mechanisms laid out (empty when it has none). InputError for a
-// mechanism the catalogue lacks, a point process, a parameter that is neither a PARAMETER
-// nor a GLOBAL of its mechanism, a distance function on a GLOBAL, or a normalised distance
-// over a region without length.
+// Path distance from the soma of every node's centre, and each node's mean diameter.
+struct NodeGeometry {
+  std::vector<double> distance_um, diam_um;
+};
+inline NodeGeometry node_geometry(const CellTemplate& t) {
+  const NeuronCompartments& comp = t.compartments;
+  NodeGeometry g;
+  g.distance_um.assign(comp.size(), 0.0);
+  g.diam_um.assign(comp.size(), 0.0);
+  PathDistance distance(t.morphology);
+  for (int s = 0; s < t.morphology.size(); ++s) {
+    const int nseg = comp.section_nseg[s];
+    for (int j = 0; j < nseg; ++j) {
+      const int i = comp.first_centre[s] + j;
+      g.distance_um[i] = distance.at(s, (j + 0.5) / nseg);
+      g.diam_um[i] =
+          mean_diameter_um(t.morphology.sections[s], double(j) / nseg, double(j + 1) / nseg);
+    }
+  }
+  return g;
+}
+
+// Mechanism m's values in template t: where it is inserted, every variable per node
+// (defaults, then the config's entries in order; distance functions resolved) and its
+// globals. InputError for a parameter that is neither a PARAMETER nor a GLOBAL of m, a
+// distance function on a GLOBAL, or a normalised distance over a region without length.
+struct MechanismValues {
+  std::vector<char> inserted;  // per node
+  std::vector<double> values;  // (node, variable)
+  std::vector<double> globals;
+};
+inline MechanismValues mechanism_values(const CellTemplate& t, const CatalogueMechanism& m,
+                                        const std::vector<double>& distance_um) {
+  const NeuronCompartments& comp = t.compartments;
+  const std::string& source = t.morphology.source;
+  const int n = comp.size();
+  const int nv = static_cast<int>(m.variables.size());
+  PathDistance distance(t.morphology);
+  MechanismValues r;
+  r.inserted.assign(n, 0);
+  r.values.resize(std::size_t(n) * nv);
+  for (int i = 0; i < n; ++i)
+    for (int v = 0; v < nv; ++v) r.values[std::size_t(i) * nv + v] = m.variables[v].default_value;
+  for (const CatalogueGlobal& x : m.globals) r.globals.push_back(x.default_value);
+  for (const GeneratedMechanism& e : t.generated) {
+    if (e.name != m.name) continue;
+    const std::vector<int> sections = t.sections_in(e.region);
+    double longest = 0;
+    for (int s : sections) longest = std::max(longest, distance.at(s, 1.0));
+    for (const MechanismParameter& par : e.parameters) {
+      const int v = m.variable_index(par.name);
+      const int gl = m.global_index(par.name);
+      if (gl >= 0 && v < 0) {
+        if (par.value.kind != ParameterValue::Constant)
+          throw InputError("GLOBAL " + par.name + " of " + m.name +
+                               " is one value: it cannot depend on the distance",
+                           source, 0, par.name);
+        r.globals[gl] = par.value.value;
+        continue;
+      }
+      if (v < 0 || m.variables[v].kind != CatalogueVariable::Parameter)
+        throw InputError(
+            "'" + par.name + "' is not a parameter of " + m.name + " (" + m.settable_names() + ")",
+            source, 0, par.name);
+      if (par.value.normalize && !(longest > 0))
+        throw InputError("parameter " + par.name + " of " + m.name +
+                             ": a normalised distance needs a region that extends from the "
+                             "soma",
+                         source, 0, format_value(longest));
+      for (int s : sections)
+        for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
+          r.values[std::size_t(i) * nv + v] =
+              par.value.at(par.value.normalize ? distance_um[i] / longest : distance_um[i]);
+    }
+    for (int s : sections)
+      for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
+        r.inserted[i] = 1;
+  }
+  return r;
+}
+
+// A leak of the catalogue (CatalogueMechanism::leak) in template t, per node: its
+// conductance G (S/cm2, 0 where it is not inserted) and reversal E = -i(0)/G (mV). Empty
+// where it does not fold into the cable's passive terms: not a leak, or G <= 0 somewhere.
+struct LeakOfNodes {
+  std::vector<double> g_S_cm2, e_mV;
+  bool empty() const { return g_S_cm2.empty(); }
+};
+inline LeakOfNodes folded_leak(const CellTemplate& t, const CatalogueMechanism& m,
+                               const SimulationParameters& p,
+                               const std::vector<double>& distance_um) {
+  if (!m.leak) return {};
+  const MechanismValues mv = mechanism_values(t, m, distance_um);
+  const int n = t.compartments.size();
+  const std::size_t nv = m.variables.size();
+  LeakOfNodes r;
+  r.g_S_cm2.assign(n, 0.0);
+  r.e_mV.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    if (!mv.inserted[i]) continue;
+    double g = 0, i0 = 0;
+    m.leak(p.celsius, mv.values.data() + i * nv, mv.globals.data(), &g, &i0);
+    const double e = -i0 / g;
+    if (!(g > 0) || !std::isfinite(e)) return {};
+    r.g_S_cm2[i] = g;
+    r.e_mV[i] = e;
+  }
+  return r;
+}
+
+// The leaks among template t's generated mechanisms, added to its passive terms k (the
+// built-in pas of every schedule): at a node with pas already, G = G1 + G2 and
+// E = (G1 E1 + G2 E2) / G; generated_template leaves them out.
+inline void fold_generated_leaks(const CellTemplate& t, const MechanismCatalogue& cat,
+                                 const SimulationParameters& p, TemplateNodes& k) {
+  if (t.generated.empty()) return;
+  const NodeGeometry geo = node_geometry(t);
+  std::vector<int> done;
+  for (const GeneratedMechanism& e : t.generated) {
+    const int m = cat.index_of(e.name);
+    if (m < 0 || std::find(done.begin(), done.end(), m) != done.end()) continue;
+    done.push_back(m);
+    const LeakOfNodes leak = folded_leak(t, cat.mechanisms[m], p, geo.distance_um);
+    for (std::size_t i = 0; i < leak.g_S_cm2.size(); ++i) {
+      if (!(leak.g_S_cm2[i] > 0)) continue;
+      const double g = membrane_uS(t.compartments, static_cast<int>(i), leak.g_S_cm2[i]);
+      const double g0 = (k.mechs[i] & kPasBit) ? k.pas_g[i] : 0.0;
+      k.pas_e[i] = g0 > 0 ? (g0 * k.pas_e[i] + g * leak.e_mV[i]) / (g0 + g) : leak.e_mV[i];
+      k.pas_g[i] = g0 + g;
+      k.mechs[i] |= kPasBit;
+    }
+  }
+}
+
+// Template t's generated mechanisms laid out (empty when it has none), but for the leaks
+// that fold_generated_leaks folds. InputError for a mechanism the catalogue lacks, a point
+// process, or a parameter mechanism_values refuses.
 inline GeneratedTemplate generated_template(const CellTemplate& t, const MechanismCatalogue& cat,
                                             const SimulationParameters& p) {
   GeneratedTemplate g;
@@ -125,6 +260,7 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
   g.num_nodes = n;
   g.num_ions = ni;
   const std::string& source = t.morphology.source;
+  const NodeGeometry geo = node_geometry(t);
   // Mechanisms in block order: concentration writers first, then as first listed.
   std::vector<int> order;
   for (const bool writers : {true, false})
@@ -143,65 +279,18 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
           std::find(order.begin(), order.end(), k) == order.end())
         order.push_back(k);
     }
-  PathDistance distance(t.morphology);
-  std::vector<double> x_of_node(n, 0.0);
   g.area_um2.assign(comp.area_um2.begin(), comp.area_um2.end());
-  g.diam_um.assign(n, 0.0);
-  for (int s = 0; s < t.morphology.size(); ++s) {
-    const int nseg = comp.section_nseg[s];
-    for (int j = 0; j < nseg; ++j) {
-      const int i = comp.first_centre[s] + j;
-      x_of_node[i] = distance.at(s, (j + 0.5) / nseg);
-      g.diam_um[i] =
-          mean_diameter_um(t.morphology.sections[s], double(j) / nseg, double(j + 1) / nseg);
-    }
-  }
+  g.diam_um = geo.diam_um;
   std::vector<int> conc_style(std::size_t(n) * ni, 0), e_style(std::size_t(n) * ni, 0);
   g.ion_style.assign(std::size_t(n) * ni, 0);
   for (const int k : order) {
     const CatalogueMechanism& m = cat.mechanisms[k];
     const int nv = static_cast<int>(m.variables.size());
-    // Values per node (every variable) and the globals, defaults first, then each entry.
-    std::vector<char> inserted(n, 0);
-    std::vector<double> values(std::size_t(n) * nv);
-    for (int i = 0; i < n; ++i)
-      for (int v = 0; v < nv; ++v) values[std::size_t(i) * nv + v] = m.variables[v].default_value;
-    std::vector<double> globals;
-    for (const CatalogueGlobal& x : m.globals) globals.push_back(x.default_value);
-    for (const GeneratedMechanism& e : t.generated) {
-      if (e.name != m.name) continue;
-      const std::vector<int> sections = t.sections_in(e.region);
-      double longest = 0;
-      for (int s : sections) longest = std::max(longest, distance.at(s, 1.0));
-      for (const MechanismParameter& par : e.parameters) {
-        const int v = m.variable_index(par.name);
-        const int gl = m.global_index(par.name);
-        if (gl >= 0 && v < 0) {
-          if (par.value.kind != ParameterValue::Constant)
-            throw InputError("GLOBAL " + par.name + " of " + m.name +
-                                 " is one value: it cannot depend on the distance",
-                             source, 0, par.name);
-          globals[gl] = par.value.value;
-          continue;
-        }
-        if (v < 0 || m.variables[v].kind != CatalogueVariable::Parameter)
-          throw InputError("'" + par.name + "' is not a parameter of " + m.name + " (" +
-                               m.settable_names() + ")",
-                           source, 0, par.name);
-        if (par.value.normalize && !(longest > 0))
-          throw InputError("parameter " + par.name + " of " + m.name +
-                               ": a normalised distance needs a region that extends from the "
-                               "soma",
-                           source, 0, format_value(longest));
-        for (int s : sections)
-          for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
-            values[std::size_t(i) * nv + v] =
-                par.value.at(par.value.normalize ? x_of_node[i] / longest : x_of_node[i]);
-      }
-      for (int s : sections)
-        for (int i = comp.first_centre[s]; i < comp.first_centre[s] + comp.section_nseg[s]; ++i)
-          inserted[i] = 1;
-    }
+    const MechanismValues mv = mechanism_values(t, m, geo.distance_um);
+    if (!folded_leak(t, m, p, geo.distance_um).empty()) continue;
+    const std::vector<char>& inserted = mv.inserted;
+    const std::vector<double>& values = mv.values;
+    const std::vector<double>& globals = mv.globals;
     GeneratedBlock b;
     b.mech = k;
     b.node_begin = static_cast<int>(g.nodes.size());

@@ -7,6 +7,35 @@
 
 namespace hinesbatch::nmodl {
 
+// An accessor that runs a leak's current at v = 0 from its variables' values (all of them,
+// in `variables` order) and globals: the current and conductance it adds.
+struct LeakProbe {
+  double celsius_;
+  const double* vars;
+  const double* globals_;
+  double i = 0, g = 0;
+  double v() const { return 0.0; }
+  double t() const { return 0.0; }
+  double dt() const { return 0.0; }
+  double celsius() const { return celsius_; }
+  double area() const { return 100.0; }
+  double diam() const { return 1.0; }
+  template <int I>
+  double get() const {
+    return vars[I];
+  }
+  template <int I>
+  void set(double) const {}
+  template <int I>
+  double global() const {
+    return globals_[I];
+  }
+  void add_current(double current, double conductance) {
+    i += current;
+    g += conductance;
+  }
+};
+
 template <class M>
 CatalogueMechanism describe_mechanism() {
   CatalogueMechanism d;
@@ -21,6 +50,13 @@ CatalogueMechanism describe_mechanism() {
                            v.default_value, v.range, v.written, v.output_only});
   for (const GlobalInfo& g : M::globals) d.globals.push_back({g.name, g.default_value});
   d.num_uniforms = M::num_uniforms;
+  if constexpr (M::linear_leak)
+    d.leak = [](double celsius, const double* vars, const double* globals, double* g, double* i0) {
+      LeakProbe a{celsius, vars, globals};
+      M::current(a);
+      *g = a.g;
+      *i0 = a.i;
+    };
   d.uniforms = [](double celsius, const double* globals, double* out) {
     M::uniforms(UniformInputs{celsius, globals}, out);
   };

@@ -15,6 +15,7 @@ struct Exp2Syn {
   static constexpr bool has_state = true;
   static constexpr bool has_net_receive = true;
   static constexpr bool tables_computed_exactly = false;
+  static constexpr bool linear_leak = false;
   static constexpr int num_weights = 1;
   static constexpr int num_variables = 8;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 8> variables{{

@@ -15,6 +15,7 @@ struct hh {
   static constexpr bool has_state = true;
   static constexpr bool has_net_receive = false;
   static constexpr bool tables_computed_exactly = false;
+  static constexpr bool linear_leak = false;
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 10;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 10> variables{{

@@ -15,6 +15,7 @@ struct IClamp {
   static constexpr bool has_state = false;
   static constexpr bool has_net_receive = false;
   static constexpr bool tables_computed_exactly = false;
+  static constexpr bool linear_leak = false;
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 4;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 4> variables{{

@@ -15,6 +15,7 @@ struct pas {
   static constexpr bool has_state = false;
   static constexpr bool has_net_receive = false;
   static constexpr bool tables_computed_exactly = false;
+  static constexpr bool linear_leak = true;
   static constexpr int num_weights = 0;
   static constexpr int num_variables = 3;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 3> variables{{
