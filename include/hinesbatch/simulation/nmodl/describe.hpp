@@ -14,23 +14,23 @@ struct LeakProbe {
   const double* vars;
   const double* globals_;
   double i = 0, g = 0;
-  double v() const { return 0.0; }
-  double t() const { return 0.0; }
-  double dt() const { return 0.0; }
-  double celsius() const { return celsius_; }
-  double area() const { return 100.0; }
-  double diam() const { return 1.0; }
+  KOKKOS_INLINE_FUNCTION double v() const { return 0.0; }
+  KOKKOS_INLINE_FUNCTION double t() const { return 0.0; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return 0.0; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return celsius_; }
+  KOKKOS_INLINE_FUNCTION double area() const { return 100.0; }
+  KOKKOS_INLINE_FUNCTION double diam() const { return 1.0; }
   template <int I>
-  double get() const {
+  KOKKOS_INLINE_FUNCTION double get() const {
     return vars[I];
   }
   template <int I>
-  void set(double) const {}
+  KOKKOS_INLINE_FUNCTION void set(double) const {}
   template <int I>
-  double global() const {
+  KOKKOS_INLINE_FUNCTION double global() const {
     return globals_[I];
   }
-  void add_current(double current, double conductance) {
+  KOKKOS_INLINE_FUNCTION void add_current(double current, double conductance) {
     i += current;
     g += conductance;
   }
