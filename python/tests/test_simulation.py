@@ -48,7 +48,7 @@ def test_example_raster_and_traces_identical_to_hinesbatch_sim(example_run, tmp_
     assert spikes.read_text().splitlines() == result.raster_lines()
     with open(traces) as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["t"] + ["g%d_s%d_x%g" % rec for rec in result.records]
+    assert rows[0] == ["t"] + ["g%d_s%d_x%g" % rec[:3] for rec in result.records]
     table = np.array(rows[1:], dtype=float)
     np.testing.assert_allclose(table[:, 0], result.times, atol=1e-9)
     # the tool prints voltages with limited digits

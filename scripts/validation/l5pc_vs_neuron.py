@@ -58,6 +58,9 @@ TOL_SUBTHRESHOLD = 1e-3  # mV
 # Spiking: NEURON's single-precision pt3d shift a spike by ~1e-5 ms, which the upstroke
 # (hundreds of mV/ms) makes ~1e-2 mV; between spikes the traces agree as below threshold.
 TOL_SPIKING = 5e-2  # mV
+# cai at the soma, relative to its peak in NEURON's trace (placeholder, measured below).
+TOL_CAI_SUBTHRESHOLD = 1.0
+TOL_CAI_SPIKING = 1.0
 HOT = (685.0 / 1300.0, 885.0 / 1300.0)  # Hay's Ca hot zone, as fractions of the apical tree
 T_SAME_STEP = 1e-6
 
@@ -110,7 +113,8 @@ def config(swc, case, amp, records, has_axon):
             "detector": {"location": {"section": 0, "x": 0.5}, "threshold": -20.0}}
     return {"dt": DT, "tstop": case["tstop"], "v_init": -80.0, "celsius": 34.0, "cell": cell,
             "network": {"type": "single"},
-            "record": [{"gid": 0, "location": {"section": k, "x": x}} for k, x in records],
+            "record": [{"gid": 0, "location": {"section": k, "x": x}} for k, x in records] +
+                      [{"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "cai"}],
             "run": {"progress_every_s": 0}}
 
 
@@ -200,10 +204,11 @@ def run_neuron(spec):
     header, recs = ["t"], []
     for r in cfg["record"]:
         k, x = r["location"]["section"], r["location"]["x"]
+        var = r.get("variable", "v")
         v = h.Vector()
-        v.record(secs[k](x)._ref_v)
+        v.record(getattr(secs[k](x), "_ref_" + var))
         recs.append(v)
-        header.append("g0_s%d_x%s" % (k, "%g" % x))
+        header.append("g0_s%d_x%s" % (k, "%g" % x) + ("" if var == "v" else "_" + var))
     d = cell["detector"]
     dsec = secs[d["location"]["section"]]
     spikes = h.Vector()
@@ -306,6 +311,18 @@ def run_case(args, env, lib, desc, swc, case, amp, records, has_axon, W, label, 
                                 TOL_SUBTHRESHOLD if subthreshold else TOL_SPIKING)
     sp = compare.compare_spikes(os.path.join(W, "ours_spikes.txt"),
                                 os.path.join(W, "neuron_spikes.txt"), T_SAME_STEP)
+    # cai at the soma (CaDynamics_E2's, which both sides integrate from the summed ica):
+    # relative to its largest value in NEURON's trace.
+    cai = next(c for c in tr["per_column"] if c["column"].endswith("_cai"))
+    _, neuron_cols = compare.read_traces(os.path.join(W, "neuron.csv"))
+    cai_peak = max(abs(c) for c in neuron_cols[-1])
+    cai_rel = cai["max_dv"] / cai_peak
+    if not (cai_rel <= (TOL_CAI_SUBTHRESHOLD if subthreshold else TOL_CAI_SPIKING)):
+        errs.append("cai at the soma: max |dcai| %.3g mM, %.3g of its peak %.3g mM (t=%g)" %
+                    (cai["max_dv"], cai_rel, cai_peak, cai["t"]))
+    if args.verbose:
+        print("  %s: cai at the soma: max |dcai| %.3g mM, %.3g of its peak %.3g mM (t=%g)" %
+              (label, cai["max_dv"], cai_rel, cai_peak, cai["t"]))
     if metrics.get("schedule") != args.schedule:
         errs.append("schedule %s, not %s" % (metrics.get("schedule"), args.schedule))
     if subthreshold and sp["n_neuron"] > 0:
