@@ -122,6 +122,28 @@ def test_generated_mechanisms_give_the_builtins_raster():
                         ions={"ca": {"cai0": 1e-4}})
 
 
+def test_records_of_a_gate_and_an_ion_value(tmp_path):
+    cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,
+                           mechanisms=[hb.mechanism("hh", region="soma"),
+                                       hb.mechanism("pas", region="dend", g=2e-4, e=-65.0)])
+    net = hb.Network(dt=0.025)
+    gid = net.add_cells(cell)[0]
+    net.add_iclamp(gid, delay=1.0, dur=20.0, amp=0.4)
+    net.record(gid)
+    net.record(gid, variable="m_hh")
+    net.record(gid, variable="ena")
+    result = net.run(20.0, backend="host", output={"traces": str(tmp_path / "t.csv")})
+    assert result.records == [(0, 0, 0.5, "v"), (0, 0, 0.5, "m_hh"), (0, 0, 0.5, "ena")]
+    m = result.trace(gid, variable="m_hh")
+    assert result.trace(gid).max() > 0 and m.min() >= 0 and m.max() <= 1 and m.max() > 0.8
+    assert np.all(result.trace(gid, variable="ena") == 50.0)
+    with open(tmp_path / "t.csv") as f:
+        assert next(csv.reader(f)) == ["t", "g0_s0_x0.5", "g0_s0_x0.5_m_hh", "g0_s0_x0.5_ena"]
+    net.record(gid, variable="gna_hh")  # hh never reads gna back: not stored
+    with pytest.raises(hb.InputError, match=r"record\[\].variable': gna of hh .* does not store it"):
+        net.run(5.0, backend="host")
+
+
 def test_bad_models_are_errors():
     cell = hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.expsyn()],
                            mechanisms=[hb.hh(region="soma")], detector=hb.detector())
