@@ -137,5 +137,24 @@ TEST(SimulationRecords, ConfigRefusesWhatTheSimulationDoesNotStore) {
   expect_refused(soma + R"(3})", "must be a string");
 }
 
+// Records given in code (not through a config) are checked by the simulation itself.
+TEST(SimulationRecords, SimulationRefusesRecordsGivenInCode) {
+  SimulationConfig c = parse_simulation_config(config(kRecords), "records.json", "");
+  c.records.resize(1);
+  c.records.push_back({0, {0, 0.5}, "gna_hh"});
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  LocalExchange ex;
+  try {
+    NetworkSimulation<Exec> sim(Exec(), c.templates, c.network, {0}, c.params, ex, c.run,
+                                c.records);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("record of gid 0 at section 0: variable 'gna_hh': gna "
+                                         "of hh is an ASSIGNED variable"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hinesbatch::test
