@@ -324,8 +324,7 @@ inline bool resolve_recorded_variable(const CellTemplate& t, const MechanismCata
     }
     if (slot == nmodl::IonI && !catalogue_reads_ion_current(cat, k)) {
       why = "no mechanism of the catalogue '" + cat.name + "' reads " + name +
-            ", so the simulation does not sum that current (record the mechanisms' own "
-            "currents instead)";
+            ", so the simulation does not sum that current";
       return false;
     }
     out.kind = RecordedVariable::Ion;
