@@ -32,14 +32,18 @@ def raster(result, ax=None, gids=None, figsize=(7, 3), **style):
 
 
 def traces(result, ax=None, gids=None, figsize=(7, 3), legend=True, **style):
-    """The recorded membrane potentials (mV) against time (ms), one line per record
-    (gid, section, x); gids: only records of these cells. Returns the Axes."""
+    """The recorded traces against time (ms), one line per record (gid, section, x,
+    variable); gids: only records of these cells. Returns the Axes."""
     ax = _axes(ax, figsize)
     wanted = None if gids is None else set(int(x) for x in gids)
-    for (gid, section, x), v in zip(result.records, result.traces):
+    variables = set()
+    for (gid, section, x, var), v in zip(result.records, result.traces):
         if wanted is None or gid in wanted:
-            ax.plot(result.times, v, label="gid %d, section %d(%g)" % (gid, section, x), **style)
-    ax.set(xlabel="time (ms)", ylabel="membrane potential (mV)")
+            label = "gid %d, section %d(%g)" % (gid, section, x)
+            ax.plot(result.times, v, label=label if var == "v" else label + " " + var, **style)
+            variables.add(var)
+    ax.set(xlabel="time (ms)",
+           ylabel="membrane potential (mV)" if variables <= {"v"} else "recorded value")
     if legend and result.records:
         ax.legend(loc="upper right", fontsize=8)
     return ax

@@ -117,8 +117,9 @@ class CellTemplate:
 
 class SimulationResult:
     """spike_gids[i] fired at spike_times[i] (ms), sorted by (time, gid), every rank's;
-    traces[k] is records[k] = (gid, section, x) at `times` (mV; with MPI, the records this
-    rank holds); metrics: the run's timings and counts."""
+    traces[k] is records[k] = (gid, section, x, variable) at `times` (variable "v": mV;
+    otherwise an ion value or <variable>_<mechanism> in its own units; with MPI, the records
+    this rank holds); metrics: the run's timings and counts."""
 
     def __init__(self, raw):
         self.spike_gids = raw["spike_gids"]
@@ -134,11 +135,11 @@ class SimulationResult:
     def spikes(self):
         return self.spike_gids, self.spike_times
 
-    def trace(self, gid, section=0, x=0.5):
-        for k, (g, s, xx) in enumerate(self.records):
-            if g == gid and s == section and abs(xx - x) < 1e-12:
+    def trace(self, gid, section=0, x=0.5, variable="v"):
+        for k, (g, s, xx, var) in enumerate(self.records):
+            if g == gid and s == section and abs(xx - x) < 1e-12 and var == variable:
                 return self.traces[k]
-        raise KeyError("no record of gid %d at section %d x %g" % (gid, section, x))
+        raise KeyError("no record of %s of gid %d at section %d x %g" % (variable, gid, section, x))
 
     def raster_lines(self):
         """The spikes as hinesbatch-sim writes them: 'gid time' with 6 decimals."""
@@ -312,9 +313,11 @@ class Network:
     def add_iclamp(self, gid, delay, dur, amp, section=0, x=0.5):
         self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
 
-    def record(self, gid, section=0, x=0.5):
-        """Records the membrane potential of gid at section(x) every step."""
-        self.records.append((int(gid), int(section), float(x)))
+    def record(self, gid, section=0, x=0.5, variable="v"):
+        """Records `variable` of gid at section(x) every step: "v" (the membrane potential),
+        an ion value ("cai", "eca", "ica") or a generated mechanism's variable as NEURON
+        names it ("m_hh")."""
+        self.records.append((int(gid), int(section), float(x), str(variable)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
             partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto",
@@ -353,7 +356,8 @@ class Network:
                    "events": [list(e) for e in self.events],
                    "iclamps": [dict(s) for s in self.iclamps]}
         model = dict(self.params, tstop=float(tstop), network=network,
-                     record=[{"gid": g, "location": location(s, x)} for g, s, x in self.records])
+                     record=[{"gid": g, "location": location(s, x), "variable": var}
+                             for g, s, x, var in self.records])
         if self.sources:
             model["sources"] = [dict(s) for s in self.sources]
         return model

@@ -144,7 +144,7 @@ py::dict run(SimulationConfig config, const std::string& backend_name, const py:
   out["traces"] = traces;
   py::list records;
   for (const RecordSpec& s : r.records)
-    records.append(py::make_tuple(s.gid, s.where.section, s.where.x));
+    records.append(py::make_tuple(s.gid, s.where.section, s.where.x, s.variable));
   out["records"] = records;
   // The fields and meanings of hinesbatch-sim's metrics file (one serializer).
   out["metrics"] = py::module_::import("json").attr("loads")(metrics_json(r, config.path));

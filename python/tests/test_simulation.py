@@ -48,7 +48,7 @@ def test_example_raster_and_traces_identical_to_hinesbatch_sim(example_run, tmp_
     assert spikes.read_text().splitlines() == result.raster_lines()
     with open(traces) as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["t"] + ["g%d_s%d_x%g" % rec for rec in result.records]
+    assert rows[0] == ["t"] + ["g%d_s%d_x%g" % rec[:3] for rec in result.records]
     table = np.array(rows[1:], dtype=float)
     np.testing.assert_allclose(table[:, 0], result.times, atol=1e-9)
     # the tool prints voltages with limited digits
@@ -120,6 +120,28 @@ def test_generated_mechanisms_give_the_builtins_raster():
     with pytest.raises(hb.InputError, match=r"cell.ions.ca': unknown ion"):
         hb.CellTemplate("synthetic:ball-and-stick", mechanisms=[hb.mechanism("hh")],
                         ions={"ca": {"cai0": 1e-4}})
+
+
+def test_records_of_a_gate_and_an_ion_value(tmp_path):
+    cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,
+                           mechanisms=[hb.mechanism("hh", region="soma"),
+                                       hb.mechanism("pas", region="dend", g=2e-4, e=-65.0)])
+    net = hb.Network(dt=0.025)
+    gid = net.add_cells(cell)[0]
+    net.add_iclamp(gid, delay=1.0, dur=20.0, amp=0.4)
+    net.record(gid)
+    net.record(gid, variable="m_hh")
+    net.record(gid, variable="ena")
+    result = net.run(20.0, backend="host", output={"traces": str(tmp_path / "t.csv")})
+    assert result.records == [(0, 0, 0.5, "v"), (0, 0, 0.5, "m_hh"), (0, 0, 0.5, "ena")]
+    m = result.trace(gid, variable="m_hh")
+    assert result.trace(gid).max() > 0 and m.min() >= 0 and m.max() <= 1 and m.max() > 0.8
+    assert np.all(result.trace(gid, variable="ena") == 50.0)
+    with open(tmp_path / "t.csv") as f:
+        assert next(csv.reader(f)) == ["t", "g0_s0_x0.5", "g0_s0_x0.5_m_hh", "g0_s0_x0.5_ena"]
+    net.record(gid, variable="gna_hh")  # hh never reads gna back: not stored
+    with pytest.raises(hb.InputError, match=r"record\[\].variable': gna of hh .* does not store it"):
+        net.run(5.0, backend="host")
 
 
 def test_bad_models_are_errors():

@@ -159,10 +159,11 @@ def run(model, quiet=False):
     tvec.record(h._ref_t)
     for r in model.get("record", []):
         gid, sid, x = int(r["gid"]), int(r["section"]), float(r["x"])
+        var = r.get("variable", "v")  # NEURON's own name: v, cai, m_hh
         v = h.Vector()
-        v.record(cells[gid]["secs"][sid](x)._ref_v)
+        v.record(getattr(cells[gid]["secs"][sid](x), "_ref_" + var))
         recs.append(v)
-        header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x))
+        header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x) + ("" if var == "v" else "_" + var))
 
     h.dt = dt
     h.steps_per_ms = 1.0 / dt

@@ -166,8 +166,11 @@ void RunOutputs::on_epoch(const EpochReport& e) {
   OutputFile& f = *traces_;
   if (!header_written_) {
     f.printf("t");
-    for (const RecordSpec& rec : records_)
+    // A column other than v names its variable: g0_s0_x0.5 is v, g0_s0_x0.5_cai is cai.
+    for (const RecordSpec& rec : records_) {
       f.printf(",g%lld_s%d_x%g", static_cast<long long>(rec.gid), rec.where.section, rec.where.x);
+      if (rec.variable != "v") f.printf("_%s", rec.variable.c_str());
+    }
     f.printf("\n");
     header_written_ = true;
   }

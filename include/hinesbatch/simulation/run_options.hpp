@@ -70,9 +70,14 @@ struct RunOptions {
 // "auto", "warp_per_cell", "team_per_cell" or "team_in_memory" (-1 for auto).
 int parse_on_chip_kind(const std::string& name);
 
+// What a record samples every step at (gid, where): "v" (mV), an ion value ("cai", "eca",
+// "ica": mM, mV, mA/cm2) or a generated mechanism's variable as NEURON names it
+// ("m_hh": <variable>_<mechanism>, the mechanism's units). docs/SIMULATION.md lists what
+// may be recorded.
 struct RecordSpec {
   std::int64_t gid = 0;
   Location where;
+  std::string variable = "v";
 };
 
 struct RunMetrics {

@@ -220,7 +220,8 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   m["events"] = events;
   json rec = json::array();
   for (const RecordSpec& r : c.records)
-    rec.push_back({{"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}});
+    rec.push_back(
+        {{"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}, {"variable", r.variable}});
   m["record"] = rec;
   return m.dump(1) + "\n";
 }

@@ -1,12 +1,13 @@
 // The sections about a run rather than the model: records, run options, outputs.
 #include "config_reader.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
 
 namespace hinesbatch::config_impl {
 
 void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const NetworkSpec& n = c.network;
   for (const json& r : ctx.array(root, "", "record")) {
-    ctx.only(r, "record[]", {"gid", "location"});
+    ctx.only(r, "record[]", {"gid", "location", "variable"});
     RecordSpec rs;
     rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
     if (rs.gid >= n.cells)
@@ -14,8 +15,14 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
                "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
                r.value("gid", json(0)));
     rs.where = location(r.value("location", json::object()), ctx, "record[].location");
-    check_locations({{"record[].location", rs.where}},
-                    c.templates[n.template_of(rs.gid)].morphology, ctx);
+    const CellTemplate& t = c.templates[n.template_of(rs.gid)];
+    check_locations({{"record[].location", rs.where}}, t.morphology, ctx);
+    // v, an ion value or <variable>_<mechanism> of a generated mechanism at the location.
+    rs.variable = ctx.str(r, "record[].", "variable", "v");
+    impl::RecordedVariable resolved;
+    std::string why;
+    if (!impl::resolve_recorded_variable(t, ctx.mechanisms(), rs.where, rs.variable, resolved, why))
+      ctx.fail("record[].variable", why, r.at("variable"));
     c.records.push_back(rs);
   }
 }

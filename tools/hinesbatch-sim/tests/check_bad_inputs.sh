@@ -153,6 +153,11 @@ expect location_x 2 "key 'record\[\].location.x': must lie in \[0, 1\]" -- \
   "$BASE" --set 'record=[{"gid": 0, "location": {"x": 2}}]'
 expect record_gid 2 "key 'record\[\].gid': is not a cell of the network \(network.cells = 40\)" -- \
   "$BASE" --set 'record=[{"gid": 40}]'
+expect record_variable_output_only 2 "ring_small.json: config key 'record\[\].variable': gna of hh is an ASSIGNED variable the mechanism only outputs .*does not store it \(value '\"gna_hh\"'\)" -- \
+  "$BASE" --set 'cell.mechanisms=[{"name": "hh", "region": "soma", "parameters": {}}]' \
+  --set 'record=[{"gid": 0, "variable": "gna_hh"}]'
+expect record_variable_builtin 2 "key 'record\[\].variable': mechanism hh is not inserted .*the built-in hh records no variables" -- \
+  "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]'
 head -c 20000000 /dev/zero | tr '\0' 'x' >token.txt
 { printf '1 1 0 0 0 1'; cat token.txt; printf ' -1\n'; } >token.swc
 cfg token.json '{"cell": {"morphology": "token.swc"}}'

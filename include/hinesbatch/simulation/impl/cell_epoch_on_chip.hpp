@@ -80,8 +80,10 @@ struct OnChipCellLists {
   // in increasing index (the order the cells schedule adds them in).
   vec_i group_begin, group_node, group_first, group_syn;
   // Recordings: slot s has [record_begin(s), record_begin(s + 1)): node record_node(r) goes
-  // to column record_column(r) of the trace.
+  // to column record_column(r) of the trace. Where some record is not v, record_store and
+  // record_index say where each one's value is (RecordPlace; empty: every record is v).
   vec_i record_begin, record_node, record_column;
+  vec_i record_store, record_index;
   // The solve's plans (a CellLanePlan per tree, for the team's lanes): slot s uses plan
   // plan_of_slot(s) of `plans`.
   vec_i plan_of_slot;
@@ -241,12 +243,32 @@ struct StepCellEpochOnChip {
         gen.update_lanes(t, s, x.v, static_cast<double>(step + 1) * dt);
       if (t.team_rank() == 0 && r.detector >= 0)
         mechanisms::detect_threshold_crossing(c, s, x.v[r.detector], static_cast<int>(step + 1));
-      Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(t, r.record_begin, r.record_end),
-          [&](const int q) { trace(j + 1, lists.record_column(q)) = x.v[lists.record_node(q)]; });
+      record(t, s, r, j, x);
     }
     t.team_barrier();
     store(t, s, n, x);
+  }
+
+  // Row j + 1 of the trace: the cell's records after step j. Records other than v (only
+  // with generated mechanisms) read the rows and ions the lanes have just updated, after a
+  // wait for the team.
+  KOKKOS_INLINE_FUNCTION void record(const member& t, const int s, const Ranges& r, const int j,
+                                     const OnChipCell& x) const {
+    if constexpr (Generated::active) {
+      if (lists.record_store.extent(0) > 0 && r.record_begin < r.record_end) {
+        t.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.record_begin, r.record_end),
+                             [&](const int q) {
+                               trace(j + 1, lists.record_column(q)) =
+                                   record_value(gen.g, lists.record_store(q), lists.record_index(q),
+                                                s, x.v[lists.record_node(q)]);
+                             });
+        return;
+      }
+    }
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(t, r.record_begin, r.record_end),
+        [&](const int q) { trace(j + 1, lists.record_column(q)) = x.v[lists.record_node(q)]; });
   }
 
   // The cell's voltages into its row (its gates stay in theirs).

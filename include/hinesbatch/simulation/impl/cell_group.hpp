@@ -267,12 +267,17 @@ class CellGroup {
   void initialize(const ExecutionSpace& exec) {
     std::visit([&](auto& s) { s.initialize(exec); }, schedule_);
   }
-  // The recordings: trace column r is v at node[r] of slot[r]. Set once, before run_steps.
+  // The recordings: trace column r is variables[r] (v where variables is empty or says so)
+  // at node[r] of slot[r]. Set once, before run_steps.
   void set_records(const ExecutionSpace& exec, const std::vector<int>& slot,
-                   const std::vector<int>& node) {
+                   const std::vector<int>& node,
+                   std::vector<impl::RecordedVariable> variables = {}) {
+    variables.resize(slot.size());
     const impl::Recordings<memory_space> r{impl::to_device(exec, slot, "hb::rec_slot"),
-                                           impl::to_device(exec, node, "hb::rec_node")};
-    std::visit([&](auto& s) { s.set_records(exec, r, slot, node); }, schedule_);
+                                           impl::to_device(exec, node, "hb::rec_node"),
+                                           {},
+                                           {}};
+    std::visit([&](auto& s) { s.set_records(exec, r, slot, node, variables); }, schedule_);
   }
   // Steps [first, first + count): before step first + j, its events [step_begin[j],
   // step_begin[j + 1]) of (syn, w) (sorted by synapse; step_begin_device: the same offsets

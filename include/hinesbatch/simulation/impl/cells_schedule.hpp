@@ -157,9 +157,28 @@ class CellsSchedule
     setup_generated(setup);
   }
 
-  void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
-                   const std::vector<int>&, const std::vector<int>&) {
+  // Records other than v read the generated mechanisms' storage at their RecordPlace.
+  void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
+                   const std::vector<int>& slot, const std::vector<int>& node,
+                   const std::vector<RecordedVariable>& variables) {
     this->records_ = r;
+    std::vector<int> store, index;
+    record_places(layouts_, template_of_slot_, catalogue(), slot, node, variables, store, index);
+    if (store.empty()) return;
+    this->records_.store = to_device(exec, store, "hb::rec_store");
+    this->records_.index = to_device(exec, index, "hb::rec_index");
+  }
+
+  // Row `row` of trace from records of any variable (record() calls it where some record is
+  // not v). Asynchronous.
+  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                     int row) const {
+    const Recordings<memory_space>& r = this->records_;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_record_values",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
+        RecordValues<ExecutionSpace, decltype(voltages()), typename Generated::Views>{
+            voltages(), r.slot, r.node, r.store, r.index, trace, row, gen_.g});
   }
 
   void initialize(const ExecutionSpace& exec) {
@@ -256,12 +275,13 @@ class CellsSchedule
 
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate> layouts;
+    std::vector<GeneratedTemplate>& layouts = layouts_;
     int mechanisms = 0;
     for (const CellTemplate& t : setup.templates) {
       layouts.push_back(generated_template(t, catalogue(), params_));
       mechanisms += static_cast<int>(layouts.back().blocks.size());
     }
+    template_of_slot_ = setup.template_of_slot;
     generated_ = mechanisms > 0;
     if (!generated_) return;
     gen_.g = make_generated_views(setup.exec, layouts, setup.template_of_slot,
@@ -278,6 +298,8 @@ class CellsSchedule
   int max_nodes_ = 1, cells_ = 0;
   bool generated_ = false;
   Generated gen_;
+  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
+  std::vector<int> template_of_slot_;
   std::string detail_;
 };
 

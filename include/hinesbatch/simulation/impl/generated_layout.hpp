@@ -21,6 +21,7 @@
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/nmodl/ions.hpp"
+#include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
 namespace hinesbatch::impl {
 
@@ -353,6 +354,246 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
           "ion '" + x.name + "' is used by no mechanism of the catalogue '" + cat.name + "'",
           source, 0, x.name);
   return g;
+}
+
+// A variable a record names (RecordSpec::variable), resolved against a template at a
+// location: v, a mechanism's variable (catalogue indices) or an ion value (catalogue ion
+// and its nmodl::IonSlot: IonE, IonCi, IonCo or IonI).
+struct RecordedVariable {
+  enum Kind { Voltage, Mechanism, Ion };
+  Kind kind = Voltage;
+  int mech = -1, variable = -1;
+  int ion = -1, ion_slot = 0;
+};
+
+// Whether some mechanism of the catalogue writes ion k's values (e, ci, co) or reads its
+// current: the host's view of nmodl::CatalogueIons::values_written and current_read.
+inline bool catalogue_writes_ion_values(const MechanismCatalogue& cat, int k) {
+  for (const CatalogueMechanism& m : cat.mechanisms)
+    for (const CatalogueIonVariable& iv : m.ion_variables)
+      if (iv.write && iv.role != CatalogueIonVariable::Current && iv.ion == cat.ions[k].name)
+        return true;
+  return false;
+}
+inline bool catalogue_reads_ion_current(const MechanismCatalogue& cat, int k) {
+  for (const CatalogueMechanism& m : cat.mechanisms)
+    for (const CatalogueIonVariable& iv : m.ion_variables)
+      if (iv.read && iv.role == CatalogueIonVariable::Current && iv.ion == cat.ions[k].name)
+        return true;
+  return false;
+}
+
+// Resolves a record's variable name at `where` of template t: "v"; an ion value, e<ion>,
+// <ion>i, <ion>o or i<ion> (eca, cai, cao, ica), where a generated mechanism at that
+// section uses the ion; or <variable>_<mechanism> (NEURON's m_hh), a PARAMETER, STATE or
+// ASSIGNED variable that the simulation stores, of a generated mechanism inserted at that
+// section. False with `why` (for a message) for any other name.
+inline bool resolve_recorded_variable(const CellTemplate& t, const MechanismCatalogue& cat,
+                                      const Location& where, const std::string& name,
+                                      RecordedVariable& out, std::string& why) {
+  out = RecordedVariable{};
+  if (name == "v") return true;
+  // The generated mechanisms inserted at the location's section (catalogue indices).
+  std::vector<int> here;
+  for (const GeneratedMechanism& e : t.generated) {
+    const std::vector<int> sections = t.sections_in(e.region);
+    const int k = cat.index_of(e.name);
+    if (k >= 0 && std::find(sections.begin(), sections.end(), where.section) != sections.end() &&
+        std::find(here.begin(), here.end(), k) == here.end())
+      here.push_back(k);
+  }
+  for (int k = 0; k < static_cast<int>(cat.ions.size()); ++k) {
+    const std::string& n = cat.ions[k].name;
+    int slot = -1;
+    if (name == "e" + n) slot = nmodl::IonE;
+    if (name == n + "i") slot = nmodl::IonCi;
+    if (name == n + "o") slot = nmodl::IonCo;
+    if (name == "i" + n) slot = nmodl::IonI;
+    if (slot < 0) continue;
+    bool used = false;
+    for (const int m : here)
+      for (const CatalogueIonVariable& iv : cat.mechanisms[m].ion_variables) used |= iv.ion == n;
+    if (!used) {
+      why = "no generated mechanism at section " + std::to_string(where.section) +
+            " uses the ion " + n;
+      return false;
+    }
+    if (slot == nmodl::IonI && !catalogue_reads_ion_current(cat, k)) {
+      why = "no mechanism of the catalogue '" + cat.name + "' reads " + name +
+            ", so the simulation does not sum that current";
+      return false;
+    }
+    out.kind = RecordedVariable::Ion;
+    out.ion = k;
+    out.ion_slot = slot;
+    return true;
+  }
+  // <variable>_<mechanism>: the longest mechanism name that ends the name.
+  int mech = -1;
+  for (int k = 0; k < static_cast<int>(cat.mechanisms.size()); ++k) {
+    const std::string suffix = "_" + cat.mechanisms[k].name;
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        (mech < 0 || cat.mechanisms[k].name.size() > cat.mechanisms[mech].name.size()))
+      mech = k;
+  }
+  if (mech < 0) {
+    std::string ions;
+    for (const CatalogueIon& i : cat.ions) ions += (ions.empty() ? "" : ", ") + i.name + "i";
+    why = "unknown variable: not v, an ion value (" + (ions.empty() ? std::string("none") : ions) +
+          ", ...) or <variable>_<mechanism> of the catalogue '" + cat.name + "' (" +
+          cat.mechanism_names() + ")";
+    return false;
+  }
+  const CatalogueMechanism& m = cat.mechanisms[mech];
+  if (std::find(here.begin(), here.end(), mech) == here.end()) {
+    bool builtin = false;
+    for (const DensityMechanism& d : t.density) {
+      const std::vector<int> sections = t.sections_of(d);
+      builtin |= (d.kind == DensityMechanism::HH ? m.name == "hh" : m.name == "pas") &&
+                 std::find(sections.begin(), sections.end(), where.section) != sections.end();
+    }
+    why = "mechanism " + m.name + " is not inserted (as a generated mechanism) at section " +
+          std::to_string(where.section) +
+          (builtin ? ": the built-in " + m.name +
+                         " records no variables, insert the catalogue's (give \"parameters\")"
+                   : std::string());
+    return false;
+  }
+  const std::string var = name.substr(0, name.size() - m.name.size() - 1);
+  const int v = m.variable_index(var);
+  if (v < 0) {
+    std::string names;
+    for (const CatalogueVariable& x : m.variables)
+      if (!x.output_only) names += (names.empty() ? "" : ", ") + x.name + "_" + m.name;
+    why = m.name + " has no RANGE variable '" + var + "'" +
+          (m.global_index(var) >= 0 ? " (it is a GLOBAL, one value for the whole run)" : "") +
+          " (recordable: " + names + ")";
+    return false;
+  }
+  if (m.variables[v].output_only) {
+    why = var + " of " + m.name +
+          " is an ASSIGNED variable the mechanism only outputs (never reads back): the "
+          "simulation does not store it";
+    return false;
+  }
+  out.kind = RecordedVariable::Mechanism;
+  out.mech = mech;
+  out.variable = v;
+  return true;
+}
+
+// Where a record's value lives in the generated views (GeneratedViews) of `layouts` (one
+// per template, as make_generated_views takes them), for a cell of template tmpl at its
+// node `node`:
+//   rows       rows(slot, index): row_begin of the mechanism's block + (position of the node
+//              in the block) * the mechanism's rows + position_in_store(variable)
+//   constants  constants(index): a variable the mechanism never writes (the template's)
+//   ions       ions(slot, index): (node * num_ions + ion) * IonSlots + slot, for an ion
+//              whose values some mechanism writes, and for a summed current
+//   ion_fixed  ion_fixed(index): the template's value of an ion no mechanism writes
+// Voltage: v itself (index unused). InputError where the variable is not at that node.
+enum RecordStore {
+  kRecordVoltage = 0,
+  kRecordRows,
+  kRecordConstants,
+  kRecordIons,
+  kRecordIonFixed
+};
+struct RecordPlace {
+  int store = kRecordVoltage;
+  int index = 0;
+};
+inline RecordPlace generated_record_place(const std::vector<GeneratedTemplate>& layouts, int tmpl,
+                                          const MechanismCatalogue& cat, const RecordedVariable& r,
+                                          int node) {
+  RecordPlace p;
+  if (r.kind == RecordedVariable::Voltage) return p;
+  const GeneratedTemplate& t = layouts.at(tmpl);
+  const auto missing = [&](const std::string& what) {
+    throw InputError("recorded " + what + " is not stored at node " + std::to_string(node), {}, 0,
+                     what);
+  };
+  if (r.kind == RecordedVariable::Ion) {
+    const std::string name = cat.ions[r.ion].name;
+    if (t.empty() || !(t.ion_style[std::size_t(node) * t.num_ions + r.ion] & kIonUsed))
+      missing("ion " + name);
+    if (r.ion_slot == nmodl::IonI || catalogue_writes_ion_values(cat, r.ion)) {
+      p.store = kRecordIons;
+      p.index = (node * t.num_ions + r.ion) * nmodl::IonSlots + r.ion_slot;
+    } else {
+      int first_node = 0;  // the template's first node in ion_fixed
+      for (int k = 0; k < tmpl; ++k) first_node += layouts[k].num_nodes;
+      p.store = kRecordIonFixed;
+      p.index = ((first_node + node) * t.num_ions + r.ion) * 3 + r.ion_slot;
+    }
+    return p;
+  }
+  const CatalogueMechanism& m = cat.mechanisms[r.mech];
+  const CatalogueVariable& v = m.variables[r.variable];
+  for (const GeneratedBlock& b : t.blocks) {
+    if (b.mech != r.mech) continue;
+    const auto first = t.nodes.begin() + b.node_begin, last = t.nodes.begin() + b.node_end;
+    const auto it = std::lower_bound(first, last, node);
+    if (it == last || *it != node) break;
+    const int j = static_cast<int>(it - first);
+    if (in_rows(v)) {
+      p.store = kRecordRows;
+      p.index = b.row_begin + j * count_in_store(m, true) + position_in_store(m, r.variable);
+    } else if (!v.written) {
+      int first_constant = 0;  // the template's first constant in constants
+      for (int k = 0; k < tmpl; ++k)
+        first_constant += static_cast<int>(layouts[k].constants.size());
+      p.store = kRecordConstants;
+      p.index = first_constant + b.const_begin + j * count_in_store(m, false) +
+                position_in_store(m, r.variable);
+    } else {
+      break;  // output-only: stored nowhere
+    }
+    return p;
+  }
+  missing(v.name + "_" + m.name);
+  return p;
+}
+
+// Where each record's value lives (RecordPlace) for a schedule that runs generated
+// mechanisms laid out as `layouts` (one per template): store and index per record, both
+// empty when every record is v. InputError for a variable not stored at its node.
+inline void record_places(const std::vector<GeneratedTemplate>& layouts,
+                          const std::vector<int>& template_of_slot, const MechanismCatalogue& cat,
+                          const std::vector<int>& slot, const std::vector<int>& node,
+                          const std::vector<RecordedVariable>& variables, std::vector<int>& store,
+                          std::vector<int>& index) {
+  store.clear();
+  index.clear();
+  bool all_v = true;
+  for (const RecordedVariable& v : variables) all_v &= v.kind == RecordedVariable::Voltage;
+  if (all_v) return;
+  for (std::size_t r = 0; r < variables.size(); ++r) {
+    const RecordPlace p =
+        generated_record_place(layouts, template_of_slot.at(slot[r]), cat, variables[r], node[r]);
+    store.push_back(p.store);
+    index.push_back(p.index);
+  }
+}
+
+// The value of a record at (store, index) of slot s (RecordPlace), device code: g a
+// GeneratedViews, v the voltage at the record's node (returned for kRecordVoltage).
+template <class GenViews>
+KOKKOS_INLINE_FUNCTION double record_value(const GenViews& g, int store, int index, int s,
+                                           double v) {
+  switch (store) {
+    case kRecordRows:
+      return g.rows(s, index);
+    case kRecordConstants:
+      return g.constants(index);
+    case kRecordIons:
+      return g.ions(s, index);
+    case kRecordIonFixed:
+      return g.ion_fixed(index);
+    default:
+      return v;
+  }
 }
 
 }  // namespace hinesbatch::impl

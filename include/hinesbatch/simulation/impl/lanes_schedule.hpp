@@ -82,8 +82,14 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
     build_tiles(setup.exec, tree_of_slot, setup.template_of_slot, blocks);
   }
 
+  // v only: a template with generated mechanisms, the only ones with other variables, runs
+  // on the cells schedule.
   void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
-                   const std::vector<int>&, const std::vector<int>&) {
+                   const std::vector<int>&, const std::vector<int>&,
+                   const std::vector<RecordedVariable>& variables) {
+    for (const RecordedVariable& v : variables)
+      if (v.kind != RecordedVariable::Voltage)
+        throw InputError("the lanes schedule records v only (it runs no generated mechanisms)");
     this->records_ = r;
   }
 

@@ -94,20 +94,48 @@ class OnChipSchedule
   }
 
   // Per slot, in column order (the epoch kernel records each cell's own nodes).
+  // Records other than v read the generated mechanisms' storage at their RecordPlace.
   void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& rec,
-                   const std::vector<int>& slot, const std::vector<int>& node) {
+                   const std::vector<int>& slot, const std::vector<int>& node,
+                   const std::vector<RecordedVariable>& variables) {
     this->records_ = rec;
+    std::vector<int> store, index;
+    record_places(layouts_, template_of_slot_, nmodl::description<Catalogue>(), slot, node,
+                  variables, store, index);
     std::vector<int> begin(cells_ + 1, 0), nodes(slot.size()), columns(slot.size());
+    std::vector<int> stores(store.size()), indices(index.size());
     for (int s : slot) ++begin[s + 1];
     for (int s = 0; s < cells_; ++s) begin[s + 1] += begin[s];
     std::vector<int> at(begin.begin(), begin.end() - 1);
     for (std::size_t r = 0; r < slot.size(); ++r) {
-      nodes[at[slot[r]]] = node[r];
-      columns[at[slot[r]]++] = static_cast<int>(r);
+      const int q = at[slot[r]]++;
+      nodes[q] = node[r];
+      columns[q] = static_cast<int>(r);
+      if (!store.empty()) {
+        stores[q] = store[r];
+        indices[q] = index[r];
+      }
     }
     lists_.record_begin = to_device(exec, begin, "hb::rec_begin");
     lists_.record_node = to_device(exec, nodes, "hb::rec_node_of_slot");
     lists_.record_column = to_device(exec, columns, "hb::rec_column");
+    if (store.empty()) return;
+    this->records_.store = to_device(exec, store, "hb::rec_store");
+    this->records_.index = to_device(exec, index, "hb::rec_index");
+    lists_.record_store = to_device(exec, stores, "hb::rec_store_of_slot");
+    lists_.record_index = to_device(exec, indices, "hb::rec_index_of_slot");
+  }
+
+  // Row `row` of trace (the first, after initialisation; the epoch kernel records the
+  // others) from records of any variable. Asynchronous.
+  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                     int row) const {
+    const Recordings<memory_space>& r = this->records_;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_record_values",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
+        RecordValues<ExecutionSpace, decltype(voltages()), typename Generated::Views>{
+            voltages(), r.slot, r.node, r.store, r.index, trace, row, gen_.g});
   }
 
   void initialize(const ExecutionSpace& exec) {
@@ -202,13 +230,14 @@ class OnChipSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
   // (slot, row) rows contiguous per slot.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate> layouts;
+    std::vector<GeneratedTemplate>& layouts = layouts_;
     int mechanisms = 0;
     const MechanismCatalogue& catalogue = nmodl::description<Catalogue>();
     for (const CellTemplate& t : setup.templates) {
       layouts.push_back(generated_template(t, catalogue, params_));
       mechanisms += static_cast<int>(layouts.back().blocks.size());
     }
+    template_of_slot_ = setup.template_of_slot;
     generated_ = mechanisms > 0;
     if (!generated_) return;
     gen_.g = make_generated_views<ExecutionSpace, Kokkos::LayoutRight>(
@@ -384,6 +413,8 @@ class OnChipSchedule
   views c_;
   bool generated_ = false;
   Generated gen_;
+  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
+  std::vector<int> template_of_slot_;
   std::string generated_detail_;
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;

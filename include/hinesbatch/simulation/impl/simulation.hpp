@@ -171,14 +171,25 @@ class NetworkSimulation {
     metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
     std::vector<int> rs, rn;
+    std::vector<impl::RecordedVariable> rv;
     for (const RecordSpec& r : records) {
       const int s = group_->slot_of_gid(r.gid);
       if (s < 0) continue;
+      const CellTemplate& t = templates[net.template_of(r.gid)];
+      impl::RecordedVariable var;
+      std::string why;
+      if (!impl::resolve_recorded_variable(t, nmodl::description<Catalogue>(), r.where, r.variable,
+                                           var, why))
+        throw InputError("record of gid " + std::to_string(r.gid) + " at section " +
+                             std::to_string(r.where.section) + ": variable '" + r.variable +
+                             "': " + why,
+                         {}, 0, r.variable);
       local_records_.push_back(r);
       rs.push_back(s);
-      rn.push_back(templates[net.template_of(r.gid)].compartments.node_at(r.where));
+      rn.push_back(t.compartments.node_at(r.where));
+      rv.push_back(var);
     }
-    group_->set_records(exec, rs, rn);
+    group_->set_records(exec, rs, rn, rv);
     trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
         "hb::trace", epoch_steps_ + 1, rs.size());
     trace_host_ = Kokkos::create_mirror_view(trace_buf_);

@@ -20,8 +20,10 @@
 //   void construct(const ScheduleSetup<ExecutionSpace>&)  its storage from the shared slot
 //       data: the shared Views plus its own (per-node state, constants, lists); throws
 //       InputError where a cell does not fit it (its capacity test)
-//   void set_records(exec, const Recordings&, slot, node)  the recordings (trace column r is
-//       v at node[r] of slot[r]), on the device and on the host; once, before run_steps
+//   void set_records(exec, const Recordings&, slot, node, variables)  the recordings (trace
+//       column r is variables[r], v unless it says otherwise, at node[r] of slot[r]), on the
+//       device and on the host; once, before run_steps. Only cells and on_chip record
+//       variables other than v (lanes runs no generated mechanisms)
 //   void initialize(exec)                       v = v_init, gates at rest, g = 0, detectors
 //   void run_steps(exec, first, count, const StepEvents&, trace)  steps [first, first +
 //       count): before step first + j its events reach their synapses; after it, row j + 1
@@ -142,10 +144,13 @@ struct StepEvents {
   Kokkos::View<const int*, MemorySpace> step_begin_device;
 };
 
-// The recordings: trace column r is v at node(r) of slot(r).
+// The recordings: trace column r is v at node(r) of slot(r), or where some record is not
+// v, the value that store(r) and index(r) say (RecordPlace, generated_layout.hpp; empty
+// when every record is v).
 template <class MemorySpace>
 struct Recordings {
   Kokkos::View<int*, MemorySpace> slot, node;
+  Kokkos::View<int*, MemorySpace> store, index;
 };
 
 template <class MemorySpace>
@@ -222,6 +227,20 @@ void record_slot_voltages(const ExecutionSpace& exec, const Voltages& v,
                        RecordVoltages<ExecutionSpace, Voltages>{v, slot, node, trace, row});
 }
 
+// trace(row, r) = record r's value: v(slot(r), node(r)) or the generated mechanisms' value
+// at store(r), index(r) (RecordPlace) in g (a GeneratedViews).
+template <class ExecutionSpace, class Voltages, class GenViews>
+struct RecordValues {
+  Voltages v;  // (slot, node)
+  Kokkos::View<const int*, typename ExecutionSpace::memory_space> slot, node, store, index;
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> trace;
+  int row;
+  GenViews g;
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    trace(row, r) = record_value(g, store(r), index(r), slot(r), v(slot(r), node(r)));
+  }
+};
+
 // What every schedule does with its voltages and its recordings, given Derived's
 // `voltages()` (a (slot, node) accessor of v, valid between steps) and `data()` (its
 // CellGroupViews): record, record_voltages and check_voltages of the interface above.
@@ -232,8 +251,17 @@ class ScheduleVoltages {
   using memory_space = typename ExecutionSpace::memory_space;
 
   void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
-    if (records_.slot.extent(0) > 0)
+    if (records_.slot.extent(0) == 0) return;
+    if (records_.store.extent(0) > 0)
+      self().record_values(exec, trace, row);
+    else
       record_voltages(exec, records_.slot, records_.node, trace, row);
+  }
+  // Records other than v (records_.store not empty): the schedules that run generated
+  // mechanisms hide this with their own; the others' records are v only.
+  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                     int row) const {
+    record_voltages(exec, records_.slot, records_.node, trace, row);
   }
   void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
                        const Kokkos::View<int*, memory_space>& node,
