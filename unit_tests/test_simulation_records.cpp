@@ -39,8 +39,7 @@ const std::string kRecords =
     R"([{"gid": 0, "location": {"section": 0, "x": 0.5}},
         {"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "m_hh"},
         {"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "gnabar_hh"},
-        {"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "ena"},
-        {"gid": 0, "location": {"section": 1, "x": 0.5}, "variable": "g_pas"}])";
+        {"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "ena"}])";
 
 template <class Exec>
 std::vector<std::vector<double>> run_traces(const SimulationConfig& c, OnChipSteps on_chip) {
@@ -56,7 +55,7 @@ std::vector<std::vector<double>> run_traces(const SimulationConfig& c, OnChipSte
 
 TEST(SimulationRecords, GateParameterAndIonValueOnBothSchedules) {
   const SimulationConfig c = parse_simulation_config(config(kRecords), "records.json", "");
-  ASSERT_EQ(c.records.size(), 5u);
+  ASSERT_EQ(c.records.size(), 4u);
   EXPECT_EQ(c.records[0].variable, "v");
   EXPECT_EQ(c.records[1].variable, "m_hh");
   SimulationConfig v_only = c;
@@ -86,7 +85,6 @@ TEST(SimulationRecords, GateParameterAndIonValueOnBothSchedules) {
       for (const auto* t : {&cells, &chip}) {
         EXPECT_EQ((*t)[k][2], 0.13) << k;  // gnabar_hh, as set
         EXPECT_EQ((*t)[k][3], 50.0) << k;  // ena, the run's (no mechanism writes it)
-        EXPECT_EQ((*t)[k][4], 0.0002) << k;
       }
       m_min = std::min(m_min, cells[k][1]);
       m_max = std::max(m_max, cells[k][1]);
@@ -132,6 +130,7 @@ TEST(SimulationRecords, ConfigRefusesWhatTheSimulationDoesNotStore) {
   expect_refused(soma + R"("gna_hh"})", "the simulation does not store it");
   expect_refused(dend + R"("m_hh"})", "mechanism hh is not inserted");
   expect_refused(soma + R"("g_pas"})", "mechanism pas is not inserted");
+  expect_refused(dend + R"("g_pas"})", "pas is a leak");
   expect_refused(dend + R"("ena"})", "uses the ion na");
   expect_refused(soma + R"("ina"})", "does not sum that current");
   expect_refused(soma + R"(3})", "must be a string");

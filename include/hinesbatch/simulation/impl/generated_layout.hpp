@@ -477,6 +477,13 @@ inline bool resolve_recorded_variable(const CellTemplate& t, const MechanismCata
           "simulation does not store it";
     return false;
   }
+  if (m.leak) {
+    why = m.name +
+          " is a leak (one current g (v - e), g and e constant over the run): the simulation "
+          "folds it into the cable's passive terms and keeps none of its variables (they "
+          "stay as the config sets them)";
+    return false;
+  }
   out.kind = RecordedVariable::Mechanism;
   out.mech = mech;
   out.variable = v;
