@@ -8,7 +8,9 @@
 // rhs = sum of currents into the node), so a mechanism's conductance g and current i add
 // g to d and -i to rhs, in nA and uS (x area um2 x 1e-2).
 // The per-slot storage is LayoutLeft (GeneratedTiles::Cells): the W slots of a tile are
-// consecutive, so the W lanes' copies of a row are W contiguous doubles.
+// consecutive, so the W lanes' copies of a row are W contiguous doubles (a block's inner
+// loop over the lanes reads them in order; against LayoutRight no difference was measurable
+// on the 2-core dev machine, within its noise).
 // Each lane's cell gets StepCells' arithmetic in StepCells' order (cable terms and built-in
 // mechanisms, ion currents reset, the blocks in order, then synapses and stimuli; states
 // after v += dv), so the results are the cells schedule's.
