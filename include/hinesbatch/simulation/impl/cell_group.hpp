@@ -224,7 +224,8 @@ class CellGroup {
   int cell_lanes() const {
     return std::visit([](const auto& s) { return s.cell_lanes(); }, schedule_);
   }
-  // What the schedule's setup chose (on_chip: what its launches say; others: empty).
+  // What the schedule's setup chose (on_chip: what its launches say; any schedule: the
+  // generated mechanisms it runs; else empty).
   std::string schedule_detail() const {
     return std::visit([](const auto& s) { return s.detail(); }, schedule_);
   }
