@@ -1,9 +1,11 @@
 // Generated (NMODL) mechanisms in the network simulation: the default catalogue's hh and
-// pas (mechanisms/default, compiled by tools/nmodl) run by the cells and on-chip schedules
-// (on a GPU, every shape of on-chip launch) reproduce the hand-written hh and pas on a real
-// cell (same raster, voltages to rounding) on every enabled backend; templates that use
-// them run on the schedule asked for, except lanes (then cells, and the metrics say why);
-// the per-template layout resolves regions, parameters and distance functions.
+// pas (mechanisms/default, compiled by tools/nmodl) run by the cells, lanes (host) and
+// on-chip schedules (on a GPU, every shape of on-chip launch) reproduce the hand-written hh
+// and pas on a real cell (same raster, voltages to rounding) on every enabled backend;
+// templates that use them run on the schedule asked for, lanes included; the lanes schedule
+// gives the cells schedule's raster and voltages with several templates, tiles that mix
+// templates and partial tiles; the per-template layout resolves regions, parameters and
+// distance functions.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,10 +16,12 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
+#include "support/dense_network.hpp"
 #include "support/shared_data.hpp"
 
 namespace hinesbatch::test {
@@ -125,15 +129,19 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
       using Exec = decltype(exec);
       SCOPED_TRACE(Exec::name());
       const Outcome hand = run<Exec>(c, c.templates);
-      // The cells schedule, the on-chip one as it plans itself, and on a GPU every kind of
-      // launch (a warp per cell; teams of several warps, whose lanes share a mechanism's
-      // nodes and wait for each other between mechanisms that share a node).
+      // The cells schedule, the on-chip one as it plans itself, on a host the lanes one,
+      // and on a GPU every kind of launch (a warp per cell; teams of several warps, whose
+      // lanes share a mechanism's nodes and wait for each other between mechanisms that
+      // share a node).
       struct Shape {
         const char* name;
         OnChipSteps on_chip;
         OnChipForce force;
+        HostSchedule host = HostSchedule::Cells;
       };
       std::vector<Shape> shapes{{"cells", OnChipSteps::Off, {}}, {"on_chip", OnChipSteps::On, {}}};
+      if (is_host_backend<Exec>())
+        shapes.push_back({"lanes", OnChipSteps::Off, {}, HostSchedule::Lanes});
       if (!is_host_backend<Exec>()) {
         shapes.push_back({"on_chip warp", OnChipSteps::On, {OnChipLaunch::kWarpPerCell, 32}});
         for (int lanes : {64, 256})
@@ -143,9 +151,10 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
       }
       for (const Shape& shape : shapes) {
         SCOPED_TRACE(std::string(shape.name) + " " + std::to_string(shape.force.lanes));
-        const Outcome gen =
-            run<Exec>(c, generated, HostSchedule::Cells, shape.on_chip, shape.force);
-        EXPECT_EQ(gen.metrics.schedule, shape.on_chip == OnChipSteps::On ? "on_chip" : "cells");
+        const Outcome gen = run<Exec>(c, generated, shape.host, shape.on_chip, shape.force);
+        EXPECT_EQ(gen.metrics.schedule, shape.on_chip == OnChipSteps::On    ? "on_chip"
+                                        : shape.host == HostSchedule::Lanes ? "lanes"
+                                                                            : "cells");
         EXPECT_NE(gen.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
             << gen.metrics.schedule_detail;
         // Every cell fires (twice with hh in the soma), and the synapses carry events.
@@ -166,7 +175,7 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
   }
 }
 
-TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedForButLanes) {
+TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedFor) {
   const SimulationConfig c = parse_simulation_config(
       R"({"dt": 0.025, "tstop": 10,
           "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 5,
@@ -185,16 +194,145 @@ TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedForButLanes) {
       for (const OnChipSteps chip : {OnChipSteps::On, OnChipSteps::Off, OnChipSteps::Auto}) {
         const std::string asked = run<Exec>(c, c.templates, host, chip).metrics.schedule;
         const Outcome r = run<Exec>(c, generated, host, chip);
-        EXPECT_EQ(r.metrics.schedule, asked == "lanes" ? "cells" : asked);
-        // The metrics say why where lanes was asked for.
-        EXPECT_EQ(r.metrics.schedule_detail.find("instead of lanes") != std::string::npos,
-                  asked == "lanes")
+        // Lanes included: no schedule falls back to another for generated mechanisms.
+        EXPECT_EQ(r.metrics.schedule, asked);
+        EXPECT_EQ(r.metrics.schedule_detail.find("instead of"), std::string::npos)
+            << asked << ": " << r.metrics.schedule_detail;
+        EXPECT_NE(r.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
             << asked << ": " << r.metrics.schedule_detail;
         EXPECT_EQ(r.spikes, reference.spikes);
         EXPECT_LT(max_difference(r, reference), 1e-9);
       }
   };
   std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// Four templates round-robin over `cells` cells in rings of 6, kicked at 1 ms, on three
+// trees: templates 0 and 2 share one (pas on the dendrite and hh in the soma; hh
+// everywhere), so its tiles mix them. Templates 1 and 3: pas and hh in the soma on their own
+// trees. Synapses, IClamps on templates 0 and 3, a detector on each. `generated`: which
+// templates' pas and hh are the default catalogue's (the others keep the built-in ones).
+// Recorded: every node of one cell per template and of the last two cells.
+struct SeveralTemplates {
+  std::vector<CellTemplate> templates;
+  NetworkSpec net;
+  SimulationParameters p;
+  std::vector<std::int64_t> gids;
+  std::vector<RecordSpec> rec;
+};
+SeveralTemplates several_templates(int cells, const std::vector<bool>& generated) {
+  auto with_nseg = [](int nseg) {
+    SectionOptions o;
+    o.nseg_per_section = nseg;
+    return synthetic_sections("ball-and-stick", o);
+  };
+  SectionedMorphology forked = with_nseg(10);  // soma and two dendrites of 10 segments
+  forked.sections.push_back(forked.sections[1]);
+  const SectionedMorphology straight = with_nseg(21);  // soma and one dendrite of 21
+  DensityMechanism pas, hh_soma, hh_all;
+  pas.kind = DensityMechanism::Pas;
+  pas.region = Region::Dend;
+  pas.pas = {0.0002, -65};
+  hh_soma.kind = hh_all.kind = DensityMechanism::HH;
+  hh_soma.region = Region::Soma;
+  hh_all.region = Region::All;
+  hh_soma.hh.gnabar = hh_all.hh.gnabar = 0.25;
+  const std::vector<ExpSynSpec> syn(3, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
+  const IClampSpec stim{{0, 0.5}, 1, 3, 0.4};
+  const DetectorSpec det{true, {0, 0.5}, 10};
+  SeveralTemplates m;
+  m.templates = {make_cell_template(straight, 100, 1, {pas, hh_soma}, {stim}, syn, det),
+                 make_cell_template(forked, 100, 1, {pas, hh_soma}, {}, syn, det),
+                 make_cell_template(straight, 100, 1, {hh_all}, {}, syn, det),
+                 make_cell_template(with_nseg(9), 100, 1, {pas, hh_soma}, {stim}, syn, det)};
+  for (std::size_t k = 0; k < m.templates.size(); ++k)
+    if (generated[k]) m.templates[k] = as_generated(m.templates[k]);
+  NetworkSpec& net = m.net;
+  net.type = NetworkSpec::Ring;
+  net.cells = cells;
+  net.ring_size = 6;
+  net.templates = 4;
+  net.extra_synapses = 2;
+  net.weight = 0.05;
+  net.delay_min = 1.0;
+  net.delay_max = 2.0;
+  net.kick_weight = 0.2;
+  net.seed = 5;
+  m.p.tstop = 30;
+  m.gids.resize(net.cells);
+  for (int g = 0; g < net.cells; ++g) m.gids[g] = g;
+  for (std::int64_t g : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3},
+                         net.cells - 2, net.cells - 1})
+    for (const RecordSpec& r : every_node(m.templates[net.template_of(g)]))
+      m.rec.push_back({g, r.where});
+  return m;
+}
+
+// The lanes schedule runs generated mechanisms inside its tiles' step: on several
+// templates, with cell counts per tree that are not multiples of W (partial tiles), tiles
+// whose cells have different templates (one tree, other mechanisms) and, in the second
+// case, tiles that mix generated and built-in mechanisms, it gives the cells schedule's
+// raster and its voltages at every recorded node. Each lane does the cells schedule's
+// arithmetic in its order (test_simulation_schedules.cpp's reasoning): equal to rounding,
+// 0 where both compile alike. The generated run's raster is also the built-in one's.
+TEST(GeneratedMechanisms, LanesMatchCellsWithSeveralTemplatesAndPartialTiles) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const int W = impl::cell_tile_lanes<Host>();
+  const int cells = 6 * (W + 1);  // per tree 1.5 (W + 1), 1.5 (W + 1), 3 (W + 1)
+  const SeveralTemplates builtin = several_templates(cells, {false, false, false, false});
+  for (const std::vector<bool>& generated :
+       {std::vector<bool>{true, true, true, true}, std::vector<bool>{true, true, false, true}}) {
+    SCOPED_TRACE(generated[2] ? "all generated" : "template 2 built-in");
+    const SeveralTemplates m = several_templates(cells, generated);
+    auto run_on = [&](auto exec) {
+      using Exec = decltype(exec);
+      if constexpr (is_host_backend<Exec>()) {
+        SCOPED_TRACE(Exec::name());
+        std::vector<std::vector<Spike>> rasters;
+        std::vector<std::vector<std::vector<double>>> traces;
+        for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+          LocalExchange ex;
+          RunOptions o;
+          o.host_schedule = schedule;
+          NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
+          sim.run();
+          EXPECT_EQ(sim.metrics().schedule, to_string(schedule));
+          EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
+          EXPECT_NE(sim.metrics().schedule_detail.find("generated mechanisms"), std::string::npos)
+              << sim.metrics().schedule_detail;
+          rasters.push_back(sim.spikes());
+          traces.push_back(sim.traces());
+        }
+        LocalExchange ex;
+        NetworkSimulation<Exec> hand(exec, builtin.templates, builtin.net, builtin.gids, builtin.p,
+                                     ex, RunOptions{}, builtin.rec);
+        hand.run();
+        const std::vector<std::vector<double>> hand_traces = hand.traces();
+        ASSERT_GE(rasters[0].size(), static_cast<std::size_t>(cells) / 2);
+        EXPECT_EQ(rasters[1], rasters[0]) << "lanes vs cells";
+        EXPECT_EQ(rasters[0], hand.spikes()) << "generated vs built-in, cells";
+        ASSERT_EQ(traces[1].size(), traces[0].size());
+        ASSERT_EQ(hand_traces.size(), traces[0].size());
+        double worst = 0, worst_hand = 0;
+        for (std::size_t k = 0; k < traces[0].size(); ++k) {
+          ASSERT_EQ(traces[1][k].size(), m.rec.size());
+          for (std::size_t j = 0; j < m.rec.size(); ++j) {
+            ASSERT_TRUE(std::isfinite(traces[1][k][j])) << "row " << k << " record " << j;
+            worst = std::max(worst, std::fabs(traces[1][k][j] - traces[0][k][j]));
+            worst_hand = std::max(worst_hand, std::fabs(traces[1][k][j] - hand_traces[k][j]));
+          }
+        }
+        EXPECT_LE(worst, 1e-9) << "max |v_lanes - v_cells| in mV";
+        // As the real cell's (DefaultHHAndPas...): NMODL's cnexp and S/cm2 times area.
+        EXPECT_LT(worst_hand, 1e-7) << "max |v_lanes - v_built_in| in mV";
+        std::printf(
+            "[ generated ] %s lanes: %zu spikes, max |v - v_cells| %.3g mV, "
+            "max |v - v_built_in| %.3g mV\n",
+            Exec::name(), rasters[1].size(), worst, worst_hand);
+      }
+    };
+    std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+  }
 }
 
 TEST(GeneratedMechanisms, LayoutResolvesRegionsOverridesAndDistances) {

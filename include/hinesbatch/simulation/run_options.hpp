@@ -84,7 +84,7 @@ struct RunMetrics {
   std::string exchange;
   std::string schedule;  // "on_chip", "lanes" or "cells" (the step's schedule on this backend)
   int cell_lanes = 1;    // lanes per cell (on_chip: the team), cells per tile (lanes), 1 (cells)
-  std::string schedule_detail;  // on_chip: each launch's shape and why (cells: why not)
+  std::string schedule_detail;  // on_chip: each launch's shape and why; any: generated mechanisms
   int ranks = 1;
   bool overlap = false;
   int epoch_steps = 0;

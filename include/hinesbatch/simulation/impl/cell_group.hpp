@@ -11,8 +11,8 @@
 //   on_chip  the GPU default: a team per cell runs a whole epoch with the cell's system in
 //            team scratch (impl/on_chip_schedule.hpp); how each run of alike cells is
 //            launched is on_chip_launch_plan.hpp's choice
-// Templates' generated (NMODL) mechanisms of Catalogue (CellTemplate::generated) run in the
-// cells and on_chip schedules; where lanes was asked, such a network runs on cells.
+// Templates' generated (NMODL) mechanisms of Catalogue (CellTemplate::generated) run in every
+// schedule.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -63,7 +63,7 @@ namespace impl {
 template <class ExecutionSpace, class Catalogue>
 using StepSchedules = std::conditional_t<
     is_host_backend<ExecutionSpace>(),
-    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace>,
+    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace, Catalogue>,
                  OnChipSchedule<ExecutionSpace, Catalogue>>,
     std::variant<CellsSchedule<ExecutionSpace, Catalogue>,
                  OnChipSchedule<ExecutionSpace, Catalogue>>>;
@@ -95,14 +95,6 @@ class CellGroup {
             : is_host_backend<ExecutionSpace>() && schedule == HostSchedule::Lanes
                 ? ScheduleKind::Lanes
                 : ScheduleKind::Cells;
-    const bool generated = std::any_of(templates.begin(), templates.end(),
-                                       [](const CellTemplate& t) { return !t.generated.empty(); });
-    if (generated && kind_ == ScheduleKind::Lanes) {
-      schedule_reason_ =
-          "the cells schedule instead of lanes: templates have generated (NMODL) mechanisms, "
-          "which the lanes schedule does not run; ";
-      kind_ = ScheduleKind::Cells;
-    }
     gid_of_slot_.assign(gids.begin(), gids.end());
     const impl::TemplateTrees trees =
         impl::uses_trees(kind_) ? impl::distinct_trees(templates) : impl::TemplateTrees{};
@@ -201,7 +193,7 @@ class CellGroup {
       schedule_.template emplace<impl::OnChipSchedule<ExecutionSpace, Catalogue>>();
     if constexpr (is_host_backend<ExecutionSpace>()) {
       if (kind_ == ScheduleKind::Lanes)
-        schedule_.template emplace<impl::LanesSchedule<ExecutionSpace>>();
+        schedule_.template emplace<impl::LanesSchedule<ExecutionSpace, Catalogue>>();
     }
     std::visit([&](auto& s) { s.construct(setup); }, schedule_);
   }
@@ -237,22 +229,23 @@ class CellGroup {
   int cell_lanes() const {
     return std::visit([](const auto& s) { return s.cell_lanes(); }, schedule_);
   }
-  // What the schedule's setup chose (on_chip: what its launches say; others: empty).
+  // What the schedule's setup chose (on_chip: what its launches say; any schedule: the
+  // generated mechanisms it runs; else empty).
   std::string schedule_detail() const {
-    return schedule_reason_ + std::visit([](const auto& s) { return s.detail(); }, schedule_);
+    return std::visit([](const auto& s) { return s.detail(); }, schedule_);
   }
   // The lanes schedule's tiles (0 under the other schedules), and whether a tile's d and
   // rhs live in team scratch (else in memory: cells too large).
   int num_tiles() const {
     if constexpr (is_host_backend<ExecutionSpace>()) {
-      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace>>(&schedule_))
+      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
         return l->num_tiles();
     }
     return 0;
   }
   bool tiles_in_scratch() const {
     if constexpr (is_host_backend<ExecutionSpace>()) {
-      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace>>(&schedule_))
+      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
         return l->tiles_in_scratch();
     }
     return false;
@@ -391,7 +384,6 @@ class CellGroup {
 
   SimulationParameters params_;
   impl::ScheduleKind kind_ = impl::ScheduleKind::Cells;
-  std::string schedule_reason_;  // why kind_ is not the one asked for (empty: it is)
   impl::StepSchedules<ExecutionSpace, Catalogue> schedule_;  // the one kind_ names
   std::vector<std::int64_t> gid_of_slot_;
   std::unordered_map<std::int64_t, int> slot_of_gid_;

@@ -20,6 +20,9 @@
 // elimination (hines_solve_tile without reciprocals = hines_solve_system), so results are
 // the same as the cells schedule's: bit for bit in the generic build (tested); with
 // -march=x86-64-v4 (FMA contraction) rasters and printed traces were identical too.
+// Generated (NMODL) mechanisms (generated_tiles.hpp) run inside the step, lane by lane with
+// the cells schedule's per-slot storage and order: the Generated hooks of InitCellTiles and
+// StepCellTiles (NoGenerated: nothing compiled in).
 //
 // Host execution spaces only (CellGroup instantiates LanesSchedule under
 // is_host_backend).
@@ -33,6 +36,7 @@
 #include <vector>
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/impl/host_exp.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
@@ -148,11 +152,13 @@ struct FillCellTiles {
   }
 };
 
-template <class ExecutionSpace, class Cells, int W>
+// Generated: the generated mechanisms' hooks (generated_tiles.hpp; NoGenerated: none).
+template <class ExecutionSpace, class Cells, int W, class Generated = NoGenerated>
 struct InitCellTiles {
   CellTileViews<ExecutionSpace> t;
   Cells c;  // per-slot synapses and detectors
   double v_init, q10;
+  Generated gen{};
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
     const int tile = simd_tile_of(team);
@@ -165,6 +171,9 @@ struct InitCellTiles {
         if (t.mechs(static_cast<std::size_t>(t.tile_const(tile)) + i * W + k) & kHHBit)
           mechanisms::hh_initial_states(v_init, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
       }
+    if constexpr (Generated::active)
+      gen.template initialize<W>(t.tile_slot(tile), t.tile_cells(tile), n,
+                                 t.v.data() + static_cast<std::size_t>(row0) * W);
     for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s) {
       for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
       if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
@@ -196,7 +205,8 @@ KOKKOS_INLINE_FUNCTION void pas_where(const bool with_pas, const double g, const
 }
 
 // NEURON's fixed step for the W cells of one tile: StepCells' phases, lane by lane.
-template <class ExecutionSpace, class Cells, int W>
+// Generated: the generated mechanisms' hooks (generated_tiles.hpp; NoGenerated: none).
+template <class ExecutionSpace, class Cells, int W, class Generated = NoGenerated>
 struct StepCellTiles {
   using member_type = typename SimdTilePolicy<ExecutionSpace>::member_type;
   CellTileViews<ExecutionSpace> t;
@@ -206,6 +216,7 @@ struct StepCellTiles {
   std::size_t scratch_bytes;  // per tile: d and rhs, 0 when they live in t.d, t.rhs
   // host_vector_exp_usable(): hh's exps by host_vector_exp, the step compiled for AVX2
   bool vector_exp = false;
+  Generated gen{};
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
 #if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)
@@ -246,7 +257,7 @@ struct StepCellTiles {
   }
 
   // StepCells::assemble per lane: d = d0 + pas + hh, rhs = pas + hh + axial (in that
-  // order), then synapses and stimuli.
+  // order), then the generated mechanisms' currents, then synapses and stimuli.
   KOKKOS_INLINE_FUNCTION void assemble(const member_type& team, const int tile, const int row0,
                                        const int n, const std::size_t base, double* d,
                                        double* rhs) const {
@@ -317,6 +328,8 @@ struct StepCellTiles {
         });
       }
     }
+    if constexpr (Generated::active)
+      gen.template assemble<W>(t.tile_slot(tile), t.tile_cells(tile), n, v, d, rhs, t_mid);
     for (int k = 0; k < t.tile_cells(tile); ++k) {
       const int s = t.tile_slot(tile) + k;
       for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j) {
@@ -345,7 +358,8 @@ struct StepCellTiles {
                      });
   }
 
-  // v += dv; hh gates at the new v (per lane: exp); synapses decay.
+  // v += dv; hh gates at the new v (per lane: exp); synapses decay; the generated
+  // mechanisms' states at the new v.
   KOKKOS_INLINE_FUNCTION void update(const member_type& team, const int tile, const int row0,
                                      const int n, const std::size_t base, const double* rhs) const {
     const std::size_t cbase = static_cast<std::size_t>(t.tile_const(tile));
@@ -371,6 +385,8 @@ struct StepCellTiles {
     for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s)
       for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j)
         mechanisms::expsyn_decay(c.syn_decay(j), c.syn_g(j));
+    if constexpr (Generated::active)
+      gen.template update<W>(t.tile_slot(tile), t.tile_cells(tile), n, v, step_end * dt);
   }
 
 #if defined(HINESBATCH_HOST_VECTOR_EXP) && !defined(HINESBATCH_LANES_ARE_THREADS)

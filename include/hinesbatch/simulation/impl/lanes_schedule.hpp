@@ -4,6 +4,10 @@
 // layout: cell_tiles.hpp). Host execution spaces only: CellGroup instantiates it under
 // is_host_backend. Its setup packs the templates' blocks into the tiles (its only
 // copy of the cells' per-node state); d and rhs go to team scratch where a tile's fit.
+// Generated (NMODL) mechanisms of a catalogue run inside the tiles' step
+// (generated_tiles.hpp): their currents after the cable terms, their states after
+// v += dv, per lane with the cells schedule's per-slot storage. The step's kernel is
+// compiled with them only when some template uses one.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
@@ -14,10 +18,14 @@
 
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cell_tiles.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/generated_tiles.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
 #include "hinesbatch/simulation/impl/voltage_check.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 
 namespace hinesbatch::impl {
 
@@ -53,18 +61,24 @@ struct TemplateBlockRows {
   KOKKOS_INLINE_FUNCTION double hh_el(int s, int i) const { return el_[begin_[s] + i]; }
 };
 
-template <class ExecutionSpace>
-class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, ExecutionSpace> {
+// Catalogue: the compiled catalogue whose mechanisms the templates' `generated` lists name.
+template <class ExecutionSpace, class Catalogue>
+class LanesSchedule
+    : public ScheduleVoltages<LanesSchedule<ExecutionSpace, Catalogue>, ExecutionSpace> {
  public:
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
+  using Generated = GeneratedTiles<ExecutionSpace, Catalogue>;
   static constexpr int W = cell_tile_lanes<ExecutionSpace>();
 
   static const char* schedule_name() { return "lanes"; }
   int cell_lanes() const { return W; }
-  std::string detail() const { return {}; }
+  std::string detail() const { return detail_; }
   const views& data() const { return c_; }
   int num_tiles() const { return tiles_.tiles; }
+
+  // The catalogue's description, by which templates name its mechanisms.
+  static const MechanismCatalogue& catalogue() { return nmodl::description<Catalogue>(); }
   // Whether a tile's d and rhs live in team scratch (else in memory: cells too large).
   bool tiles_in_scratch() const { return tile_scratch_bytes_ > 0; }
 
@@ -80,6 +94,7 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
     for (int s = 0; s < cells_; ++s)
       tree_of_slot[s] = setup.trees.tree_of_template[setup.template_of_slot[s]];
     build_tiles(setup.exec, tree_of_slot, setup.template_of_slot, blocks);
+    setup_generated(setup);
   }
 
   // v only: a template with generated mechanisms, the only ones with other variables, runs
@@ -94,8 +109,15 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
   }
 
   void initialize(const ExecutionSpace& exec) {
-    Kokkos::parallel_for("hinesbatch::sim_init_tiles", simd_tile_policy(exec, tiles_.tiles, W),
-                         InitCellTiles<ExecutionSpace, views, W>{tiles_, c_, params_.v_init, q10_});
+    const auto policy = simd_tile_policy(exec, tiles_.tiles, W);
+    if (generated_)
+      Kokkos::parallel_for("hinesbatch::sim_init_tiles", policy,
+                           InitCellTiles<ExecutionSpace, views, W, Generated>{
+                               tiles_, c_, params_.v_init, q10_, gen_});
+    else
+      Kokkos::parallel_for(
+          "hinesbatch::sim_init_tiles", policy,
+          InitCellTiles<ExecutionSpace, views, W>{tiles_, c_, params_.v_init, q10_});
   }
 
   // A launch per step, after the step's events.
@@ -114,11 +136,18 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
         Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles_.tiles, 1)
             .set_chunk_size(1);
     if (tile_scratch_bytes_) policy.set_scratch_size(1, Kokkos::PerTeam(tile_scratch_bytes_));
-    Kokkos::parallel_for(
-        "hinesbatch::sim_step_tiles", policy,
-        StepCellTiles<ExecutionSpace, views, W>{
-            tiles_, c_, dt, (static_cast<double>(step) + 0.5) * dt, params_.ena, params_.ek, q10_,
-            static_cast<int>(step + 1), max_nodes_, tile_scratch_bytes_, host_vector_exp_usable()});
+    const double t_mid = (static_cast<double>(step) + 0.5) * dt;
+    const int step_end = static_cast<int>(step + 1);
+    if (generated_)
+      Kokkos::parallel_for("hinesbatch::sim_step_tiles", policy,
+                           StepCellTiles<ExecutionSpace, views, W, Generated>{
+                               tiles_, c_, dt, t_mid, params_.ena, params_.ek, q10_, step_end,
+                               max_nodes_, tile_scratch_bytes_, host_vector_exp_usable(), gen_});
+    else
+      Kokkos::parallel_for("hinesbatch::sim_step_tiles", policy,
+                           StepCellTiles<ExecutionSpace, views, W>{
+                               tiles_, c_, dt, t_mid, params_.ena, params_.ek, q10_, step_end,
+                               max_nodes_, tile_scratch_bytes_, host_vector_exp_usable()});
   }
 
   // v (slot, node) read from the tiles.
@@ -196,12 +225,34 @@ class LanesSchedule : public ScheduleVoltages<LanesSchedule<ExecutionSpace>, Exe
     exec.fence();
   }
 
+  // The templates' generated mechanisms laid out (generated_layout.hpp), their rows and ions
+  // per slot (GeneratedTiles: LayoutLeft, a tile's lanes side by side).
+  void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
+    std::vector<GeneratedTemplate> layouts;
+    int mechanisms = 0;
+    for (const CellTemplate& t : setup.templates) {
+      layouts.push_back(generated_template(t, catalogue(), params_));
+      mechanisms += static_cast<int>(layouts.back().blocks.size());
+    }
+    generated_ = mechanisms > 0;
+    if (!generated_) return;
+    gen_.gen.g = make_generated_views<ExecutionSpace, Kokkos::LayoutLeft>(
+        setup.exec, layouts, setup.template_of_slot, static_cast<int>(catalogue().ions.size()),
+        params_.celsius, params_.dt);
+    detail_ = "generated mechanisms of the catalogue '" + catalogue().name +
+              "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
+              " template(s), in the lanes schedule's step";
+  }
+
   views c_;
   CellTileViews<ExecutionSpace> tiles_;  // the cells' per-node state and constants
   std::size_t tile_scratch_bytes_ = 0;
   SimulationParameters params_;
   double q10_ = 1;
   int max_nodes_ = 1, cells_ = 0;
+  bool generated_ = false;
+  Generated gen_;
+  std::string detail_;
 };
 
 }  // namespace hinesbatch::impl

@@ -50,8 +50,9 @@
 //   on_chip  initialize InitCells (v, g) and InitOnChipGates; events, assemble and update in
 //            StepCellEpochOnChip: apply_events, assemble_nodes and assemble_synapses, update
 // Generated (NMODL) mechanisms (generated_cells.hpp) run in cells (InitCells, StepCells'
-// assemble and update) and on_chip (InitCells, then assemble_lanes and update_lanes in the
-// epoch kernel), not in lanes.
+// assemble and update), lanes (InitCellTiles, StepCellTiles' assemble and update, through
+// generated_tiles.hpp) and on_chip (InitCells, then assemble_lanes and update_lanes in the
+// epoch kernel).
 // Kernels are functors (no virtual dispatch on the device): CellGroup holds the chosen
 // schedule in a std::variant and visits it on the host.
 #include <Kokkos_Core.hpp>

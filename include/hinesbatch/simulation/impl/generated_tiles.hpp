@@ -1,0 +1,147 @@
+#pragma once
+// Generated (NMODL) mechanisms in the lanes schedule (cell_tiles.hpp): a work item steps a
+// tile of W cells of one tree, and runs their templates' mechanisms inside the same step.
+// The generated code and its storage are the cells schedule's (generated_cells.hpp): rows
+// and ions per slot, read and written through a CellsAccessor built for each lane's slot;
+// only the loops differ. The tile's v, d and rhs are (node, lane): node i of lane k at
+// i * W + k. The lanes kernel solves for dv as the cells one does (d = C/dt + sum g,
+// rhs = sum of currents into the node), so a mechanism's conductance g and current i add
+// g to d and -i to rhs, in nA and uS (x area um2 x 1e-2).
+// The per-slot storage is LayoutLeft (GeneratedTiles::Cells): the W slots of a tile are
+// consecutive, so the W lanes' copies of a row are W contiguous doubles (a block's inner
+// loop over the lanes reads them in order; against LayoutRight no difference was measurable
+// on the 2-core dev machine, within its noise).
+// Each lane's cell gets StepCells' arithmetic in StepCells' order (cable terms and built-in
+// mechanisms, ion currents reset, the blocks in order, then synapses and stimuli; states
+// after v += dv), so the results are the cells schedule's.
+#include <Kokkos_Core.hpp>
+
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/nmodl/mechanism.hpp"
+
+namespace hinesbatch::impl {
+
+// One lane of a tile seen as GeneratedCells' CellViews (size, v, d, rhs per (slot, node)):
+// for its initialisation, and for a tile whose cells have different templates. d and rhs
+// may be null where the phase does not touch them (Initial, InitialCurrent).
+template <int W>
+struct TileLaneViews {
+  const double* v_;
+  double* d_;
+  double* rhs_;
+  int lane, nodes;
+  KOKKOS_INLINE_FUNCTION int size(int) const { return nodes; }
+  KOKKOS_INLINE_FUNCTION double v(int, int node) const { return v_[node * W + lane]; }
+  KOKKOS_INLINE_FUNCTION double& d(int, int node) const { return d_[node * W + lane]; }
+  KOKKOS_INLINE_FUNCTION double& rhs(int, int node) const { return rhs_[node * W + lane]; }
+};
+
+// The lanes schedule's hooks, for catalogue Catalogue. active: StepCellTiles and
+// InitCellTiles compile them in only then (NoGenerated otherwise).
+template <class ExecutionSpace, class Catalogue>
+struct GeneratedTiles {
+  static constexpr bool active = true;
+  using Cells = GeneratedCells<ExecutionSpace, Catalogue, Kokkos::LayoutLeft>;
+  using Views = typename Cells::Views;
+  using Phase = typename Cells::Phase;
+  Cells gen;
+
+  // One block's Current or State phase at the lanes 0..cells-1 of a tile whose cells share
+  // a template: node by node of the block, the lanes inner.
+  template <int W>
+  struct TileBlockCall {
+    const Cells& self;
+    const double* v;
+    double* d;
+    double* rhs;
+    int first_slot, cells, block, tnode;
+    double t;
+    Phase phase;
+    template <class M>
+    KOKKOS_INLINE_FUNCTION void apply(int) const {
+      if constexpr (M::kind == nmodl::MechanismKind::Density) {
+        if (phase == Cells::Current && !M::has_current) return;
+        if (phase == Cells::State && !M::has_state) return;
+        const Views& g = self.g;
+        for (int j = g.blk_node_begin(block); j < g.blk_node_end(block); ++j) {
+          const int node = g.nodes(j);
+          const int o = node * W;
+          for (int k = 0; k < cells; ++k) {
+            auto a = self.template accessor<M>(first_slot + k, block, j, node, tnode, v[o + k], t);
+            if (phase == Cells::Current) {
+              M::current(a);
+              // mA/cm2 and S/cm2 on area um2: nA and uS.
+              const double to_absolute = a.area() * 1e-2;
+              d[o + k] += a.di * to_absolute;
+              rhs[o + k] -= a.i * to_absolute;
+            } else {
+              M::state(a);
+            }
+          }
+        }
+      }
+    }
+  };
+
+  // The template of every real lane of the tile (cells from first_slot), or -1 where they
+  // differ: cells of one tree may have different templates (other mechanisms).
+  KOKKOS_INLINE_FUNCTION int tile_template(int first_slot, int cells) const {
+    const int tmpl = gen.g.template_of_slot(first_slot);
+    for (int k = 1; k < cells; ++k)
+      if (gen.g.template_of_slot(first_slot + k) != tmpl) return -1;
+    return tmpl;
+  }
+
+  // Every lane's blocks in the phase: block by block over the lanes where the tile has one
+  // template, else lane by lane (each lane its template's blocks).
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void run_tile(int first_slot, int cells, int nodes, const double* v,
+                                       double* d, double* rhs, double t, Phase phase) const {
+    const Views& g = gen.g;
+    const int tmpl = tile_template(first_slot, cells);
+    if (tmpl >= 0) {
+      if (!gen.has_blocks(tmpl)) return;
+      if (phase == Cells::Current)
+        for (int k = 0; k < cells; ++k)
+          for (int node = 0; node < nodes; ++node) gen.reset_node_ions(first_slot + k, tmpl, node);
+      const int tnode = g.node_begin(tmpl);
+      for (int b = g.block_begin(tmpl); b < g.block_begin(tmpl + 1); ++b)
+        nmodl::Dispatch<typename Cells::Mechanisms>::call(
+            g.blk_mech(b), TileBlockCall<W>{gen, v, d, rhs, first_slot, cells, b, tnode, t, phase});
+      return;
+    }
+    for (int k = 0; k < cells; ++k) {
+      const int s = first_slot + k, own = g.template_of_slot(s);
+      if (!gen.has_blocks(own)) continue;
+      const TileLaneViews<W> lane{v, d, rhs, k, nodes};
+      if (phase == Cells::Current) gen.reset_ions(lane, s, own);
+      gen.run_blocks(lane, s, own, t, phase);
+    }
+  }
+
+  // NEURON's finitialize of the tile's cells after v = v_init (GeneratedCells::initialize,
+  // lane by lane). v: the tile's voltages.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void initialize(int first_slot, int cells, int nodes,
+                                         const double* v) const {
+    for (int k = 0; k < cells; ++k)
+      gen.initialize(TileLaneViews<W>{v, nullptr, nullptr, k, nodes}, first_slot + k);
+  }
+
+  // After the cable terms and built-in mechanisms of d and rhs: ion currents reset, every
+  // block's currents at v.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void assemble(int first_slot, int cells, int nodes, const double* v,
+                                       double* d, double* rhs, double t_mid) const {
+    run_tile<W>(first_slot, cells, nodes, v, d, rhs, t_mid, Cells::Current);
+  }
+
+  // After v += dv (and the built-in states): every block's states at the new v.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void update(int first_slot, int cells, int nodes, const double* v,
+                                     double t_end) const {
+    run_tile<W>(first_slot, cells, nodes, v, nullptr, nullptr, t_end, Cells::State);
+  }
+};
+
+}  // namespace hinesbatch::impl
