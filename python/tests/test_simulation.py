@@ -114,7 +114,7 @@ def test_generated_mechanisms_give_the_builtins_raster():
     assert len(builtin.spike_gids) >= 3  # the ring carries the kick: a real comparison
     assert generated.raster_lines() == builtin.raster_lines()
     np.testing.assert_allclose(generated.traces, builtin.traces, rtol=0, atol=1e-8)
-    assert generated.metrics["schedule"] == "cells"
+    assert generated.metrics["schedule"] == "lanes"  # the host default runs them too
     with pytest.raises(hb.InputError, match=r"cell.mechanisms\[0\].parameters.gbar': unknown parameter of hh"):
         hb.CellTemplate("synthetic:ball-and-stick", mechanisms=[hb.mechanism("hh", gbar=1.0)])
     with pytest.raises(hb.InputError, match=r"cell.ions.ca': unknown ion"):

@@ -97,15 +97,29 @@ class LanesSchedule
     setup_generated(setup);
   }
 
-  // v only: a template with generated mechanisms, the only ones with other variables, runs
-  // on the cells schedule.
-  void set_records(const ExecutionSpace&, const Recordings<memory_space>& r,
-                   const std::vector<int>&, const std::vector<int>&,
+  // Records other than v read the generated mechanisms' storage (per slot, as the cells
+  // schedule's) at their RecordPlace.
+  void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
+                   const std::vector<int>& slot, const std::vector<int>& node,
                    const std::vector<RecordedVariable>& variables) {
-    for (const RecordedVariable& v : variables)
-      if (v.kind != RecordedVariable::Voltage)
-        throw InputError("the lanes schedule records v only (it runs no generated mechanisms)");
     this->records_ = r;
+    std::vector<int> store, index;
+    record_places(layouts_, template_of_slot_, catalogue(), slot, node, variables, store, index);
+    if (store.empty()) return;
+    this->records_.store = to_device(exec, store, "hb::rec_store");
+    this->records_.index = to_device(exec, index, "hb::rec_index");
+  }
+
+  // Row `row` of trace from records of any variable (record() calls it where some record is
+  // not v). Asynchronous.
+  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                     int row) const {
+    const Recordings<memory_space>& r = this->records_;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_record_values",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
+        RecordValues<ExecutionSpace, decltype(voltages()), typename Generated::Views>{
+            voltages(), r.slot, r.node, r.store, r.index, trace, row, gen_.gen.g});
   }
 
   void initialize(const ExecutionSpace& exec) {
@@ -228,7 +242,9 @@ class LanesSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp), their rows and ions
   // per slot (GeneratedTiles: LayoutLeft, a tile's lanes side by side).
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate> layouts;
+    std::vector<GeneratedTemplate>& layouts = layouts_;
+    layouts.clear();
+    template_of_slot_ = setup.template_of_slot;
     int mechanisms = 0;
     for (const CellTemplate& t : setup.templates) {
       layouts.push_back(generated_template(t, catalogue(), params_));
@@ -253,6 +269,8 @@ class LanesSchedule
   bool generated_ = false;
   Generated gen_;
   std::string detail_;
+  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
+  std::vector<int> template_of_slot_;
 };
 
 }  // namespace hinesbatch::impl
