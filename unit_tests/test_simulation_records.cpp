@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
@@ -42,13 +43,16 @@ const std::string kRecords =
         {"gid": 0, "location": {"section": 0, "x": 0.5}, "variable": "ena"}])";
 
 template <class Exec>
-std::vector<std::vector<double>> run_traces(const SimulationConfig& c, OnChipSteps on_chip) {
+std::vector<std::vector<double>> run_traces(const SimulationConfig& c, OnChipSteps on_chip,
+                                            HostSchedule host = HostSchedule::Cells) {
   LocalExchange ex;
   RunOptions o = c.run;
-  o.host_schedule = HostSchedule::Cells;
+  o.host_schedule = host;
   o.on_chip = on_chip;
   NetworkSimulation<Exec> sim(Exec(), c.templates, c.network, {0}, c.params, ex, o, c.records);
-  EXPECT_EQ(sim.metrics().schedule, on_chip == OnChipSteps::On ? "on_chip" : "cells");
+  const bool lanes = host == HostSchedule::Lanes && is_host_backend<Exec>();
+  EXPECT_EQ(sim.metrics().schedule,
+            on_chip == OnChipSteps::On ? "on_chip" : (lanes ? "lanes" : "cells"));
   sim.run();
   return sim.traces();  // [row][record]
 }
@@ -71,6 +75,9 @@ TEST(SimulationRecords, GateParameterAndIonValueOnBothSchedules) {
     const auto chip = run_traces<Exec>(c, OnChipSteps::On);
     const auto cells_v = run_traces<Exec>(v_only, OnChipSteps::Off);
     const auto chip_v = run_traces<Exec>(v_only, OnChipSteps::On);
+    // The lanes schedule keeps the same per-slot storage and arithmetic as the cells one:
+    // the same traces, bit for bit (on a device backend it is the cells schedule itself).
+    EXPECT_EQ(run_traces<Exec>(c, OnChipSteps::Off, HostSchedule::Lanes), cells);
     ASSERT_EQ(cells.size(), chip.size());
     ASSERT_EQ(cells.size(), cells_v.size());
     EXPECT_NEAR(cells[0][1], m_rest, 1e-12);
