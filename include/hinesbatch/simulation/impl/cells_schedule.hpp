@@ -275,21 +275,10 @@ class CellsSchedule
 
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate>& layouts = layouts_;
-    int mechanisms = 0;
-    for (const CellTemplate& t : setup.templates) {
-      layouts.push_back(generated_template(t, catalogue(), params_));
-      mechanisms += static_cast<int>(layouts.back().blocks.size());
-    }
     template_of_slot_ = setup.template_of_slot;
-    generated_ = mechanisms > 0;
-    if (!generated_) return;
-    gen_.g = make_generated_views(setup.exec, layouts, setup.template_of_slot,
-                                  static_cast<int>(catalogue().ions.size()), params_.celsius,
-                                  params_.dt);
-    detail_ = "generated mechanisms of the catalogue '" + catalogue().name +
-              "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
-              " template(s), in the cells schedule's step";
+    generated_ =
+        setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, catalogue(),
+                              params_, "in the cells schedule's step", layouts_, gen_.g, detail_);
   }
 
   views c_;

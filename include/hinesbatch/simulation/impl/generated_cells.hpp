@@ -190,6 +190,30 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
   return g;
 }
 
+// A schedule's generated mechanisms set up (host code): every template's layout into
+// `layouts` (where records find their values), and, where some template has any, the device
+// views `g` in Layout and `detail` saying how many run and `where`. Returns whether any do.
+template <class ExecutionSpace, class Layout>
+bool setup_generated_views(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
+                           const std::vector<int>& template_of_slot, const MechanismCatalogue& cat,
+                           const SimulationParameters& p, const char* where,
+                           std::vector<GeneratedTemplate>& layouts,
+                           GeneratedViews<ExecutionSpace, Layout>& g, std::string& detail) {
+  layouts.clear();
+  int mechanisms = 0;
+  for (const CellTemplate& t : templates) {
+    layouts.push_back(generated_template(t, cat, p));
+    mechanisms += static_cast<int>(layouts.back().blocks.size());
+  }
+  if (mechanisms == 0) return false;
+  g = make_generated_views<ExecutionSpace, Layout>(
+      exec, layouts, template_of_slot, static_cast<int>(cat.ions.size()), p.celsius, p.dt);
+  detail = "generated mechanisms of the catalogue '" + cat.name +
+           "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
+           " template(s), " + where;
+  return true;
+}
+
 // The accessor (nmodl/mechanism.hpp) of mechanism M at one node of one slot, for catalogue
 // Catalogue: the variables it writes and reads back in the slot's row (output-only ones
 // nowhere), the others and the globals in the template's constants, ion values in the

@@ -242,22 +242,10 @@ class LanesSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp), their rows and ions
   // per slot (GeneratedTiles: LayoutLeft, a tile's lanes side by side).
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate>& layouts = layouts_;
-    layouts.clear();
     template_of_slot_ = setup.template_of_slot;
-    int mechanisms = 0;
-    for (const CellTemplate& t : setup.templates) {
-      layouts.push_back(generated_template(t, catalogue(), params_));
-      mechanisms += static_cast<int>(layouts.back().blocks.size());
-    }
-    generated_ = mechanisms > 0;
-    if (!generated_) return;
-    gen_.gen.g = make_generated_views<ExecutionSpace, Kokkos::LayoutLeft>(
-        setup.exec, layouts, setup.template_of_slot, static_cast<int>(catalogue().ions.size()),
-        params_.celsius, params_.dt);
-    detail_ = "generated mechanisms of the catalogue '" + catalogue().name +
-              "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
-              " template(s), in the lanes schedule's step";
+    generated_ = setup_generated_views(setup.exec, setup.templates, setup.template_of_slot,
+                                       catalogue(), params_, "in the lanes schedule's step",
+                                       layouts_, gen_.gen.g, detail_);
   }
 
   views c_;

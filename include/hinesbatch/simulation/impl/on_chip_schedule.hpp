@@ -230,22 +230,10 @@ class OnChipSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
   // (slot, row) rows contiguous per slot.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    std::vector<GeneratedTemplate>& layouts = layouts_;
-    int mechanisms = 0;
-    const MechanismCatalogue& catalogue = nmodl::description<Catalogue>();
-    for (const CellTemplate& t : setup.templates) {
-      layouts.push_back(generated_template(t, catalogue, params_));
-      mechanisms += static_cast<int>(layouts.back().blocks.size());
-    }
     template_of_slot_ = setup.template_of_slot;
-    generated_ = mechanisms > 0;
-    if (!generated_) return;
-    gen_.g = make_generated_views<ExecutionSpace, Kokkos::LayoutRight>(
-        setup.exec, layouts, setup.template_of_slot, static_cast<int>(catalogue.ions.size()),
-        params_.celsius, params_.dt);
-    generated_detail_ = "generated mechanisms of the catalogue '" + catalogue.name +
-                        "': " + std::to_string(mechanisms) + " over " +
-                        std::to_string(layouts.size()) + " template(s), over each team's lanes";
+    generated_ = setup_generated_views(
+        setup.exec, setup.templates, setup.template_of_slot, nmodl::description<Catalogue>(),
+        params_, "over each team's lanes", layouts_, gen_.g, generated_detail_);
   }
 
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
