@@ -102,24 +102,15 @@ class LanesSchedule
   void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
                    const std::vector<int>& slot, const std::vector<int>& node,
                    const std::vector<RecordedVariable>& variables) {
-    this->records_ = r;
-    std::vector<int> store, index;
-    record_places(layouts_, template_of_slot_, catalogue(), slot, node, variables, store, index);
-    if (store.empty()) return;
-    this->records_.store = to_device(exec, store, "hb::rec_store");
-    this->records_.index = to_device(exec, index, "hb::rec_index");
+    this->set_generated_records(exec, r, layouts_, template_of_slot_, catalogue(), slot, node,
+                                variables);
   }
 
   // Row `row` of trace from records of any variable (record() calls it where some record is
   // not v). Asynchronous.
   void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
                      int row) const {
-    const Recordings<memory_space>& r = this->records_;
-    Kokkos::parallel_for(
-        "hinesbatch::sim_record_values",
-        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
-        RecordValues<ExecutionSpace, decltype(voltages()), typename Generated::Views>{
-            voltages(), r.slot, r.node, r.store, r.index, trace, row, gen_.gen.g});
+    this->record_generated_values(exec, trace, row, gen_.gen.g);
   }
 
   void initialize(const ExecutionSpace& exec) {

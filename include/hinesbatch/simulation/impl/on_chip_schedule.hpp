@@ -130,12 +130,7 @@ class OnChipSchedule
   // others) from records of any variable. Asynchronous.
   void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
                      int row) const {
-    const Recordings<memory_space>& r = this->records_;
-    Kokkos::parallel_for(
-        "hinesbatch::sim_record_values",
-        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
-        RecordValues<ExecutionSpace, decltype(voltages()), typename Generated::Views>{
-            voltages(), r.slot, r.node, r.store, r.index, trace, row, gen_.g});
+    this->record_generated_values(exec, trace, row, gen_.g);
   }
 
   void initialize(const ExecutionSpace& exec) {

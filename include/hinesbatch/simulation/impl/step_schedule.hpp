@@ -258,6 +258,32 @@ class ScheduleVoltages {
     else
       record_voltages(exec, records_.slot, records_.node, trace, row);
   }
+  // Records of any variable, for the schedules that run generated mechanisms (laid out as
+  // `layouts`, one per template): each record's place (RecordPlace) in their storage.
+  void set_generated_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
+                             const std::vector<GeneratedTemplate>& layouts,
+                             const std::vector<int>& template_of_slot,
+                             const MechanismCatalogue& cat, const std::vector<int>& slot,
+                             const std::vector<int>& node,
+                             const std::vector<RecordedVariable>& variables) {
+    records_ = r;
+    std::vector<int> store, index;
+    record_places(layouts, template_of_slot, cat, slot, node, variables, store, index);
+    if (store.empty()) return;
+    records_.store = to_device(exec, store, "hb::rec_store");
+    records_.index = to_device(exec, index, "hb::rec_index");
+  }
+  // Row `row` of trace from those records, g the generated views. Asynchronous.
+  template <class GenViews>
+  void record_generated_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                               int row, const GenViews& g) const {
+    const Recordings<memory_space>& r = records_;
+    Kokkos::parallel_for(
+        "hinesbatch::sim_record_values",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
+        RecordValues<ExecutionSpace, decltype(self().voltages()), GenViews>{
+            self().voltages(), r.slot, r.node, r.store, r.index, trace, row, g});
+  }
   // Records other than v (records_.store not empty): the schedules that run generated
   // mechanisms hide this with their own; the others' records are v only.
   void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
