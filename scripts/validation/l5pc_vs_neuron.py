@@ -161,11 +161,10 @@ def distance_value(v, x):
     return s * (inside if x0 < x < x1 else outside)
 
 
-def run_neuron(spec):
+def build_neuron_cell(h, cfg):
+    """The config's cell in NEURON: sections through Import3d, mechanisms and parameters
+    per region and segment, ions, celsius and the IClamps. Returns (sections, stimuli)."""
     import import3d_run
-    h = import3d_run.load()
-    h.nrn_load_dll(spec["lib"])
-    cfg = spec["config"]
     cell = cfg["cell"]
     types = []
     secs = import3d_run.build(h, {"swc": cell["morphology"], "nseg_rule": {"d_lambda": cell["d_lambda"]},
@@ -208,6 +207,16 @@ def run_neuron(spec):
         st = h.IClamp(secs[c["location"]["section"]](c["location"]["x"]))
         st.delay, st.dur, st.amp = c["del"], c["dur"], c["amp"]
         stims.append(st)
+    return secs, stims
+
+
+def run_neuron(spec):
+    import import3d_run
+    h = import3d_run.load()
+    h.nrn_load_dll(spec["lib"])
+    cfg = spec["config"]
+    cell = cfg["cell"]
+    secs, stims = build_neuron_cell(h, cfg)
     tv = h.Vector()
     tv.record(h._ref_t)
     header, recs = ["t"], []
