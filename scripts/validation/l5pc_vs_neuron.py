@@ -4,7 +4,7 @@ NEURON 8.2 running the same .mod files on the same cell read by its own Import3d
 
   l5pc_vs_neuron.py --sim BUILD/tools/nmodl/hinesbatch-sim-l5pc [--shared DIR]
                     [--workdir DIR] [--files cnic_004.CNG.swc,96ML.CNG.swc] [--cases a,b]
-                    [--schedule cells|lanes|on_chip] [-v]
+                    [--schedule cells|lanes|on_chip] [--copies N] [-v]
 
 The model: the 12 mechanisms of <shared>/mechanisms/l5pc with the distributions of Hay et
 al. (2011, L5PCbiophys3): soma, basal and apical densities, Ih growing exponentially with
@@ -291,6 +291,8 @@ def run_case(args, env, lib, desc, swc, case, amp, records, has_axon, W, label, 
     os.makedirs(W, exist_ok=True)
     cfg = config(swc, case, amp, records, has_axon)
     ours = json.loads(json.dumps(cfg))
+    if args.copies > 1:  # cell 0 (the one compared) in a tile of identical cells
+        ours["network"] = {"type": "explicit", "cells": args.copies, "connections": []}
     if perturb:
         perturb(ours)
     cfg_path = os.path.join(W, "config.json")
@@ -327,8 +329,21 @@ def run_case(args, env, lib, desc, swc, case, amp, records, has_axon, W, label, 
     subthreshold = case["name"] == "subthreshold"
     tr = compare.compare_traces(os.path.join(W, "ours.csv"), os.path.join(W, "neuron.csv"),
                                 TOL_SUBTHRESHOLD if subthreshold else TOL_SPIKING)
-    sp = compare.compare_spikes(os.path.join(W, "ours_spikes.txt"),
-                                os.path.join(W, "neuron_spikes.txt"), T_SAME_STEP)
+    ours_spikes = os.path.join(W, "ours_spikes.txt")
+    if args.copies > 1:  # every copy spikes as cell 0, which is compared with NEURON
+        by_gid = {}
+        with open(ours_spikes) as f:
+            for line in f:
+                if line.strip():
+                    gid, t = line.split()
+                    by_gid.setdefault(int(gid), []).append(t)
+        for gid in range(args.copies):
+            if by_gid.get(gid, []) != by_gid.get(0, []):
+                errs.append(f"copy {gid} spikes at {by_gid.get(gid, [])}, cell 0 at {by_gid.get(0, [])}")
+        ours_spikes = os.path.join(W, "ours_spikes_cell0.txt")
+        with open(ours_spikes, "w") as f:
+            f.writelines(f"0 {t}\n" for t in by_gid.get(0, []))
+    sp = compare.compare_spikes(ours_spikes, os.path.join(W, "neuron_spikes.txt"), T_SAME_STEP)
     # Ion values at the soma, relative to their largest magnitude in NEURON's trace.
     neuron_head, neuron_cols = compare.read_traces(os.path.join(W, "neuron.csv"))
     for name, tol_sub, tol_spiking in ION_RECORDS:
@@ -375,6 +390,9 @@ def main():
                    help="our step schedule: cells (a thread per cell), lanes (a tile of cells "
                         "of one tree, the host default) or on_chip (a team per cell, the GPU "
                         "default)")
+    p.add_argument("--copies", type=int, default=1,
+                   help="our side runs this many copies of the cell (cell 0 is compared): "
+                        "16 fill a tile of the lanes schedule")
     p.add_argument("--neuron", default=None, help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()

@@ -112,19 +112,30 @@ class Emitter:
         if t == T.VAR_NAME or t == T.NAME:
             inner = e.name if t == T.VAR_NAME else None
             if inner is not None and inner.get_node_type() == T.INDEXED_NAME:
-                return f"{cxx_name(name_of(inner))}[{int(number_of(inner.length))}]"
-            return cxx_name(name_of(e))
+                return self.indexed_name_text(cxx_name(name_of(inner)), int(number_of(inner.length)))
+            return self.name_text(name_of(e))
         if t == T.FUNCTION_CALL:
             n = name_of(e.name)
-            args = ", ".join(self.expr(a) for a in e.arguments)
+            args = [self.expr(a) for a in e.arguments]
             if n in MATH_FUNCTIONS:
-                return f"{MATH_FUNCTIONS[n]}({args})"
+                return self.call_text(n, args)
             if n == "at_time":
                 # Only marks a discontinuity for variable-step methods; 0 in fixed step.
                 return "0.0"
             self.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()",
                         "FUNCTION/PROCEDURE call that NMODL's inliner did not inline")
         self.refuse(r".", e.get_node_type_name(), "expression not supported")
+
+    # How a name, an indexed name and a math function call print (LanesEmitter prints
+    # them per lane).
+    def name_text(self, n):
+        return cxx_name(n)
+
+    def indexed_name_text(self, n, k):
+        return f"{n}[{k}]"
+
+    def call_text(self, n, args):
+        return f"{MATH_FUNCTIONS[n]}({', '.join(args)})"
 
     # --- statements --------------------------------------------------------------------
     def stmts(self, stmts, out, ind):
@@ -275,7 +286,7 @@ class Emitter:
         out.append("    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;")
         for env in ("t", "dt", "celsius", "diam", "area"):
             if env in used:
-                out.append(f"    const double {env} = hb_a.{env}();")
+                out.append(f"    [[maybe_unused]] const double {env} = hb_a.{env}();")
         if "v" in used and not skip_v:
             out.append(f"    [[maybe_unused]] double v = {v_expr};")
         for n, val in sorted(m.constants.items()):
@@ -621,6 +632,10 @@ def header(mech, src, namespace, tool_version):
         body.append("")
         body += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
                             doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+    from .lanes import lanes_functions
+    lanes, has_lanes = lanes_functions(mech, src, em.uniforms)
+    body += lanes
+    out.append(f"  static constexpr bool has_lanes = {'true' if has_lanes else 'false'};")
     out.append(f"  static constexpr int num_uniforms = {len(em.uniforms)};")
     out.append("")
     out += em.uniforms_function()

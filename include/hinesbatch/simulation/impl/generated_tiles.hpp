@@ -15,8 +15,11 @@
 // mechanisms, ion currents reset, the blocks in order, then synapses and stimuli; states
 // after v += dv), so the results are the cells schedule's.
 #include <Kokkos_Core.hpp>
+#include <cmath>
+#include <type_traits>
 
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/host_exp.hpp"
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
 namespace hinesbatch::impl {
@@ -34,6 +37,92 @@ struct TileLaneViews {
   KOKKOS_INLINE_FUNCTION double v(int, int node) const { return v_[node * W + lane]; }
   KOKKOS_INLINE_FUNCTION double& d(int, int node) const { return d_[node * W + lane]; }
   KOKKOS_INLINE_FUNCTION double& rhs(int, int node) const { return rhs_[node * W + lane]; }
+};
+
+// The accessor of a mechanism's lanes variants (M::current_lanes<W>, M::state_lanes<W>, where
+// nmodl::HasLanes<M>) at one node of a full tile: lane l is slot base.slot + l (rows and ions are
+// LayoutLeft, so a tile's W slots are W consecutive values of each row), the rest is the
+// template's and the same for every lane (CellsAccessor's, base: lane 0's).
+template <class Catalogue, class M, class Views, int W>
+struct TileAccessor {
+  using Base = CellsAccessor<Catalogue, M, Views>;
+  using Ions = typename Base::Ions;
+  using Positions = typename Base::Positions;
+  static_assert(std::is_same<typename Views::layout, Kokkos::LayoutLeft>::value,
+                "a tile's lanes read W consecutive slots of a row");
+  Base base;
+  const double* v_;  // the tile's voltages at this node: lane l at v_[l]
+  double i[W] = {}, di[W] = {};
+
+  KOKKOS_INLINE_FUNCTION double v(int l) const { return v_[l]; }
+  KOKKOS_INLINE_FUNCTION double t() const { return base.t(); }
+  KOKKOS_INLINE_FUNCTION double dt() const { return base.dt(); }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return base.celsius(); }
+  KOKKOS_INLINE_FUNCTION double area() const { return base.area(); }
+  KOKKOS_INLINE_FUNCTION double diam() const { return base.diam(); }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double get(int l) const {
+    constexpr int k = Positions::in_store(I);
+    if constexpr (M::variables[I].written)
+      return (&base.g.rows(base.slot, base.row + k))[l];
+    else
+      return base.g.constants(base.cst + k);
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION void set(int l, double x) const {
+    if constexpr (Positions::in_rows(I))
+      (&base.g.rows(base.slot, base.row + Positions::in_store(I)))[l] = x;
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double global() const {
+    return base.template global<I>();
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION double uniform() const {
+    return base.template uniform<K>();
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION double ion(int l) const {
+    using Of = typename Ions::template Of<M, K>;
+    if constexpr (Of::slot != nmodl::IonI && !Ions::values_written(Of::ion))
+      return base.template ion<K>();
+    else
+      return (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l];
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void set_ion(int l, double x) const {
+    using Of = typename Ions::template Of<M, K>;
+    (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l] = x;
+  }
+  KOKKOS_INLINE_FUNCTION void add_current(int l, double current, double didv) {
+    i[l] += current;
+    di[l] += didv;
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void add_ion_current(int l, double current, double didv) const {
+    using Of = typename Ions::template Of<M, K>;
+    if constexpr (Ions::current_read(Of::ion)) {
+      const int at = base.ion_base + Of::ion * nmodl::IonSlots;
+      (&base.g.ions(base.slot, at + nmodl::IonI))[l] += current * base.ion_scale();
+      (&base.g.ions(base.slot, at + nmodl::IonDidv))[l] += didv * base.ion_scale();
+    } else {
+      (void)l;
+      (void)current;
+      (void)didv;
+    }
+  }
+  // x[l] = exp(x[l]) for the W lanes: glibc's exp to the bit, 4 lanes per instruction where
+  // the CPU has AVX2 and FMA (host_exp.hpp).
+  template <int N>
+  KOKKOS_INLINE_FUNCTION void exp_lanes(double* x) const {
+#if defined(HINESBATCH_HOST_VECTOR_EXP)
+    if (host_vector_exp_usable()) {
+      host_vector_exp(x, x, N);
+      return;
+    }
+#endif
+    for (int l = 0; l < N; ++l) x[l] = std::exp(x[l]);
+  }
 };
 
 // The lanes schedule's hooks, for catalogue Catalogue. active: StepCellTiles and
@@ -66,6 +155,23 @@ struct GeneratedTiles {
         for (int j = g.blk_node_begin(block); j < g.blk_node_end(block); ++j) {
           const int node = g.nodes(j);
           const int o = node * W;
+          if constexpr (nmodl::HasLanes<M>::value) {
+            if (cells == W) {  // a full tile: the W lanes at once
+              TileAccessor<Catalogue, M, Views, W> a{
+                  self.template accessor<M>(first_slot, block, j, node, tnode, v[o], t), v + o};
+              if (phase == Cells::Current) {
+                M::template current_lanes<W>(a);
+                const double to_absolute = a.base.area() * 1e-2;
+                for (int k = 0; k < W; ++k) {
+                  d[o + k] += a.di[k] * to_absolute;
+                  rhs[o + k] -= a.i[k] * to_absolute;
+                }
+              } else if constexpr (M::has_state) {
+                M::template state_lanes<W>(a);
+              }
+              continue;
+            }
+          }
           for (int k = 0; k < cells; ++k) {
             auto a = self.template accessor<M>(first_slot + k, block, j, node, tnode, v[o + k], t);
             if (phase == Cells::Current) {

@@ -7,6 +7,8 @@
 //   template <class Accessor> static void current(Accessor&);     nrn_cur (secondorder 0)
 //   template <class Accessor> static void state(Accessor&);       nrn_state (SOLVE blocks)
 //   template <class Accessor> static void net_receive(Accessor&, double* w);  point processes
+//   template <int W, class Accessor> static void current_lanes(Accessor&);  where has_lanes:
+//   template <int W, class Accessor> static void state_lanes(Accessor&);    W instances at once
 //
 // The accessor decides where an instance's values live (rows per (cell, node), constants
 // kept once per template, ...). It provides, all KOKKOS_INLINE_FUNCTION:
@@ -24,6 +26,10 @@
 //       di/dv: mA/cm2 and S/cm2 for density mechanisms, nA and uS for point processes
 //   template <int K> void add_ion_current(double i, double didv);   ion K's share of it
 //   template <int K> double uniform() const;   optional: M::uniforms' value K (see uniform())
+//
+// The lanes variants' accessor takes the lane first where values differ between instances
+// (v(l), get<I>(l), set<I>(l, x), ion<K>(l), set_ion<K>(l, x), add_current(l, i, g),
+// add_ion_current<K>(l, i, g)) and adds exp_lanes<W>(double* x): x[l] = exp(x[l]).
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cmath>
@@ -91,6 +97,13 @@ KOKKOS_INLINE_FUNCTION double uniform(const Accessor& a) {
     return u[K];
   }
 }
+// Whether M has lanes variants of current and state (current_lanes<W>, state_lanes<W>: the
+// W cells of a host tile at once), as the compiler emits for most density mechanisms.
+template <class M, class = void>
+struct HasLanes : std::false_type {};
+template <class M>
+struct HasLanes<M, std::void_t<decltype(M::has_lanes)>> : std::bool_constant<M::has_lanes> {};
+
 // What M::uniforms reads, on the host: celsius and the GLOBALs' values.
 struct UniformInputs {
   double celsius_;

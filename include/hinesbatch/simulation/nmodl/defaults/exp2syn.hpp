@@ -34,6 +34,7 @@ struct Exp2Syn {
   static constexpr int num_ion_variables = 0;
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
+  static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
@@ -111,7 +112,7 @@ struct Exp2Syn {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    const double dt = hb_a.dt();
+    [[maybe_unused]] const double dt = hb_a.dt();
     double tau1 = hb_a.template get<0>();
     double tau2 = hb_a.template get<1>();
     double A = hb_a.template get<3>();

@@ -30,6 +30,7 @@ struct ExpSyn {
   static constexpr int num_ion_variables = 0;
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
+  static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
@@ -85,7 +86,7 @@ struct ExpSyn {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    const double dt = hb_a.dt();
+    [[maybe_unused]] const double dt = hb_a.dt();
     double tau = hb_a.template get<0>();
     double g = hb_a.template get<2>();
     g = ((g * (exp((((-dt) / tau))))));

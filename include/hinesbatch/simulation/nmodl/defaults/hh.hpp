@@ -40,6 +40,7 @@ struct hh {
       {"k", "ek", 1, ::hinesbatch::nmodl::IonRole::Reversal, true, false},
       {"k", "ik", 1, ::hinesbatch::nmodl::IonRole::Current, false, true},
   }};
+  static constexpr bool has_lanes = true;
   static constexpr int num_uniforms = 1;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
@@ -66,7 +67,7 @@ struct hh {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    const double celsius = hb_a.celsius();
+    [[maybe_unused]] const double celsius = hb_a.celsius();
     [[maybe_unused]] double v = hb_a.v();
     double m = 0.0;
     double h = 0.0;
@@ -170,8 +171,8 @@ struct hh {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    const double dt = hb_a.dt();
-    const double celsius = hb_a.celsius();
+    [[maybe_unused]] const double dt = hb_a.dt();
+    [[maybe_unused]] const double celsius = hb_a.celsius();
     [[maybe_unused]] double v = hb_a.v();
     double m = hb_a.template get<4>();
     double h = hb_a.template get<5>();
@@ -223,6 +224,164 @@ struct hh {
     hb_a.template set<4>(m);
     hb_a.template set<5>(h);
     hb_a.template set<6>(n);
+  }
+
+  // current() for the W cells of a host tile at once: lane l's arithmetic is
+  // current()'s for that cell, in its order; exps W at a time (hb_a.exp_lanes).
+  template <int W, class Accessor>
+  KOKKOS_INLINE_FUNCTION static void current_lanes(Accessor& hb_a) {
+    (void)hb_a;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    double gnabar[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) gnabar[hb_l] = hb_a.template get<0>(hb_l);
+    double gkbar[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) gkbar[hb_l] = hb_a.template get<1>(hb_l);
+    double gl[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) gl[hb_l] = hb_a.template get<2>(hb_l);
+    double el[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) el[hb_l] = hb_a.template get<3>(hb_l);
+    double m[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) m[hb_l] = hb_a.template get<4>(hb_l);
+    double h[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) h[hb_l] = hb_a.template get<5>(hb_l);
+    double n[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) n[hb_l] = hb_a.template get<6>(hb_l);
+    double gna[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) gna[hb_l] = 0.0;
+    double gk[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) gk[hb_l] = 0.0;
+    double il[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) il[hb_l] = 0.0;
+    double ena[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) ena[hb_l] = hb_a.template ion<0>(hb_l);
+    double ina[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) ina[hb_l] = 0.0;
+    double ek[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) ek[hb_l] = hb_a.template ion<2>(hb_l);
+    double ik[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) ik[hb_l] = 0.0;
+    [[maybe_unused]] double v[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) v[hb_l] = hb_a.v(hb_l);
+    {
+      for (int hb_l = 0; hb_l < W; ++hb_l) gna[hb_l] = ((((((((gnabar[hb_l] * m[hb_l])) * m[hb_l])) * m[hb_l])) * h[hb_l]));
+      for (int hb_l = 0; hb_l < W; ++hb_l) ina[hb_l] = ((gna[hb_l] * ((((v[hb_l] - ena[hb_l]))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) gk[hb_l] = ((((((((gkbar[hb_l] * n[hb_l])) * n[hb_l])) * n[hb_l])) * n[hb_l]));
+      for (int hb_l = 0; hb_l < W; ++hb_l) ik[hb_l] = ((gk[hb_l] * ((((v[hb_l] - ek[hb_l]))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) il[hb_l] = ((gl[hb_l] * ((((v[hb_l] - el[hb_l]))))));
+    }
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.add_current(hb_l, ina[hb_l] + ik[hb_l] + il[hb_l], gna[hb_l] + gk[hb_l] + gl[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template add_ion_current<1>(hb_l, ina[hb_l], gna[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template add_ion_current<3>(hb_l, ik[hb_l], gk[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<7>(hb_l, gna[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<8>(hb_l, gk[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<9>(hb_l, il[hb_l]);
+  }
+
+  // state() for the W cells of a host tile at once (see current_lanes).
+  template <int W, class Accessor>
+  KOKKOS_INLINE_FUNCTION static void state_lanes(Accessor& hb_a) {
+    (void)hb_a;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    [[maybe_unused]] const double dt = hb_a.dt();
+    [[maybe_unused]] const double celsius = hb_a.celsius();
+    [[maybe_unused]] double v[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) v[hb_l] = hb_a.v(hb_l);
+    double m[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) m[hb_l] = hb_a.template get<4>(hb_l);
+    double h[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) h[hb_l] = hb_a.template get<5>(hb_l);
+    double n[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) n[hb_l] = hb_a.template get<6>(hb_l);
+    [[maybe_unused]] double minf[W] = {}, hinf[W] = {}, ninf[W] = {}, mtau[W] = {}, htau[W] = {}, ntau[W] = {};
+    {
+      [[maybe_unused]] double a[W] = {}, b[W] = {}, s[W] = {}, q10[W] = {}, efrac_in_0[W] = {}, efrac_in_1[W] = {}, u_in_1[W] = {};
+      for (int hb_l = 0; hb_l < W; ++hb_l) u_in_1[hb_l] = v[hb_l];
+      for (int hb_l = 0; hb_l < W; ++hb_l) q10[hb_l] = ::hinesbatch::nmodl::uniform<hh, 0>(hb_a);
+      {
+        [[maybe_unused]] double x_in_0[W] = {}, y_in_0[W] = {};
+        for (int hb_l = 0; hb_l < W; ++hb_l) x_in_0[hb_l] = (-((((u_in_1[hb_l] + 40.0)))));
+        for (int hb_l = 0; hb_l < W; ++hb_l) y_in_0[hb_l] = 10.0;
+        bool hb_c0[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) hb_c0[hb_l] = ((fabs(((x_in_0[hb_l] / y_in_0[hb_l])))) < 1e-06);
+        double efrac_in_0_t0[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_0_t0[hb_l] = efrac_in_0[hb_l];
+        double efrac_in_0_e0[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_0_e0[hb_l] = efrac_in_0[hb_l];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_0_t0[hb_l] = ((y_in_0[hb_l] * ((((1.0 - ((((x_in_0[hb_l] / y_in_0[hb_l])) / 2.0))))))));
+        double hb_x1[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) hb_x1[hb_l] = ((x_in_0[hb_l] / y_in_0[hb_l]));
+        hb_a.template exp_lanes<W>(hb_x1);
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_0_e0[hb_l] = ((x_in_0[hb_l] / (((((hb_x1[hb_l]) - 1.0))))));
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_0[hb_l] = hb_c0[hb_l] ? efrac_in_0_t0[hb_l] : efrac_in_0_e0[hb_l];
+      }
+      for (int hb_l = 0; hb_l < W; ++hb_l) a[hb_l] = ((0.1 * (efrac_in_0[hb_l])));
+      double hb_x2[W];
+      for (int hb_l = 0; hb_l < W; ++hb_l) hb_x2[hb_l] = (((-((((u_in_1[hb_l] + 65.0))))) / 18.0));
+      hb_a.template exp_lanes<W>(hb_x2);
+      for (int hb_l = 0; hb_l < W; ++hb_l) b[hb_l] = ((4.0 * (hb_x2[hb_l])));
+      for (int hb_l = 0; hb_l < W; ++hb_l) s[hb_l] = ((a[hb_l] + b[hb_l]));
+      for (int hb_l = 0; hb_l < W; ++hb_l) mtau[hb_l] = ((1.0 / ((((q10[hb_l] * s[hb_l]))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) minf[hb_l] = ((a[hb_l] / s[hb_l]));
+      double hb_x3[W];
+      for (int hb_l = 0; hb_l < W; ++hb_l) hb_x3[hb_l] = (((-((((u_in_1[hb_l] + 65.0))))) / 20.0));
+      hb_a.template exp_lanes<W>(hb_x3);
+      for (int hb_l = 0; hb_l < W; ++hb_l) a[hb_l] = ((0.07 * (hb_x3[hb_l])));
+      double hb_x4[W];
+      for (int hb_l = 0; hb_l < W; ++hb_l) hb_x4[hb_l] = (((-((((u_in_1[hb_l] + 35.0))))) / 10.0));
+      hb_a.template exp_lanes<W>(hb_x4);
+      for (int hb_l = 0; hb_l < W; ++hb_l) b[hb_l] = ((1.0 / (((((hb_x4[hb_l]) + 1.0))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) s[hb_l] = ((a[hb_l] + b[hb_l]));
+      for (int hb_l = 0; hb_l < W; ++hb_l) htau[hb_l] = ((1.0 / ((((q10[hb_l] * s[hb_l]))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) hinf[hb_l] = ((a[hb_l] / s[hb_l]));
+      {
+        [[maybe_unused]] double x_in_1[W] = {}, y_in_1[W] = {};
+        for (int hb_l = 0; hb_l < W; ++hb_l) x_in_1[hb_l] = (-((((u_in_1[hb_l] + 55.0)))));
+        for (int hb_l = 0; hb_l < W; ++hb_l) y_in_1[hb_l] = 10.0;
+        bool hb_c5[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) hb_c5[hb_l] = ((fabs(((x_in_1[hb_l] / y_in_1[hb_l])))) < 1e-06);
+        double efrac_in_1_t5[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_1_t5[hb_l] = efrac_in_1[hb_l];
+        double efrac_in_1_e5[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_1_e5[hb_l] = efrac_in_1[hb_l];
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_1_t5[hb_l] = ((y_in_1[hb_l] * ((((1.0 - ((((x_in_1[hb_l] / y_in_1[hb_l])) / 2.0))))))));
+        double hb_x6[W];
+        for (int hb_l = 0; hb_l < W; ++hb_l) hb_x6[hb_l] = ((x_in_1[hb_l] / y_in_1[hb_l]));
+        hb_a.template exp_lanes<W>(hb_x6);
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_1_e5[hb_l] = ((x_in_1[hb_l] / (((((hb_x6[hb_l]) - 1.0))))));
+        for (int hb_l = 0; hb_l < W; ++hb_l) efrac_in_1[hb_l] = hb_c5[hb_l] ? efrac_in_1_t5[hb_l] : efrac_in_1_e5[hb_l];
+      }
+      for (int hb_l = 0; hb_l < W; ++hb_l) a[hb_l] = ((0.01 * (efrac_in_1[hb_l])));
+      double hb_x7[W];
+      for (int hb_l = 0; hb_l < W; ++hb_l) hb_x7[hb_l] = (((-((((u_in_1[hb_l] + 65.0))))) / 80.0));
+      hb_a.template exp_lanes<W>(hb_x7);
+      for (int hb_l = 0; hb_l < W; ++hb_l) b[hb_l] = ((0.125 * (hb_x7[hb_l])));
+      for (int hb_l = 0; hb_l < W; ++hb_l) s[hb_l] = ((a[hb_l] + b[hb_l]));
+      for (int hb_l = 0; hb_l < W; ++hb_l) ntau[hb_l] = ((1.0 / ((((q10[hb_l] * s[hb_l]))))));
+      for (int hb_l = 0; hb_l < W; ++hb_l) ninf[hb_l] = ((a[hb_l] / s[hb_l]));
+    }
+    double hb_x8[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_x8[hb_l] = (((-dt) / mtau[hb_l]));
+    hb_a.template exp_lanes<W>(hb_x8);
+    for (int hb_l = 0; hb_l < W; ++hb_l) m[hb_l] = ((minf[hb_l] - (((((((-m[hb_l]) + minf[hb_l])))) * (hb_x8[hb_l])))));
+    double hb_x9[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_x9[hb_l] = (((-dt) / htau[hb_l]));
+    hb_a.template exp_lanes<W>(hb_x9);
+    for (int hb_l = 0; hb_l < W; ++hb_l) h[hb_l] = ((hinf[hb_l] - (((((((-h[hb_l]) + hinf[hb_l])))) * (hb_x9[hb_l])))));
+    double hb_x10[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_x10[hb_l] = (((-dt) / ntau[hb_l]));
+    hb_a.template exp_lanes<W>(hb_x10);
+    for (int hb_l = 0; hb_l < W; ++hb_l) n[hb_l] = ((ninf[hb_l] - (((((((-n[hb_l]) + ninf[hb_l])))) * (hb_x10[hb_l])))));
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<4>(hb_l, m[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<5>(hb_l, h[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<6>(hb_l, n[hb_l]);
   }
 };
 

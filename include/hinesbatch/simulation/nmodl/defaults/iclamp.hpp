@@ -30,6 +30,7 @@ struct IClamp {
   static constexpr int num_ion_variables = 0;
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
+  static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
@@ -64,7 +65,7 @@ struct IClamp {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    const double t = hb_a.t();
+    [[maybe_unused]] const double t = hb_a.t();
     double del = hb_a.template get<0>();
     double dur = hb_a.template get<1>();
     double amp = hb_a.template get<2>();

@@ -29,6 +29,7 @@ struct pas {
   static constexpr int num_ion_variables = 0;
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
+  static constexpr bool has_lanes = true;
   static constexpr int num_uniforms = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
@@ -81,6 +82,31 @@ struct pas {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+  }
+
+  // current() for the W cells of a host tile at once: lane l's arithmetic is
+  // current()'s for that cell, in its order; exps W at a time (hb_a.exp_lanes).
+  template <int W, class Accessor>
+  KOKKOS_INLINE_FUNCTION static void current_lanes(Accessor& hb_a) {
+    (void)hb_a;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    double g[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) g[hb_l] = hb_a.template get<0>(hb_l);
+    double e[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) e[hb_l] = hb_a.template get<1>(hb_l);
+    double i[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) i[hb_l] = 0.0;
+    [[maybe_unused]] double v[W];
+    for (int hb_l = 0; hb_l < W; ++hb_l) v[hb_l] = hb_a.v(hb_l);
+    {
+      for (int hb_l = 0; hb_l < W; ++hb_l) i[hb_l] = ((g[hb_l] * ((((v[hb_l] - e[hb_l]))))));
+    }
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.add_current(hb_l, i[hb_l], g[hb_l]);
+    for (int hb_l = 0; hb_l < W; ++hb_l) hb_a.template set<2>(hb_l, i[hb_l]);
   }
 };
 
