@@ -631,13 +631,22 @@ CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorph
   CellParts p = read_cell_parts(cell, ctx, false);
   std::vector<ExpSynSpec> synapses;
   for (const json& s : ctx.array(cell, "cell.", "synapses")) {
-    ctx.only(s, "cell.synapses[]", {"location", "tau", "e"});
+    ctx.only(s, "cell.synapses[]", {"location", "tau", "e", "synapse"});
     ExpSynSpec x;
     x.where = location(s.value("location", json::object()), ctx, "cell.synapses[].location");
     p.locations.push_back({"cell.synapses[].location", x.where});
     x.tau = ctx.num(s, "cell.synapses[].", "tau", x.tau);
     if (!(x.tau > 0)) ctx.fail("cell.synapses[].tau", "must be > 0 (ms)", s.at("tau"));
     x.e = ctx.num(s, "cell.synapses[].", "e", x.e, -kMaxAbsVoltage, kMaxAbsVoltage);
+    // A point process of the catalogue instead of the built-in ExpSyn (tau, e).
+    if (s.contains("synapse")) {
+      for (const char* k : {"tau", "e"})
+        if (s.contains(k))
+          ctx.fail(std::string("cell.synapses[].") + k,
+                   "sets the built-in ExpSyn: give tau and e or a synapse point process, not both",
+                   s.at(k));
+      x.mechanism = read_synapse_mechanism(s.at("synapse"), "cell.synapses[].synapse", ctx);
+    }
     synapses.push_back(x);
   }
   SectionedMorphology sm;
