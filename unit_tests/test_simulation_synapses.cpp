@@ -1,6 +1,7 @@
 // Synapses that run a point process of the catalogue (network.synapse, a source group's
 // connect.synapse): the default catalogue's ExpSyn (compiled from NMODL by tools/nmodl)
-// reproduces the built-in ExpSyn (same raster, voltages to rounding) on every schedule;
+// reproduces the built-in ExpSyn (same raster, same voltages) on every schedule, several
+// events of one step on one synapse included;
 // Exp2Syn gives the same raster and voltages on the cells, lanes and on-chip schedules;
 // its synapses change the run (they are really used); the config refuses what cannot be a
 // synapse, naming the key.
@@ -173,6 +174,56 @@ TEST(PointProcessSynapses, Exp2SynGivesTheSameRunOnEverySchedule) {
           << "max |dv| " << worst << " mV";
       std::printf("[ synapses ] %s, %s: Exp2Syn, %zu spikes, max |dv| %.3g mV from cells\n",
                   Exec::name(), shape.name, r.spikes.size(), worst);
+    }
+  };
+  std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// Several events reach one synapse in one step (weights whose sum depends on the order):
+// an explicit network of 3 cells, events listed at equal times, a connection on top.
+std::string events_config(const std::string& synapse) {
+  return R"({"dt": 0.025, "tstop": 30,
+    "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 5, "Ra": 100,
+             "mechanisms": [{"name": "hh", "region": "soma", "gnabar": 0.25},
+                            {"name": "pas", "region": "dend", "g": 0.0002, "e": -65}],
+             "detector": {"location": {"section": 0, "x": 0.5}, "threshold": 0}},
+    "network": {"type": "explicit", "cells": 3, "synapse_location": {"section": 1, "x": 0.5},
+                "connections": [[0, 1, 1, 0.03, 1.5], [0, 2, 0, 0.02, 1.5], [0, 2, 0, 0.01, 1.5]],
+                "events": [[0, 0, 1.0, 0.1], [0, 0, 1.0, 0.2], [0, 0, 1.0, 0.3], [0, 1, 1.0, 0.05],
+                           [1, 0, 1.0, 0.07], [1, 0, 1.0, 1e-17], [2, 1, 4.0, 0.004],
+                           [2, 1, 4.0, 0.002], [0, 0, 12.0, 0.3], [0, 0, 12.0, 0.1]],
+                )" +
+         synapse + R"(},
+    "record": [{"gid": 0, "location": {"section": 1, "x": 0.5}},
+               {"gid": 1, "location": {"section": 0, "x": 0.5}},
+               {"gid": 2, "location": {"section": 1, "x": 0.5}}],
+    "run": {"progress_every_s": 0}})";
+}
+
+TEST(PointProcessSynapses, EventsOfOneStepReachASynapseInTheBuiltInsOrder) {
+  const SimulationConfig builtin =
+      parse_simulation_config(events_config(R"("tau": 2, "e": 0)"), "builtin.json", "");
+  const SimulationConfig expsyn = parse_simulation_config(
+      events_config(R"("synapse": {"name": "ExpSyn", "parameters": {"tau": 2}})"), "expsyn.json",
+      "");
+  const SimulationConfig exp2syn = parse_simulation_config(
+      events_config(R"("synapse": {"name": "Exp2Syn", "parameters": {"tau1": 0.3, "tau2": 3}})"),
+      "exp2syn.json", "");
+  auto on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    const Outcome cells2 = run<Exec>(exp2syn);
+    for (const Shape& shape : shapes<Exec>()) {
+      SCOPED_TRACE(shape.name);
+      const Outcome hand = run<Exec>(builtin, shape.host, shape.on_chip, shape.force);
+      const Outcome gen = run<Exec>(expsyn, shape.host, shape.on_chip, shape.force);
+      EXPECT_GE(hand.spikes.size(), 3u);
+      EXPECT_EQ(gen.metrics.events_delivered, hand.metrics.events_delivered);
+      EXPECT_EQ(gen.spikes, hand.spikes);
+      EXPECT_EQ(max_difference(gen, hand), 0.0);
+      const Outcome two = run<Exec>(exp2syn, shape.host, shape.on_chip, shape.force);
+      EXPECT_EQ(two.spikes, cells2.spikes);
+      EXPECT_LT(max_difference(two, cells2), shape.on_chip == OnChipSteps::On ? 1e-8 : 1e-12);
     }
   };
   std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
