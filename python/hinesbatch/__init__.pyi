@@ -12,6 +12,7 @@ from .simulation import (
     SpikeSource as SpikeSource,
     detector as detector,
     expsyn as expsyn,
+    point_synapse as point_synapse,
     hh as hh,
     iclamp as iclamp,
     location as location,

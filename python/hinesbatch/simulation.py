@@ -54,6 +54,15 @@ def expsyn(section=0, x=0.5, tau=0.1, e=0.0):
     return {"location": location(section, x), "tau": float(tau), "e": float(e)}
 
 
+def point_synapse(name, section=0, x=0.5, **parameters):
+    """A synapse that runs a point process of the catalogue (e.g. "Exp2Syn", tau1=0.5,
+    tau2=5, e=0) instead of the built-in ExpSyn; connections and events name it by index,
+    their weight (uS) goes to its NET_RECEIVE."""
+    return {"location": location(section, x),
+            "synapse": {"name": name,
+                        "parameters": {k: float(v) for k, v in parameters.items()}}}
+
+
 def detector(section=0, x=0.5, threshold=10.0):
     """Where a cell's spikes are detected (NetCon's threshold, mV)."""
     return {"location": location(section, x), "threshold": float(threshold)}
@@ -86,9 +95,9 @@ class CellTemplate:
     """One kind of cell: a morphology (SWC path, Morphology from read_swc, or
     'synthetic:ball-and-stick' / 'synthetic:p3') cut into sections as NEURON's Import3d
     does, nseg by one rule (nseg, max_segment_length_um or d_lambda; default nseg = 1),
-    Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, ExpSyn synapses and a spike
-    detector. ions: initial concentrations and reversal potentials of the ions the
-    catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}."""
+    Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, synapses (expsyn, or
+    point_synapse: a point process of the catalogue) and a spike detector. ions: initial
+    concentrations and reversal potentials of the ions the catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}."""
 
     def __init__(self, morphology, nseg=0, max_segment_length_um=0.0, d_lambda=0.0, Ra=35.4,
                  cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None, ions=None):
@@ -380,7 +389,7 @@ class Network:
         synapses = [syn for t in self.templates for syn in t.settings["synapses"]]
         if any(syn != synapses[0] for syn in synapses):
             raise ValueError("to_config needs every synapse equal (the config's network.tau, "
-                             "network.e and network.synapse_location)")
+                             "network.e or network.synapse, and network.synapse_location)")
         cell = {"morphology": [os.path.abspath(t.settings["morphology"])
                                if not t.settings["morphology"].startswith("synthetic:")
                                else t.settings["morphology"] for t in self.templates],
@@ -392,7 +401,10 @@ class Network:
         if first["detector"] is not None:
             cell["detector"] = first["detector"]
         config = self._model(tstop)
-        if synapses:
+        if synapses and "synapse" in synapses[0]:
+            config["network"].update(synapse=synapses[0]["synapse"],
+                                     synapse_location=synapses[0]["location"])
+        elif synapses:
             config["network"].update(tau=synapses[0]["tau"], e=synapses[0]["e"],
                                      synapse_location=synapses[0]["location"])
         return dict(config, cell=cell)

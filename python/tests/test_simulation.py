@@ -122,6 +122,36 @@ def test_generated_mechanisms_give_the_builtins_raster():
                         ions={"ca": {"cai0": 1e-4}})
 
 
+def test_point_process_synapses():
+    def run(synapse, on_chip="off"):
+        cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,
+                               mechanisms=[hb.hh(region="soma", gnabar=0.25),
+                                           hb.pas(region="dend", g=2e-4, e=-65.0)],
+                               synapses=[synapse], detector=hb.detector(threshold=0.0))
+        net = hb.Network(dt=0.025)
+        cells = net.add_cells(cell, 3)
+        for k, gid in enumerate(cells):
+            net.connect(gid, cells[(k + 1) % 3], weight=0.05, delay=2.0)
+        net.add_iclamp(cells[0], delay=1.0, dur=2.0, amp=1.0)
+        net.record(cells[1])
+        return net.run(40.0, backend="host", on_chip=on_chip)
+    builtin = run(hb.expsyn(section=1, x=0.5, tau=2.0))
+    expsyn = run(hb.point_synapse("ExpSyn", section=1, x=0.5, tau=2.0))
+    assert len(builtin.spike_gids) >= 3  # the ring carries the kick: a real comparison
+    assert expsyn.raster_lines() == builtin.raster_lines()
+    np.testing.assert_array_equal(expsyn.traces, builtin.traces)
+    exp2syn = run(hb.point_synapse("Exp2Syn", section=1, x=0.5, tau1=0.5, tau2=4.0))
+    assert exp2syn.raster_lines() != builtin.raster_lines()
+    on_chip = run(hb.point_synapse("Exp2Syn", section=1, x=0.5, tau1=0.5, tau2=4.0), on_chip="on")
+    assert on_chip.metrics["schedule"] == "on_chip"
+    assert on_chip.raster_lines() == exp2syn.raster_lines()
+    np.testing.assert_allclose(on_chip.traces, exp2syn.traces, rtol=0, atol=1e-8)
+    with pytest.raises(hb.InputError, match=r"cell.synapses\[\].synapse.name': is a density mechanism"):
+        hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.point_synapse("hh")])
+    with pytest.raises(hb.InputError, match=r"cell.synapses\[\].synapse.parameters.tau': unknown parameter of Exp2Syn"):
+        hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.point_synapse("Exp2Syn", tau=1.0)])
+
+
 def test_records_of_a_gate_and_an_ion_value(tmp_path):
     cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,
                            mechanisms=[hb.mechanism("hh", region="soma"),

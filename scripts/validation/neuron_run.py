@@ -5,7 +5,8 @@
 
 Fixed-step implicit Euler (secondorder 0, no CVode): h.finitialize(v_init) and then
 exactly round(tstop/dt) calls of h.fadvance(). hh uses the exact rate functions
-(usetable_hh = 0).
+(usetable_hh = 0). A synapse is NEURON's ExpSyn (tau, e), or where the model names one
+("mechanism": {"name", "parameters"}) that point process of NEURON's (Exp2Syn, ...).
 
 Outputs (same formats as hinesbatch-sim):
   spikes: one line per spike "gid time" (time "%.6f"), sorted by (time, gid)
@@ -96,9 +97,20 @@ def build(h, model):
             iclamps.append(stim)
         syns = []
         for sy in cell.get("synapses", []):
-            s = h.ExpSyn(secs[int(sy["section"])](float(sy["x"])))
-            s.tau = float(sy.get("tau", 2.0))
-            s.e = float(sy.get("e", 0.0))
+            seg = secs[int(sy["section"])](float(sy["x"]))
+            mech = sy.get("mechanism")
+            if mech is None:
+                s = h.ExpSyn(seg)
+                s.tau = float(sy.get("tau", 2.0))
+                s.e = float(sy.get("e", 0.0))
+            else:
+                # A point process by name (NEURON's own built-in Exp2Syn, ExpSyn, ...) with
+                # its parameters.
+                s = getattr(h, mech["name"])(seg)
+                for pname, val in mech.get("parameters", {}).items():
+                    if not hasattr(s, pname):
+                        raise ValueError("point process %s has no parameter %r" % (mech["name"], pname))
+                    setattr(s, pname, float(val))
             syns.append(s)
         det = cell.get("detector")
         cells[gid] = {"secs": secs, "iclamps": iclamps, "syns": syns, "detector": det}

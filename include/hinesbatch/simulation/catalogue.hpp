@@ -37,6 +37,8 @@ struct CatalogueMechanism {
   std::string name;
   bool point_process = false;
   bool writes_concentration = false;
+  bool has_net_receive = false;
+  int num_weights = 0;                       // NET_RECEIVE's arguments (a NetCon's weight vector)
   std::vector<CatalogueVariable> variables;  // parameters, states, assigned (in that order)
   std::vector<CatalogueGlobal> globals;
   std::vector<CatalogueIonVariable> ion_variables;

@@ -4,7 +4,8 @@
 //   hh      NEURON's hh.mod, exact rate functions (NEURON with usetable_hh = 0), gates
 //           advanced by cnexp at the new voltage; ena, ek global (NEURON: 50, -77 mV)
 //   IClamp  electrode current amp [nA] for del <= t < del + dur, t at mid-step
-//   ExpSyn  i = g (v - e), g [uS] decays with tau [ms], an event adds its weight
+//   ExpSyn  i = g (v - e), g [uS] decays with tau [ms], an event adds its weight (or any
+//           point process of the catalogue: SynapseMechanism)
 // The simulation works in absolute units per node: conductances in uS, currents in nA,
 // capacitances in nF (density x area: S/cm2 x um2 x 1e-2 = uS; uF/cm2 x um2 x 1e-5 = nF).
 #include <Kokkos_Core.hpp>
@@ -78,9 +79,19 @@ struct IClampSpec {
   Location where;
   double del = 0, dur = 0, amp = 0;  // ms, ms, nA
 };
+// The point process of the catalogue (catalogue.hpp) that a synapse runs instead of the
+// built-in ExpSyn: its name (ExpSyn, Exp2Syn, ...) and parameters (PARAMETERs or GLOBALs of
+// it, numbers); an empty name: the built-in ExpSyn.
+struct SynapseMechanism {
+  std::string name;
+  std::vector<MechanismParameter> parameters;
+  bool builtin() const { return name.empty(); }
+};
+// A synapse: the built-in ExpSyn (tau, e), or the point process `mechanism` names.
 struct ExpSynSpec {
   Location where;
   double tau = 0.1, e = 0;  // ms, mV (NEURON's defaults)
+  SynapseMechanism mechanism;
 };
 struct DetectorSpec {
   bool present = false;

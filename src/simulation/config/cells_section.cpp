@@ -15,7 +15,8 @@ namespace {
 // Synapse sites for a network: one fixed location, or random dendritic sites.
 // stream: which draws of the seed (the network's synapses 7, each source group its own).
 std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, const json& site,
-                                      double tau, double e, std::uint64_t seed, const Ctx& ctx,
+                                      double tau, double e, const SynapseMechanism& mechanism,
+                                      std::uint64_t seed, const Ctx& ctx,
                                       std::uint64_t stream = 7) {
   std::vector<ExpSynSpec> out(count);
   if (site.is_string() && site.get<std::string>() == "random_dendrites") {
@@ -36,6 +37,7 @@ std::vector<ExpSynSpec> synapse_sites(const SectionedMorphology& m, int count, c
   for (auto& x : out) {
     x.tau = tau;
     x.e = e;
+    x.mechanism = mechanism;
   }
   return out;
 }
@@ -398,11 +400,12 @@ std::vector<std::string> morphology_list(const json& cell, const Ctx& ctx,
 // The synapses each source group adds to a template (SourceGroup::per_cell of them).
 struct SourceSynapses {
   double tau = 2, e = 0;
+  SynapseMechanism mechanism;   // empty: the built-in ExpSyn
   std::vector<std::string> to;  // block names; empty: every block
 };
 
 // "sources": [{"name", "count", "type": "regular" | "poisson", "start", "interval" | "rate",
-// "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e", "to"}}].
+// "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e" | "synapse", "to"}}].
 std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
                                          const NetworkSection& net,
                                          const std::vector<BlockJson>& blocks, double tstop,
@@ -466,10 +469,11 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
     SourceSynapses syn;
     syn.tau = net.tau;
     syn.e = net.e;
+    syn.mechanism = net.synapse;
     if (s.contains("connect")) {
       const json& c = s.at("connect");
       const std::string ck = key + ".connect", c_ = ck + ".";
-      ctx.only(c, ck, {"per_cell", "weight", "delay", "tau", "e", "to"});
+      ctx.only(c, ck, {"per_cell", "weight", "delay", "tau", "e", "synapse", "to"});
       if (n.type == NetworkSpec::Explicit)
         ctx.fail(ck,
                  "an explicit network lists its connections (sources are gids " +
@@ -483,6 +487,19 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
       if (!(syn.tau > 0))
         ctx.fail(c_ + "tau", "must be > 0 (ms, the synapses' decay)", c.at("tau"));
       syn.e = ctx.num(c, c_, "e", net.e, -kMaxAbsVoltage, kMaxAbsVoltage);
+      // Its own tau or e: the built-in ExpSyn; its own synapse: that point process; neither:
+      // the network's synapses.
+      if (c.contains("synapse")) {
+        for (const char* k : {"tau", "e"})
+          if (c.contains(k))
+            ctx.fail(c_ + k,
+                     "sets the built-in ExpSyn: give tau and e or a synapse point process "
+                     "(connect.synapse), not both",
+                     c.at(k));
+        syn.mechanism = read_synapse_mechanism(c.at("synapse"), c_ + "synapse", ctx);
+      } else if (c.contains("tau") || c.contains("e")) {
+        syn.mechanism = {};
+      }
       for (const json& t : ctx.array(c, c_, "to")) {
         if (!t.is_string()) ctx.fail(c_ + "to", "must list names of cells[] entries", t);
         const std::string name = t.get<std::string>();
@@ -581,7 +598,8 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
         check_locations(
             {{"network.synapse_location", location(net.site, ctx, "network.synapse_location")}}, sm,
             ctx);
-      auto syns = synapse_sites(sm, network_synapses, net.site, net.tau, net.e, n.seed, ctx);
+      auto syns =
+          synapse_sites(sm, network_synapses, net.site, net.tau, net.e, net.synapse, n.seed, ctx);
       // Each source group that reaches this block: its synapses after the network's.
       for (std::size_t g = 0; g < n.sources.size(); ++g) {
         SourceGroup& sg = n.sources[g];
@@ -592,7 +610,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
           continue;
         sg.first_synapse[templates.size()] = static_cast<int>(syns.size());
         auto more = synapse_sites(sm, sg.per_cell, net.site, source_syn[g].tau, source_syn[g].e,
-                                  n.seed, ctx, 0x50c0 + g);
+                                  source_syn[g].mechanism, n.seed, ctx, 0x50c0 + g);
         syns.insert(syns.end(), more.begin(), more.end());
       }
       templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
@@ -613,13 +631,22 @@ CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorph
   CellParts p = read_cell_parts(cell, ctx, false);
   std::vector<ExpSynSpec> synapses;
   for (const json& s : ctx.array(cell, "cell.", "synapses")) {
-    ctx.only(s, "cell.synapses[]", {"location", "tau", "e"});
+    ctx.only(s, "cell.synapses[]", {"location", "tau", "e", "synapse"});
     ExpSynSpec x;
     x.where = location(s.value("location", json::object()), ctx, "cell.synapses[].location");
     p.locations.push_back({"cell.synapses[].location", x.where});
     x.tau = ctx.num(s, "cell.synapses[].", "tau", x.tau);
     if (!(x.tau > 0)) ctx.fail("cell.synapses[].tau", "must be > 0 (ms)", s.at("tau"));
     x.e = ctx.num(s, "cell.synapses[].", "e", x.e, -kMaxAbsVoltage, kMaxAbsVoltage);
+    // A point process of the catalogue instead of the built-in ExpSyn (tau, e).
+    if (s.contains("synapse")) {
+      for (const char* k : {"tau", "e"})
+        if (s.contains(k))
+          ctx.fail(std::string("cell.synapses[].") + k,
+                   "sets the built-in ExpSyn: give tau and e or a synapse point process, not both",
+                   s.at(k));
+      x.mechanism = read_synapse_mechanism(s.at("synapse"), "cell.synapses[].synapse", ctx);
+    }
     synapses.push_back(x);
   }
   SectionedMorphology sm;

@@ -137,10 +137,18 @@ void check_locations(const std::vector<KeyedLocation>& locations, const Sectione
 struct NetworkSection {
   int synapses = 0;  // per template
   double tau = 2, e = 0;
-  json site;  // "random_dendrites" or a location
+  SynapseMechanism synapse;  // "synapse": a point process of the catalogue (empty: ExpSyn)
+  json site;                 // "random_dendrites" or a location
   bool is_explicit = false;
   ExplicitNetwork lists;
 };
+
+// A synapse's point process (key: "network.synapse", "sources[i].connect.synapse"): a
+// name, or {"name": point process, "parameters": {name: number}}. InputError (the key and
+// value) for a name the catalogue lacks, a density mechanism, one without NET_RECEIVE, one
+// whose NET_RECEIVE takes more than the one weight a connection gives, one that uses ions,
+// an unknown parameter or one that is not a number.
+SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx);
 
 // One reader per section, in the order they are read (the cells' synapse count depends on
 // the network; records on the templates).

@@ -180,8 +180,16 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
                     {"dur", x.dur},
                     {"amp", x.amp}});
     json syn = json::array();
-    for (const ExpSynSpec& s : t.synapses)
-      syn.push_back({{"section", s.where.section}, {"x", s.where.x}, {"tau", s.tau}, {"e", s.e}});
+    for (const ExpSynSpec& s : t.synapses) {
+      json e{{"section", s.where.section}, {"x", s.where.x}, {"tau", s.tau}, {"e", s.e}};
+      // A point process of the catalogue instead of the built-in ExpSyn (tau, e unused).
+      if (!s.mechanism.builtin()) {
+        json params = json::object();
+        for (const MechanismParameter& p : s.mechanism.parameters) params[p.name] = p.value.value;
+        e["mechanism"] = {{"name", s.mechanism.name}, {"parameters", params}};
+      }
+      syn.push_back(e);
+    }
     // Generated (NMODL) mechanisms, in order (a later entry's parameters win), and ions.
     json gen = json::array(), ions = json::object();
     for (const GeneratedMechanism& g : t.generated) {

@@ -96,6 +96,76 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
 
 }  // namespace
 
+SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx) {
+  const MechanismCatalogue& cat = ctx.mechanisms();
+  std::string points;
+  for (const CatalogueMechanism& m : cat.mechanisms)
+    if (m.point_process && m.has_net_receive) points += (points.empty() ? "" : ", ") + m.name;
+  if (points.empty()) points = "none";
+  SynapseMechanism out;
+  json parameters = json::object();
+  std::string name_key = key;
+  if (v.is_string()) {
+    out.name = expand(v.get<std::string>(), ctx, key);
+  } else if (v.is_object()) {
+    ctx.only(v, key, {"name", "parameters"});
+    name_key = key + ".name";
+    if (!v.contains("name") || !v.at("name").is_string())
+      ctx.fail(name_key,
+               "is required: a point process of the catalogue '" + cat.name + "' (" + points + ")",
+               v.value("name", json()));
+    out.name = ctx.str(v, key + ".", "name", "");
+    if (v.contains("parameters")) parameters = v.at("parameters");
+    if (!parameters.is_object()) ctx.fail(key + ".parameters", "must be an object", parameters);
+  } else {
+    ctx.fail(key, "must be a point process's name or {\"name\": ..., \"parameters\": {...}}", v);
+  }
+  const json shown = v.is_object() ? v.at("name") : v;
+  const int index = cat.index_of(out.name);
+  if (index < 0)
+    ctx.fail(name_key,
+             "unknown point process: not in the catalogue '" + cat.name +
+                 "' (its synapse point processes: " + points + ")",
+             shown);
+  const CatalogueMechanism& m = cat.mechanisms[index];
+  if (!m.point_process)
+    ctx.fail(name_key,
+             "is a density mechanism (cell.mechanisms inserts those): a synapse is a point "
+             "process (" +
+                 points + ")",
+             shown);
+  if (!m.has_net_receive)
+    ctx.fail(name_key,
+             "has no NET_RECEIVE block: it cannot receive a connection's events (" + points + ")",
+             shown);
+  if (m.num_weights > 1)
+    ctx.fail(name_key,
+             "takes " + std::to_string(m.num_weights) +
+                 " NET_RECEIVE arguments: a connection gives one weight, and the simulation "
+                 "keeps no per-connection state in the others (NEURON's NetCon weight vector)",
+             shown);
+  if (!m.ion_variables.empty())
+    ctx.fail(name_key,
+             "uses the ion " + m.ion_variables.front().ion +
+                 ": point processes with ions do not run as synapses yet",
+             shown);
+  for (auto it = parameters.begin(); it != parameters.end(); ++it) {
+    const std::string pkey = key + ".parameters." + it.key();
+    const int var = m.variable_index(it.key());
+    const bool global = m.global_index(it.key()) >= 0 && var < 0;
+    if (!global && (var < 0 || m.variables[var].kind != CatalogueVariable::Parameter))
+      ctx.fail(pkey,
+               std::string(var < 0 ? "unknown parameter"
+                                   : "not a parameter (a state or assigned variable)") +
+                   " of " + m.name + " (its parameters: " + m.settable_names() + ")",
+               it.value());
+    MechanismParameter p{it.key(), {}};
+    p.value.value = ctx.num(parameters, key + ".parameters.", it.key().c_str(), 0);
+    out.parameters.push_back(p);
+  }
+  return out;
+}
+
 NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpec& n) {
   const json net = root.value("network", json{{"type", "single"}});
   NetworkSection out;
@@ -103,13 +173,13 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
   if (type == "explicit") {
     ctx.only(net, "network",
              {"type", "cells", "templates", "connections", "events", "iclamps", "tau", "e",
-              "synapse_location", "seed"});
+              "synapse", "synapse_location", "seed"});
     n.type = NetworkSpec::Explicit;
     out.is_explicit = true;
   } else {
     ctx.only(
         net, "network",
-        {"type", "cells", "ring_size", "weight", "weight_max", "delay", "tau", "e",
+        {"type", "cells", "ring_size", "weight", "weight_max", "delay", "tau", "e", "synapse",
          "synapse_location", "extra_synapses", "kick", "seed", "synapses_per_cell", "stimulus"});
   }
   if (type == "single")
@@ -165,6 +235,15 @@ NetworkSection read_network_section(const json& root, const Ctx& ctx, NetworkSpe
   if (!(out.tau > 0))
     ctx.fail("network.tau", "must be > 0 (ms, the synapses' decay)", net.at("tau"));
   out.e = ctx.num(net, "network.", "e", 0.0, -kMaxAbsVoltage, kMaxAbsVoltage);
+  if (net.contains("synapse")) {
+    for (const char* k : {"tau", "e"})
+      if (net.contains(k))
+        ctx.fail(std::string("network.") + k,
+                 "sets the built-in ExpSyn: give tau and e or a synapse point process "
+                 "(network.synapse), not both",
+                 net.at(k));
+    out.synapse = read_synapse_mechanism(net.at("synapse"), "network.synapse", ctx);
+  }
   out.site = net.value("synapse_location", json("random_dendrites"));
   if (out.is_explicit)
     read_explicit_lists(net, ctx, n, out,

@@ -2,7 +2,8 @@
 # cell.mechanisms naming generated (NMODL) mechanisms of the catalogue hinesbatch-sim is
 # built with: the default catalogue's hh and pas give the built-ins' raster, the run says
 # which schedule ran them, and every bad entry exits 2 naming the file, the key and
-# the value.
+# the value. network.synapse naming a point process of the catalogue: the default
+# catalogue's ExpSyn gives the built-in ExpSyn's raster, and every bad synapse exits 2.
 #   check_mechanism_configs.sh SIM
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_mechanism_configs.sh SIM}")
@@ -74,6 +75,36 @@ expect ion_concentration 2 "config key 'cell.ions.na.nai0': must lie in" -- \
   "$BASE" --set 'cell.ions={"na": {"nai0": -1}}'
 expect region 2 "config key 'cell.mechanisms\[0\].region': matches no section .* \(value '\"apic\"'\)" -- \
   "$BASE" --set 'cell.mechanisms=[{"name": "hh", "region": "apic", "parameters": {}}]'
+
+# The network's synapses as the default catalogue's ExpSyn (ring_small: the built-in's tau
+# 2 ms, e 0 mV): the same raster; Exp2Syn with a rise: another one.
+cases=$((cases + 1))
+"$SIM" "$BASE" --quiet --spikes expsyn.spikes --metrics expsyn.metrics \
+  --set 'network.synapse={"name": "ExpSyn", "parameters": {"tau": 2, "e": 0}}' >/dev/null 2>&1
+if [[ -s builtin.spikes ]] && cmp -s builtin.spikes expsyn.spikes &&
+  grep -q "synapses' point processes" expsyn.metrics; then
+  echo "ok   synapse_expsyn_same_raster: $(wc -l <expsyn.spikes) spikes"
+else
+  fail "synapse_expsyn_same_raster: $(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <expsyn.spikes 2>/dev/null) spikes"
+fi
+cases=$((cases + 1))
+"$SIM" "$BASE" --quiet --spikes exp2syn.spikes \
+  --set 'network.synapse={"name": "Exp2Syn", "parameters": {"tau1": 1, "tau2": 2}}' >/dev/null 2>&1
+if [[ -s exp2syn.spikes ]] && ! cmp -s builtin.spikes exp2syn.spikes; then
+  echo "ok   synapse_exp2syn_runs: $(wc -l <exp2syn.spikes) spikes"
+else
+  fail "synapse_exp2syn_runs: $(wc -l <exp2syn.spikes 2>/dev/null) spikes, same as the built-in's?"
+fi
+expect synapse_unknown 2 "config key 'network.synapse.name': unknown point process: not in the catalogue 'defaults' \(its synapse point processes: Exp2Syn, ExpSyn\).*value '\"AMPA\"'" -- \
+  "$BASE" --set 'network.synapse={"name": "AMPA"}'
+expect synapse_density 2 "config key 'network.synapse.name': is a density mechanism.*value '\"hh\"'" -- \
+  "$BASE" --set 'network.synapse={"name": "hh"}'
+expect synapse_no_net_receive 2 "config key 'network.synapse': has no NET_RECEIVE" -- \
+  "$BASE" --set 'network.synapse="IClamp"'
+expect synapse_parameter 2 "config key 'network.synapse.parameters.tau': unknown parameter of Exp2Syn \(its parameters: tau1, tau2, e\).*value '3'" -- \
+  "$BASE" --set 'network.synapse={"name": "Exp2Syn", "parameters": {"tau": 3}}'
+expect synapse_and_tau 2 "config key 'network.tau': sets the built-in ExpSyn: give tau and e or a synapse" -- \
+  "$BASE" --set 'network.synapse="ExpSyn"' --set 'network.tau=3'
 
 echo "$((cases - failures)) of $cases mechanism config cases passed"
 ((failures == 0))

@@ -25,6 +25,8 @@
 //             a lane reads stay in registers, so the dependent chain per node is one
 //             reciprocal and a few multiply-adds
 //   update    v = x, hh gates, ExpSyn decay (lanes); the detector and the recordings.
+// Synapses that run a point process of the catalogue (generated_synapses.hpp) take the
+// built-in ExpSyn's place in events, assemble_synapses and update.
 // Generated (NMODL) mechanisms, where the templates have them, add their currents after the
 // built-in ones and advance their states after update, each mechanism's nodes over the
 // lanes (GeneratedCells::assemble_lanes, update_lanes).
@@ -216,7 +218,7 @@ struct StepCellEpochOnChip {
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
       const std::int64_t step = first_step + j;
-      apply_events(t, s, j);
+      apply_events(t, s, j, step);
       t.team_barrier();
       assemble_nodes(t, n, r.constants, x);
       t.team_barrier();
@@ -224,7 +226,7 @@ struct StepCellEpochOnChip {
         gen.assemble_lanes(t, s, n, x.v, x.d, x.rhs, (static_cast<double>(step) + 0.5) * dt);
         t.team_barrier();
       }
-      assemble_synapses(t, r, x);
+      assemble_synapses(t, r, x, (static_cast<double>(step) + 0.5) * dt);
       t.team_barrier();
       if (r.stim_begin < r.stim_end) {  // the same for the whole team
         if (t.team_rank() == 0) {
@@ -237,7 +239,7 @@ struct StepCellEpochOnChip {
       }
       solve(t, s, r, x);
       t.team_barrier();
-      update(t, r, n, x);
+      update(t, r, n, x, static_cast<double>(step + 1) * dt);
       t.team_barrier();
       if constexpr (Generated::active)
         gen.update_lanes(t, s, x.v, static_cast<double>(step + 1) * dt);
@@ -284,12 +286,17 @@ struct StepCellEpochOnChip {
   }
 
   // ExpSyn's NET_RECEIVE for step j's events of this cell (a run of equal synapses never
-  // crosses cells, so the cell's range is a step's range for expsyn_receive).
-  KOKKOS_INLINE_FUNCTION void apply_events(const member& t, const int s, const int j) const {
+  // crosses cells, so the cell's range is a step's range for expsyn_receive); a synapse
+  // that runs a point process gets its NET_RECEIVE per event, in the same order.
+  KOKKOS_INLINE_FUNCTION void apply_events(const member& t, const int s, const int j,
+                                           const std::int64_t step) const {
     if (cell_events.extent(0) == 0) return;
     const int begin = cell_events(j * (cells + 1) + s), end = cell_events(j * (cells + 1) + s + 1);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const int i) {
-      mechanisms::expsyn_receive(ev_syn, ev_w, c.syn_g, i, begin, end);
+      if constexpr (Generated::active)
+        gen.syn.receive_run(ev_syn, ev_w, c.syn_g, i, begin, end, static_cast<double>(step) * dt);
+      else
+        mechanisms::expsyn_receive(ev_syn, ev_w, c.syn_g, i, begin, end);
     });
   }
 
@@ -314,13 +321,19 @@ struct StepCellEpochOnChip {
   }
 
   KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
-                                                const OnChipCell& x) const {
+                                                const OnChipCell& x, const double t_mid) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
       const int node = lists.group_node(g);
       const double vn = x.v[node];
       double gn = 0, rn = 0;
       for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
         const int k = lists.group_syn(q);
+        if constexpr (Generated::active) {
+          if (gen.syn.is_generated(k)) {
+            gen.syn.current(k, vn, t_mid, gn, rn);
+            continue;
+          }
+        }
         mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), vn, gn, rn);
       }
       x.d[node] += gn;
@@ -343,14 +356,28 @@ struct StepCellEpochOnChip {
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }
 
+  // Synapses that run point processes read the new v of their node, which another lane
+  // may have written: the team waits first (only where some synapse does).
   KOKKOS_INLINE_FUNCTION void update(const member& t, const Ranges& r, const int n,
-                                     const OnChipCell& x) const {
+                                     const OnChipCell& x, const double t_end) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
       const double vi = x.rhs[i];
       x.v[i] = vi;
       const int h = lists.hh_slot(r.constants + i);
       if (h >= 0) mechanisms::hh_advance_states(vi, dt, q10, x.m[h], x.h[h], x.n[h]);
     });
+    if constexpr (Generated::active) {
+      if (gen.syn.mech.extent(0) > 0) {
+        t.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {
+          if (gen.syn.is_generated(k))
+            gen.syn.state(k, x.v[gen.syn.node(k)], t_end);
+          else
+            mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
+        });
+        return;
+      }
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {
       mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
     });

@@ -37,6 +37,7 @@
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
+#include "hinesbatch/simulation/impl/generated_tiles.hpp"
 #include "hinesbatch/simulation/impl/host_exp.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
@@ -171,9 +172,15 @@ struct InitCellTiles {
         if (t.mechs(static_cast<std::size_t>(t.tile_const(tile)) + i * W + k) & kHHBit)
           mechanisms::hh_initial_states(v_init, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
       }
-    if constexpr (Generated::active)
-      gen.template initialize<W>(t.tile_slot(tile), t.tile_cells(tile), n,
-                                 t.v.data() + static_cast<std::size_t>(row0) * W);
+    if constexpr (Generated::active) {
+      const double* v = t.v.data() + static_cast<std::size_t>(row0) * W;
+      gen.template initialize<W>(t.tile_slot(tile), t.tile_cells(tile), n, v);
+      for (int k = 0; k < t.tile_cells(tile); ++k) {
+        const int s = t.tile_slot(tile) + k;
+        gen.gen.initialize_synapses(TileLaneViews<W>{v, nullptr, nullptr, k, n}, s, c.syn_begin(s),
+                                    c.syn_begin(s + 1));
+      }
+    }
     for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s) {
       for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
       if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
@@ -334,6 +341,12 @@ struct StepCellTiles {
       const int s = t.tile_slot(tile) + k;
       for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j) {
         const int e = c.syn_node(j) * W + k;
+        if constexpr (Generated::active) {
+          if (gen.gen.syn.is_generated(j)) {
+            gen.gen.syn.current(j, v[e], t_mid, d[e], rhs[e]);
+            continue;
+          }
+        }
         mechanisms::expsyn_current(c.syn_g(j), c.syn_e(j), v[e], d[e], rhs[e]);
       }
       for (int j = c.stim_begin(s); j < c.stim_begin(s + 1); ++j)
@@ -382,9 +395,18 @@ struct StepCellTiles {
           mechanisms::hh_advance_states(v[o + k], dt, q10, t.hh_m(e), t.hh_h(e), t.hh_n(e));
         }
     }
-    for (int s = t.tile_slot(tile); s < t.tile_slot(tile) + t.tile_cells(tile); ++s)
-      for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j)
+    for (int k = 0; k < t.tile_cells(tile); ++k) {
+      const int s = t.tile_slot(tile) + k;
+      for (int j = c.syn_begin(s); j < c.syn_begin(s + 1); ++j) {
+        if constexpr (Generated::active) {
+          if (gen.gen.syn.is_generated(j)) {
+            gen.gen.syn.state(j, v[c.syn_node(j) * W + k], step_end * dt);
+            continue;
+          }
+        }
         mechanisms::expsyn_decay(c.syn_decay(j), c.syn_g(j));
+      }
+    }
     if constexpr (Generated::active)
       gen.template update<W>(t.tile_slot(tile), t.tile_cells(tile), n, v, step_end * dt);
   }

@@ -3,7 +3,8 @@
 // pass, so a step is one kernel launch:
 //   assemble  d = C/dt + sum g_axial + g_mech,  rhs = I_mech(v) + I_axial(v) + I_stim
 //   solve     the cell's Hines system for dv (hines_system.hpp)
-//   update    v += dv; hh gates by cnexp at the new v; ExpSyn g decays
+//   update    v += dv; hh gates by cnexp at the new v; ExpSyn g decays (synapses that run
+//             a point process: its current and state, generated_synapses.hpp)
 //   detect    v at the detector crosses the threshold from below -> a spike at t + dt
 // (StepCells: one member function per phase; each mechanism's currents and state updates
 // are device functions of its own header in mechanisms/).
@@ -81,6 +82,12 @@ struct StepCells {
     if constexpr (Generated::active) gen.assemble(c, s, t_mid);
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) {
       const int node = c.syn_node(k);
+      if constexpr (Generated::active) {
+        if (gen.syn.is_generated(k)) {
+          gen.syn.current(k, c.v(s, node), t_mid, c.d(s, node), c.rhs(s, node));
+          continue;
+        }
+      }
       mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), c.v(s, node), c.d(s, node),
                                  c.rhs(s, node));
     }
@@ -106,8 +113,15 @@ struct StepCells {
       if (c.mechs(s, i) & kHHBit)
         mechanisms::hh_advance_states(vi, dt, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
-    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k)
+    for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) {
+      if constexpr (Generated::active) {
+        if (gen.syn.is_generated(k)) {
+          gen.syn.state(k, c.v(s, c.syn_node(k)), step_end * dt);
+          continue;
+        }
+      }
       mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
+    }
     if constexpr (Generated::active) gen.update(c, s, step_end * dt);
   }
 
@@ -187,6 +201,13 @@ class CellsSchedule
   void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
                  const StepEvents<memory_space>& events, const TraceView<memory_space>& trace) {
     this->run_steps_one_by_one(exec, first, count, events, trace);
+  }
+
+  // Events [begin, end) before global step `step` (at t = step dt). Asynchronous.
+  void apply_step_events(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
+                         int begin, int end, std::int64_t step) const {
+    this->apply_events_to(exec, events, begin, end, static_cast<double>(step) * params_.dt,
+                          generated_, gen_.syn);
   }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
@@ -270,6 +291,10 @@ class CellsSchedule
     generated_ =
         setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, catalogue(),
                               params_, "in the cells schedule's step", layouts_, gen_.g, detail_);
+    if (generated_)
+      gen_.syn =
+          make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
+                                             setup.syn_begin_of_slot, catalogue(), params_);
   }
 
   views c_;

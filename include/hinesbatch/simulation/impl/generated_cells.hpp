@@ -22,6 +22,7 @@
 
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/generated_synapses.hpp"
 #include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
@@ -205,12 +206,14 @@ bool setup_generated_views(const ExecutionSpace& exec, const std::vector<CellTem
     layouts.push_back(generated_template(t, cat, p));
     mechanisms += static_cast<int>(layouts.back().blocks.size());
   }
-  if (mechanisms == 0) return false;
+  // Synapses that run point processes need the hooks too (generated_synapses.hpp).
+  const bool synapses = any_generated_synapse(templates);
+  if (mechanisms == 0 && !synapses) return false;
   g = make_generated_views<ExecutionSpace, Layout>(
       exec, layouts, template_of_slot, static_cast<int>(cat.ions.size()), p.celsius, p.dt);
   detail = "generated mechanisms of the catalogue '" + cat.name +
            "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
-           " template(s), " + where;
+           " template(s)" + (synapses ? " and synapses' point processes" : "") + ", " + where;
   return true;
 }
 
@@ -301,6 +304,16 @@ struct GeneratedCells {
   using Mechanisms = typename Catalogue::mechanisms;
   using Views = GeneratedViews<ExecutionSpace, Layout>;
   Views g;
+  // The synapses that run point processes (empty: every synapse is the built-in ExpSyn).
+  GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> syn;
+
+  // INITIAL of slot s's point-process synapses [syn_begin, syn_end) at v (after v_init).
+  template <class CellViews>
+  KOKKOS_INLINE_FUNCTION void initialize_synapses(const CellViews& c, int s, int syn_begin,
+                                                  int syn_end) const {
+    for (int k = syn_begin; k < syn_end; ++k)
+      if (syn.is_generated(k)) syn.initialize(k, c.v(s, syn.node(k)));
+  }
 
   // The ions a step updates in the slots' rows (bit k: catalogue ion k): those whose
   // current some mechanism reads (summed anew each step) or whose values some mechanism

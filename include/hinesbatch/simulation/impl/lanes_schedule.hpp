@@ -131,6 +131,13 @@ class LanesSchedule
     this->run_steps_one_by_one(exec, first, count, events, trace);
   }
 
+  // Events [begin, end) before global step `step` (at t = step dt). Asynchronous.
+  void apply_step_events(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
+                         int begin, int end, std::int64_t step) const {
+    this->apply_events_to(exec, events, begin, end, static_cast<double>(step) * params_.dt,
+                          generated_, gen_.gen.syn);
+  }
+
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) const {
     const double dt = params_.dt;
@@ -237,6 +244,10 @@ class LanesSchedule
     generated_ = setup_generated_views(setup.exec, setup.templates, setup.template_of_slot,
                                        catalogue(), params_, "in the lanes schedule's step",
                                        layouts_, gen_.gen.g, detail_);
+    if (generated_)
+      gen_.gen.syn =
+          make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
+                                             setup.syn_begin_of_slot, catalogue(), params_);
   }
 
   views c_;

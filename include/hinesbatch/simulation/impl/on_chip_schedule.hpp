@@ -229,6 +229,10 @@ class OnChipSchedule
     generated_ = setup_generated_views(
         setup.exec, setup.templates, setup.template_of_slot, nmodl::description<Catalogue>(),
         params_, "over each team's lanes", layouts_, gen_.g, generated_detail_);
+    if (generated_)
+      gen_.syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates,
+                                                    setup.template_of_slot, setup.syn_begin_of_slot,
+                                                    nmodl::description<Catalogue>(), params_);
   }
 
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's

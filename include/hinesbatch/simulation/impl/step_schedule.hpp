@@ -52,7 +52,9 @@
 // Generated (NMODL) mechanisms (generated_cells.hpp) run in cells (InitCells, StepCells'
 // assemble and update), lanes (InitCellTiles, StepCellTiles' assemble and update, through
 // generated_tiles.hpp) and on_chip (InitCells, then assemble_lanes and update_lanes in the
-// epoch kernel).
+// epoch kernel). Synapses that run a point process of the catalogue (generated_synapses.hpp)
+// take the built-in ExpSyn's place in the same hooks: events (ApplyGeneratedSynapticEvents,
+// on chip apply_events), assemble and update, INITIAL in InitCells / InitCellTiles.
 // Kernels are functors (no virtual dispatch on the device): CellGroup holds the chosen
 // schedule in a std::variant and visits it on the host.
 #include <Kokkos_Core.hpp>
@@ -184,6 +186,21 @@ void apply_synaptic_events(const ExecutionSpace& exec,
                        ApplySynapticEvents<MemorySpace>{syn, w, syn_g, begin, end});
 }
 
+// ApplySynapticEvents where some synapses run point processes (Synapses: a
+// GeneratedSynapses): their NET_RECEIVE per event in the same order, at time t.
+template <class MemorySpace, class Synapses>
+struct ApplyGeneratedSynapticEvents {
+  Kokkos::View<const int*, MemorySpace> synapse;
+  Kokkos::View<const double*, MemorySpace> weight;
+  Kokkos::View<double*, MemorySpace> syn_g;
+  Synapses syn;
+  int begin, end;
+  double t;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    syn.receive_run(synapse, weight, syn_g, i, begin, end, t);
+  }
+};
+
 // v = v_init (and the gates at rest unless `gates` is false), synapses closed, detectors
 // armed: the initial state of the schedules with (slot, node) voltages. Generated: the
 // generated mechanisms' initialisation (generated_cells.hpp), after v.
@@ -199,7 +216,10 @@ struct InitCells {
       if (gates && (c.mechs(s, i) & kHHBit))
         mechanisms::hh_initial_states(v_init, q10, c.hh_m(s, i), c.hh_h(s, i), c.hh_n(s, i));
     }
-    if constexpr (Generated::active) gen.initialize(c, s);
+    if constexpr (Generated::active) {
+      gen.initialize(c, s);
+      gen.initialize_synapses(c, s, c.syn_begin(s), c.syn_begin(s + 1));
+    }
     for (int k = c.syn_begin(s); k < c.syn_begin(s + 1); ++k) c.syn_g(k) = 0;
     if (c.det_node(s) >= 0) c.det_flag(s) = v_init > c.det_threshold(s) ? 1 : 0;
   }
@@ -304,16 +324,33 @@ class ScheduleVoltages {
 
  protected:
   // The schedules that step one launch per step (cells, lanes): before step first + j its
-  // events, after it row j + 1 of trace.
+  // events (Derived's apply_step_events(exec, events, begin, end, step)), after it row
+  // j + 1 of trace.
   void run_steps_one_by_one(const ExecutionSpace& exec, std::int64_t first, int count,
                             const StepEvents<memory_space>& events,
                             const TraceView<memory_space>& trace) const {
     for (int j = 0; j < count; ++j) {
-      apply_synaptic_events(exec, events.syn, events.w, self().data().syn_g, events.step_begin[j],
-                            events.step_begin[j + 1]);
+      self().apply_step_events(exec, events, events.step_begin[j], events.step_begin[j + 1],
+                               first + j);
       self().step(exec, first + j);
       record(exec, trace, j + 1);
     }
+  }
+
+  // The events [begin, end) of a step that starts at t: the built-in ExpSyn's, or with
+  // point-process synapses (syn: a GeneratedSynapses, `generated`) theirs too. Asynchronous.
+  template <class Synapses>
+  void apply_events_to(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
+                       int begin, int end, double t, bool generated, const Synapses& syn) const {
+    if (!generated || syn.mech.extent(0) == 0) {
+      apply_synaptic_events(exec, events.syn, events.w, self().data().syn_g, begin, end);
+      return;
+    }
+    if (end <= begin) return;
+    Kokkos::parallel_for("hinesbatch::sim_apply_events",
+                         Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
+                         ApplyGeneratedSynapticEvents<memory_space, Synapses>{
+                             events.syn, events.w, self().data().syn_g, syn, begin, end, t});
   }
 
   Recordings<memory_space> records_;

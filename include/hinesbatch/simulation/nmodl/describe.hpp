@@ -42,6 +42,8 @@ CatalogueMechanism describe_mechanism() {
   d.name = M::name;
   d.point_process = M::kind == MechanismKind::PointProcess;
   d.writes_concentration = M::writes_concentration;
+  d.has_net_receive = M::has_net_receive;
+  d.num_weights = M::num_weights;
   for (const VariableInfo& v : M::variables)
     d.variables.push_back({v.name,
                            v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter

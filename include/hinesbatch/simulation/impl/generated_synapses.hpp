@@ -1,0 +1,310 @@
+#pragma once
+// Synapses that run a point process of the catalogue (ExpSyn, Exp2Syn, ...: a template
+// synapse's ExpSynSpec::mechanism) instead of the built-in ExpSyn, in every step schedule.
+// Per synapse (the rank's numbering, CellGroup's syn_begin):
+//   mech(k)       its catalogue index, -1 where it is the built-in ExpSyn
+//   node(k)       its node in its cell
+//   row(k)        its first value in rows: the variables the point process assigns and
+//                 reads back (states, Exp2Syn's factor), in RowPositions order
+//   cst(k)        its first value in constants: the variables it never assigns, then its
+//                 globals, its uniforms, and the node's area (um2) and diameter (um); one
+//                 entry per synapse of a template, shared by the template's cells
+// Point processes work in nA and uS, the schedules' units: a current i and its di/dv = g
+// add g to d and -i to rhs at the node as they are (NEURON divides them by the area for its
+// mA/cm2; the schedules multiply the density mechanisms' by it). The schedules call:
+//   initialize   after v = v_init: rows from their initial values, then INITIAL
+//   current      after the density mechanisms, where the built-in ExpSyn adds its current
+//   state        after the voltage update, where the built-in ExpSyn decays
+//   receive_run  each event of a step, in the order events are applied (sorted by synapse,
+//                then spike order): NET_RECEIVE with the connection's weight
+// NET_RECEIVE's INITIAL block (once per NetCon) is not run: with one weight per connection
+// (the config refuses more), it could only rewrite a weight that each event carries anew.
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <vector>
+
+#include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/simulation/catalogue.hpp"
+#include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
+#include "hinesbatch/simulation/mechanisms.hpp"
+#include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
+#include "hinesbatch/simulation/nmodl/mechanism.hpp"
+
+namespace hinesbatch::impl {
+
+// The accessor (nmodl/mechanism.hpp) of point process M at one synapse. Ions are refused
+// on the host (read_synapse_mechanism, synapse_template), so their functions do nothing.
+template <class M, class Synapses>
+struct SynapseAccessor {
+  using Positions = nmodl::RowPositions<M, false>;
+  static constexpr int kArea = Positions::num_constants + M::num_globals + M::num_uniforms;
+  const Synapses& s;
+  int row, cst;
+  double v_, t_;
+  double i = 0, di = 0;
+
+  KOKKOS_INLINE_FUNCTION double v() const { return v_; }
+  KOKKOS_INLINE_FUNCTION double t() const { return t_; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return s.dt; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return s.celsius; }
+  KOKKOS_INLINE_FUNCTION double area() const { return s.constants(cst + kArea); }
+  KOKKOS_INLINE_FUNCTION double diam() const { return s.constants(cst + kArea + 1); }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double get() const {
+    static_assert(!M::variables[I].output_only, "the generated code never reads outputs");
+    constexpr int k = Positions::in_store(I);
+    if constexpr (M::variables[I].written)
+      return s.rows(row + k);
+    else
+      return s.constants(cst + k);
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION void set(double x) const {
+    static_assert(M::variables[I].written, "the generated code sets only written variables");
+    if constexpr (Positions::in_rows(I)) s.rows(row + Positions::in_store(I)) = x;
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double global() const {
+    return s.constants(cst + Positions::num_constants + I);
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION double uniform() const {
+    return s.constants(cst + Positions::num_constants + M::num_globals + K);
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION double ion() const {
+    return 0.0;
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void set_ion(double) const {}
+  KOKKOS_INLINE_FUNCTION void add_current(double current, double didv) {
+    i += current;
+    di += didv;
+  }
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void add_ion_current(double, double) const {}
+};
+
+// The synapses' point processes on the device (empty views: every synapse is the built-in
+// ExpSyn, and no function here is called).
+template <class MemorySpace, class Catalogue>
+struct GeneratedSynapses {
+  using Mechanisms = typename Catalogue::mechanisms;
+  Kokkos::View<int*, MemorySpace> mech, node, row, cst;
+  Kokkos::View<double*, MemorySpace> rows, row_init, constants;
+  double celsius = 6.3, dt = 0.025;
+
+  // Whether synapse k runs a point process (false: the built-in ExpSyn).
+  KOKKOS_INLINE_FUNCTION bool is_generated(int k) const {
+    return mech.extent(0) > 0 && mech(k) >= 0;
+  }
+
+  enum Phase { Initial, Current, State, Receive };
+  // One phase of synapse k's point process: v at its node, t, the event's weight w; the
+  // current's g and -i added to g_sum and rhs.
+  struct Call {
+    const GeneratedSynapses& self;
+    int k;
+    double v, t, w;
+    Phase phase;
+    double& g_sum;
+    double& rhs;
+    template <class M>
+    KOKKOS_INLINE_FUNCTION void apply(int) const {
+      if constexpr (M::kind == nmodl::MechanismKind::PointProcess) {
+        using A = SynapseAccessor<M, GeneratedSynapses>;
+        A a{self, self.row(k), self.cst(k), v, t};
+        if (phase == Initial) {
+          for (int r = 0; r < A::Positions::num_rows; ++r)
+            self.rows(a.row + r) = self.row_init(a.row + r);
+          M::initial(a);
+        } else if (phase == Current) {
+          if constexpr (M::has_current) {
+            M::current(a);
+            g_sum += a.di;
+            rhs -= a.i;
+          }
+        } else if (phase == State) {
+          if constexpr (M::has_state) M::state(a);
+        } else {
+          if constexpr (M::has_net_receive) {
+            // NEURON's NetCon weight vector: the connection's weight, then zeros.
+            double weights[M::num_weights > 0 ? M::num_weights : 1] = {};
+            weights[0] = w;
+            M::net_receive(a, weights);
+          }
+        }
+      }
+    }
+  };
+  KOKKOS_INLINE_FUNCTION void run(int k, double v, double t, double w, Phase phase, double& g_sum,
+                                  double& rhs) const {
+    nmodl::Dispatch<Mechanisms>::call(mech(k), Call{*this, k, v, t, w, phase, g_sum, rhs});
+  }
+
+  // INITIAL of synapse k at v (its node's v_init).
+  KOKKOS_INLINE_FUNCTION void initialize(int k, double v) const {
+    double unused = 0;
+    run(k, v, 0.0, 0.0, Initial, unused, unused);
+  }
+  // Synapse k's current at v: g (uS) added to g_sum, -i (nA) to rhs.
+  KOKKOS_INLINE_FUNCTION void current(int k, double v, double t, double& g_sum, double& rhs) const {
+    run(k, v, t, 0.0, Current, g_sum, rhs);
+  }
+  // Synapse k's states over a step, at the new v.
+  KOKKOS_INLINE_FUNCTION void state(int k, double v, double t) const {
+    double unused = 0;
+    run(k, v, t, 0.0, State, unused, unused);
+  }
+  // Events [begin, end) of (synapse, weight), sorted by synapse, as work item i of them
+  // (ApplySynapticEvents' rule: the first event of each run of equal synapses applies the
+  // whole run in order): NET_RECEIVE per event at time t, or the built-in ExpSyn's g += w.
+  template <class Synapse, class Weight, class Conductance>
+  KOKKOS_INLINE_FUNCTION void receive_run(const Synapse& synapse, const Weight& weight,
+                                          const Conductance& g, const int i, const int begin,
+                                          const int end, const double t) const {
+    const int syn = synapse(i);
+    if (!is_generated(syn)) {
+      mechanisms::expsyn_receive(synapse, weight, g, i, begin, end);
+      return;
+    }
+    if (i > begin && syn == synapse(i - 1)) return;
+    double unused = 0;
+    for (int e = i; e < end && synapse(e) == syn; ++e)
+      run(syn, 0.0, t, weight(e), Receive, unused, unused);
+  }
+};
+
+// Point process m of catalogue cat with a synapse's parameters: every variable's value
+// (defaults, then the parameters) and the globals. InputError (naming `where`) for what
+// read_synapse_mechanism refuses, for programs that build templates themselves.
+struct SynapseValues {
+  std::vector<double> values, globals;
+};
+inline SynapseValues synapse_values(const MechanismCatalogue& cat, const SynapseMechanism& spec,
+                                    const std::string& where) {
+  const int k = cat.index_of(spec.name);
+  if (k < 0)
+    throw InputError("synapse point process '" + spec.name + "' is not in the catalogue '" +
+                         cat.name + "' (" + cat.mechanism_names() + ")",
+                     where, 0, spec.name);
+  const CatalogueMechanism& m = cat.mechanisms[k];
+  if (!m.point_process || !m.has_net_receive || m.num_weights > 1 || !m.ion_variables.empty())
+    throw InputError("mechanism '" + spec.name +
+                         "' cannot be a synapse: a synapse is a point process with a "
+                         "NET_RECEIVE of one weight and no ions",
+                     where, 0, spec.name);
+  SynapseValues r;
+  for (const CatalogueVariable& v : m.variables) r.values.push_back(v.default_value);
+  for (const CatalogueGlobal& g : m.globals) r.globals.push_back(g.default_value);
+  for (const MechanismParameter& p : spec.parameters) {
+    const int v = m.variable_index(p.name);
+    const int g = m.global_index(p.name);
+    if (v < 0 && g >= 0) {
+      r.globals[g] = p.value.value;
+    } else if (v >= 0 && m.variables[v].kind == CatalogueVariable::Parameter &&
+               p.value.kind == ParameterValue::Constant) {
+      r.values[v] = p.value.value;
+    } else {
+      throw InputError("'" + p.name + "' is not a parameter of " + m.name + " (" +
+                           m.settable_names() + ") given as a number",
+                       where, 0, p.name);
+    }
+  }
+  return r;
+}
+
+// Whether some synapse of some template runs a point process.
+inline bool any_generated_synapse(const std::vector<CellTemplate>& templates) {
+  for (const CellTemplate& t : templates)
+    for (const ExpSynSpec& s : t.synapses)
+      if (!s.mechanism.builtin()) return true;
+  return false;
+}
+
+// The views for the rank's synapses (slot s has synapses syn_begin_of_slot[s] ..
+// [s + 1] - 1, its template's in order). Host code; empty views where every synapse is
+// the built-in ExpSyn.
+template <class Catalogue, class ExecutionSpace>
+GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generated_synapses(
+    const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
+    const std::vector<int>& template_of_slot, const std::vector<int>& syn_begin_of_slot,
+    const MechanismCatalogue& cat, const SimulationParameters& p) {
+  GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> out;
+  out.celsius = p.celsius;
+  out.dt = p.dt;
+  if (!any_generated_synapse(templates)) return out;
+  // Per template: each synapse's mechanism, node, rows (offset, initial values) and
+  // constants (offset into the flattened constants).
+  struct Of {
+    std::vector<int> mech, node, row, cst;
+    std::vector<double> row_init;
+  };
+  std::vector<Of> of(templates.size());
+  std::vector<double> constants;
+  for (std::size_t ti = 0; ti < templates.size(); ++ti) {
+    const CellTemplate& t = templates[ti];
+    Of& o = of[ti];
+    std::vector<double> diam;
+    for (const ExpSynSpec& s : t.synapses) {
+      const int node = t.compartments.node_at(s.where);
+      o.node.push_back(node);
+      if (s.mechanism.builtin()) {
+        o.mech.push_back(-1);
+        o.row.push_back(0);
+        o.cst.push_back(0);
+        continue;
+      }
+      if (diam.empty()) diam = node_geometry(t).diam_um;
+      const SynapseValues sv = synapse_values(cat, s.mechanism, t.morphology.source);
+      const int k = cat.index_of(s.mechanism.name);
+      const CatalogueMechanism& m = cat.mechanisms[k];
+      o.mech.push_back(k);
+      o.row.push_back(static_cast<int>(o.row_init.size()));
+      o.cst.push_back(static_cast<int>(constants.size()));
+      for (std::size_t v = 0; v < m.variables.size(); ++v) {
+        if (in_rows(m.variables[v]))
+          o.row_init.push_back(sv.values[v]);
+        else if (!m.variables[v].written)
+          constants.push_back(sv.values[v]);
+      }
+      constants.insert(constants.end(), sv.globals.begin(), sv.globals.end());
+      if (m.num_uniforms > 0) {
+        std::vector<double> u(m.num_uniforms);
+        m.uniforms(p.celsius, sv.globals.data(), u.data());
+        constants.insert(constants.end(), u.begin(), u.end());
+      }
+      constants.push_back(t.compartments.area_um2[node]);
+      constants.push_back(diam[node]);
+    }
+  }
+  std::vector<int> mech, node, row, cst;
+  std::vector<double> row_init;
+  for (std::size_t s = 0; s + 1 < syn_begin_of_slot.size(); ++s) {
+    const Of& o = of[template_of_slot[s]];
+    const int base = static_cast<int>(row_init.size());
+    for (std::size_t q = 0; q < o.mech.size(); ++q) {
+      mech.push_back(o.mech[q]);
+      node.push_back(o.node[q]);
+      row.push_back(base + o.row[q]);
+      cst.push_back(o.cst[q]);
+    }
+    row_init.insert(row_init.end(), o.row_init.begin(), o.row_init.end());
+  }
+  if (row_init.empty()) row_init.push_back(0.0);
+  if (constants.empty()) constants.push_back(0.0);
+  out.mech = to_device(exec, mech, "hb::psyn_mech");
+  out.node = to_device(exec, node, "hb::psyn_node");
+  out.row = to_device(exec, row, "hb::psyn_row");
+  out.cst = to_device(exec, cst, "hb::psyn_cst");
+  out.row_init = to_device(exec, row_init, "hb::psyn_row_init");
+  out.constants = to_device(exec, constants, "hb::psyn_constants");
+  out.rows = Kokkos::View<double*, typename ExecutionSpace::memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::psyn_rows")),
+      row_init.size());
+  return out;
+}
+
+}  // namespace hinesbatch::impl
