@@ -239,17 +239,18 @@ struct CellsAccessor {
   KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
   template <int I>
   KOKKOS_INLINE_FUNCTION double get() const {
-    static_assert(!M::variables[I].output_only, "the generated code never reads outputs");
-    constexpr int k = Positions::in_store(I);
-    if constexpr (M::variables[I].written)
+    static_assert(!nmodl::variable_output_only<M, I>, "the generated code never reads outputs");
+    constexpr int k = Positions::template kStore<I>;
+    if constexpr (nmodl::variable_written<M, I>)
       return g.rows(slot, row + k);
     else
       return g.constants(cst + k);
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(double x) const {
-    static_assert(M::variables[I].written, "the generated code sets only written variables");
-    if constexpr (Positions::in_rows(I)) g.rows(slot, row + Positions::in_store(I)) = x;
+    static_assert(nmodl::variable_written<M, I>, "the generated code sets only written variables");
+    if constexpr (Positions::template kInRows<I>)
+      g.rows(slot, row + Positions::template kStore<I>) = x;
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION double global() const {
@@ -262,7 +263,7 @@ struct CellsAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION double ion() const {
     using Of = typename Ions::template Of<M, K>;
-    if constexpr (Of::slot != nmodl::IonI && !Ions::values_written(Of::ion))
+    if constexpr (Of::slot != nmodl::IonI && !Ions::template kValuesWritten<Of::ion>)
       return g.ion_fixed(ion_fixed_base + Of::ion * 3 + Of::slot);
     else
       return g.ions(slot, ion_base + Of::ion * nmodl::IonSlots + Of::slot);
@@ -283,7 +284,7 @@ struct CellsAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION void add_ion_current(double current, double didv) const {
     using Of = typename Ions::template Of<M, K>;
-    if constexpr (Ions::current_read(Of::ion)) {
+    if constexpr (Ions::template kCurrentRead<Of::ion>) {
       const int at = ion_base + Of::ion * nmodl::IonSlots;
       g.ions(slot, at + nmodl::IonI) += current * ion_scale();
       g.ions(slot, at + nmodl::IonDidv) += didv * ion_scale();

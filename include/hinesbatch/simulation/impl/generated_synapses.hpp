@@ -53,17 +53,17 @@ struct SynapseAccessor {
   KOKKOS_INLINE_FUNCTION double diam() const { return s.constants(cst + kArea + 1); }
   template <int I>
   KOKKOS_INLINE_FUNCTION double get() const {
-    static_assert(!M::variables[I].output_only, "the generated code never reads outputs");
-    constexpr int k = Positions::in_store(I);
-    if constexpr (M::variables[I].written)
+    static_assert(!nmodl::variable_output_only<M, I>, "the generated code never reads outputs");
+    constexpr int k = Positions::template kStore<I>;
+    if constexpr (nmodl::variable_written<M, I>)
       return s.rows(row + k);
     else
       return s.constants(cst + k);
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(double x) const {
-    static_assert(M::variables[I].written, "the generated code sets only written variables");
-    if constexpr (Positions::in_rows(I)) s.rows(row + Positions::in_store(I)) = x;
+    static_assert(nmodl::variable_written<M, I>, "the generated code sets only written variables");
+    if constexpr (Positions::template kInRows<I>) s.rows(row + Positions::template kStore<I>) = x;
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION double global() const {

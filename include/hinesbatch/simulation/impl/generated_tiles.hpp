@@ -62,16 +62,16 @@ struct TileAccessor {
   KOKKOS_INLINE_FUNCTION double diam() const { return base.diam(); }
   template <int I>
   KOKKOS_INLINE_FUNCTION double get(int l) const {
-    constexpr int k = Positions::in_store(I);
-    if constexpr (M::variables[I].written)
+    constexpr int k = Positions::template kStore<I>;
+    if constexpr (nmodl::variable_written<M, I>)
       return (&base.g.rows(base.slot, base.row + k))[l];
     else
       return base.g.constants(base.cst + k);
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(int l, double x) const {
-    if constexpr (Positions::in_rows(I))
-      (&base.g.rows(base.slot, base.row + Positions::in_store(I)))[l] = x;
+    if constexpr (Positions::template kInRows<I>)
+      (&base.g.rows(base.slot, base.row + Positions::template kStore<I>))[l] = x;
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION double global() const {
@@ -84,7 +84,7 @@ struct TileAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION double ion(int l) const {
     using Of = typename Ions::template Of<M, K>;
-    if constexpr (Of::slot != nmodl::IonI && !Ions::values_written(Of::ion))
+    if constexpr (Of::slot != nmodl::IonI && !Ions::template kValuesWritten<Of::ion>)
       return base.template ion<K>();
     else
       return (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l];
@@ -101,7 +101,7 @@ struct TileAccessor {
   template <int K>
   KOKKOS_INLINE_FUNCTION void add_ion_current(int l, double current, double didv) const {
     using Of = typename Ions::template Of<M, K>;
-    if constexpr (Ions::current_read(Of::ion)) {
+    if constexpr (Ions::template kCurrentRead<Of::ion>) {
       const int at = base.ion_base + Of::ion * nmodl::IonSlots;
       (&base.g.ions(base.slot, at + nmodl::IonI))[l] += current * base.ion_scale();
       (&base.g.ions(base.slot, at + nmodl::IonDidv))[l] += didv * base.ion_scale();

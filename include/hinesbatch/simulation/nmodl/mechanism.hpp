@@ -97,6 +97,13 @@ KOKKOS_INLINE_FUNCTION double uniform(const Accessor& a) {
     return u[K];
   }
 }
+// Variable I's flags as constants: device code reads them where it may not call std::array's
+// host-only operator[] (nvcc without --expt-relaxed-constexpr warns at every call).
+template <class M, int I>
+inline constexpr bool variable_written = M::variables[I].written;
+template <class M, int I>
+inline constexpr bool variable_output_only = M::variables[I].output_only;
+
 // Whether M has lanes variants of current and state (current_lanes<W>, state_lanes<W>: the
 // W cells of a host tile at once), as the compiler emits for most density mechanisms.
 template <class M, class = void>
@@ -194,6 +201,11 @@ struct CatalogueIons<std::tuple<Ms...>> {
     ((r = r || reads_current<Ms>(j)), ...);
     return r;
   }
+  // The same as constants, which device code reads without calling host functions.
+  template <int J>
+  static constexpr bool kValuesWritten = values_written(J);
+  template <int J>
+  static constexpr bool kCurrentRead = current_read(J);
   // Ion variable K of mechanism M: its ion's index, and its value's among the IonSlots.
   template <class M, int K>
   struct Of {

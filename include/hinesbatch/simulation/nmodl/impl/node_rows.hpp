@@ -34,6 +34,11 @@ struct RowPositions {
   }
   static constexpr int num_rows = count(true);
   static constexpr int num_constants = count(false);
+  // The same as constants, which device code reads without calling host functions.
+  template <int I>
+  static constexpr bool kInRows = in_rows(I);
+  template <int I>
+  static constexpr int kStore = in_store(I);
 };
 
 template <class ExecutionSpace>
@@ -65,16 +70,16 @@ struct NodeRowAccessor {
   KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
   template <int I>
   KOKKOS_INLINE_FUNCTION double get() const {
-    constexpr int k = RowPositions<M>::in_store(I);
-    if constexpr (M::variables[I].written)
+    constexpr int k = RowPositions<M>::template kStore<I>;
+    if constexpr (variable_written<M, I>)
       return s.rows(slot, node, k);
     else
       return s.constants(templ, node, k);
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(double x) const {
-    static_assert(M::variables[I].written, "the generated code sets only written variables");
-    constexpr int k = RowPositions<M>::in_store(I);
+    static_assert(variable_written<M, I>, "the generated code sets only written variables");
+    constexpr int k = RowPositions<M>::template kStore<I>;
     s.rows(slot, node, k) = x;
   }
   template <int I>
