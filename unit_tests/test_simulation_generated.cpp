@@ -22,6 +22,7 @@
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/dense_network.hpp"
+#include "support/mixed_trees.hpp"
 #include "support/shared_data.hpp"
 
 namespace hinesbatch::test {
@@ -207,64 +208,14 @@ TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedFor) {
   std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
 }
 
-// Four templates round-robin over `cells` cells in rings of 6, kicked at 1 ms, on three
-// trees: templates 0 and 2 share one (pas on the dendrite and hh in the soma; hh
-// everywhere), so its tiles mix them. Templates 1 and 3: pas and hh in the soma on their own
-// trees. Synapses, IClamps on templates 0 and 3, a detector on each. `generated`: which
-// templates' pas and hh are the default catalogue's (the others keep the built-in ones).
-// Recorded: every node of one cell per template and of the last two cells.
-struct SeveralTemplates {
-  std::vector<CellTemplate> templates;
-  NetworkSpec net;
-  SimulationParameters p;
-  std::vector<std::int64_t> gids;
-  std::vector<RecordSpec> rec;
-};
+// mixed_trees (support/mixed_trees.hpp): templates 0 and 2 share a tree (pas on the dendrite
+// and hh in the soma; hh everywhere), so its tiles mix them. `generated`: which templates'
+// pas and hh are the default catalogue's (the others keep the built-in ones).
+using SeveralTemplates = MixedTrees;
 SeveralTemplates several_templates(int cells, const std::vector<bool>& generated) {
-  auto with_nseg = [](int nseg) {
-    SectionOptions o;
-    o.nseg_per_section = nseg;
-    return synthetic_sections("ball-and-stick", o);
-  };
-  SectionedMorphology forked = with_nseg(10);  // soma and two dendrites of 10 segments
-  forked.sections.push_back(forked.sections[1]);
-  const SectionedMorphology straight = with_nseg(21);  // soma and one dendrite of 21
-  DensityMechanism pas, hh_soma, hh_all;
-  pas.kind = DensityMechanism::Pas;
-  pas.region = Region::Dend;
-  pas.pas = {0.0002, -65};
-  hh_soma.kind = hh_all.kind = DensityMechanism::HH;
-  hh_soma.region = Region::Soma;
-  hh_all.region = Region::All;
-  hh_soma.hh.gnabar = hh_all.hh.gnabar = 0.25;
-  const std::vector<ExpSynSpec> syn(3, ExpSynSpec{{0, 0.5}, 2.0, 0.0});
-  const IClampSpec stim{{0, 0.5}, 1, 3, 0.4};
-  const DetectorSpec det{true, {0, 0.5}, 10};
-  SeveralTemplates m;
-  m.templates = {make_cell_template(straight, 100, 1, {pas, hh_soma}, {stim}, syn, det),
-                 make_cell_template(forked, 100, 1, {pas, hh_soma}, {}, syn, det),
-                 make_cell_template(straight, 100, 1, {hh_all}, {}, syn, det),
-                 make_cell_template(with_nseg(9), 100, 1, {pas, hh_soma}, {stim}, syn, det)};
+  SeveralTemplates m = mixed_trees(cells);
   for (std::size_t k = 0; k < m.templates.size(); ++k)
     if (generated[k]) m.templates[k] = as_generated(m.templates[k]);
-  NetworkSpec& net = m.net;
-  net.type = NetworkSpec::Ring;
-  net.cells = cells;
-  net.ring_size = 6;
-  net.templates = 4;
-  net.extra_synapses = 2;
-  net.weight = 0.05;
-  net.delay_min = 1.0;
-  net.delay_max = 2.0;
-  net.kick_weight = 0.2;
-  net.seed = 5;
-  m.p.tstop = 30;
-  m.gids.resize(net.cells);
-  for (int g = 0; g < net.cells; ++g) m.gids[g] = g;
-  for (std::int64_t g : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3},
-                         net.cells - 2, net.cells - 1})
-    for (const RecordSpec& r : every_node(m.templates[net.template_of(g)]))
-      m.rec.push_back({g, r.where});
   return m;
 }
 
@@ -370,7 +321,7 @@ TEST(GeneratedMechanisms, LayoutResolvesRegionsOverridesAndDistances) {
   const impl::MechanismValues mv = impl::mechanism_values(t, pas, geo.distance_um);
   const int ng = pas.variable_index("g"), ne = pas.variable_index("e");
   const std::size_t nv = pas.variables.size();
-  const impl::LeakOfNodes leak = impl::folded_leak(t, pas, p, geo.distance_um);
+  const impl::LeakOfNodes leak = impl::folded_leak(pas, p, mv);
   ASSERT_FALSE(leak.empty());
   impl::TemplateNodes nodes = impl::template_nodes(t, p.dt);
   impl::fold_generated_leaks(t, cat, p, nodes);
@@ -409,14 +360,35 @@ TEST(GeneratedMechanisms, LayoutResolvesRegionsOverridesAndDistances) {
   // Names the catalogue lacks are InputErrors naming them.
   t.generated = {GeneratedMechanism{"kdr", Region::All, {}}};
   EXPECT_THROW(impl::generated_template(t, cat, p), InputError);
+  // A parameter hh lacks: the same reason (one schema, mechanism_entry.hpp) from the layout
+  // of a template given in code and from the config reader, which names the entry's key.
   t.generated = {GeneratedMechanism{"hh", Region::All, {{"gnabr", {}}}}};
+  const auto reason = [](const std::string& what) {
+    const std::size_t at = what.find("unknown parameter of hh (its parameters: ");
+    return at == std::string::npos ? std::string() : what.substr(at, what.find(')', at) - at);
+  };
+  std::string in_code, in_config;
   try {
     impl::generated_template(t, cat, p);
     ADD_FAILURE() << "no error for a parameter hh lacks";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("'gnabr' is not a parameter of hh"), std::string::npos)
-        << e.what();
+    in_code = e.what();
+    EXPECT_NE(in_code.find("parameter 'gnabr': unknown parameter of hh"), std::string::npos)
+        << in_code;
   }
+  try {
+    parse_cell_template(R"({"morphology": "synthetic:ball-and-stick",
+        "mechanisms": [{"name": "hh", "parameters": {"gnabr": 0.1}}]})",
+                        "cell.json", "");
+    ADD_FAILURE() << "no error for a parameter hh lacks";
+  } catch (const InputError& e) {
+    in_config = e.what();
+    EXPECT_NE(in_config.find("mechanisms[0].parameters.gnabr': unknown parameter of hh"),
+              std::string::npos)
+        << in_config;
+  }
+  EXPECT_FALSE(reason(in_code).empty()) << in_code;
+  EXPECT_EQ(reason(in_code), reason(in_config));
   t.generated = {GeneratedMechanism{"ExpSyn", Region::All, {}}};
   EXPECT_THROW(impl::generated_template(t, cat, p), InputError);
 }

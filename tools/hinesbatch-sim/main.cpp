@@ -116,12 +116,10 @@ class MpiExchange final : public SpikeExchange {
 
 struct Cli {
   std::string config;
-  std::vector<std::string> sets;
-  std::string spikes, traces, metrics, model, backend = "device", host_schedule, on_chip;
+  std::vector<std::string> sets;  // --set's, then the run flags' (run_keys()): flags win
+  std::string spikes, traces, metrics, model, backend = "device";
   std::string spikes_sonata;
-  std::string dry_run_text;
-  bool overlap = false, no_overlap = false, quiet = false, kokkos_help = false;
-  int dry_run = -1;
+  bool quiet = false, kokkos_help = false;
   std::vector<std::string> kokkos;  // checked, for Kokkos::initialize
 };
 
@@ -228,15 +226,29 @@ Cli parse(int argc, char** argv) {
                  "the instantiated model as JSON for NEURON (scripts/validation/neuron_run.py)");
   app.add_option("--backend", c.backend, "device (Kokkos' default space) or host")
       ->default_str("device");
-  app.add_flag("--overlap", c.overlap,
-               "overlap the spike exchange with computation (run.overlap true)");
-  app.add_flag("--no-overlap", c.no_overlap,
-               "no overlap of the spike exchange with computation (run.overlap false, the "
-               "default)");
-  app.add_option("--host-schedule", c.host_schedule, "lanes or cells (run.host_schedule)");
-  app.add_option("--on-chip", c.on_chip, "auto, on or off (run.on_chip)");
-  app.add_option("--dry-run-ranks", c.dry_run_text,
-                 "emulate P ranks of the config's network in one process (run.dry_run_ranks)");
+  // The run flags: each a shorthand for --set run.<key>=VALUE, checked by the config reader
+  // as that key (run_keys()), so that a flag, --set and the JSON cannot disagree.
+  struct RunFlag {
+    const RunKey* key;
+    std::string value;             // an option's
+    bool on = false, off = false;  // a Boolean's --flag and --no-flag
+  };
+  std::vector<RunFlag> run_flags;
+  std::vector<std::string> valued = {"--spikes", "--traces", "--metrics", "--export-model",
+                                     "--backend"};  // options that take a value
+  for (const RunKey& k : run_keys())
+    if (!k.flag.empty()) run_flags.push_back({&k});
+  for (RunFlag& f : run_flags) {
+    const RunKey& k = *f.key;
+    if (k.type == RunKey::Boolean) {
+      app.add_flag(k.flag, f.on, k.help + " (run." + k.name + " true)");
+      app.add_flag("--no-" + k.flag.substr(2), f.off,
+                   "the opposite of " + k.flag + " (run." + k.name + " false)");
+    } else {
+      app.add_option(k.flag, f.value, k.help + " (run." + k.name + ")");
+      valued.push_back(k.flag);
+    }
+  }
   app.add_flag("--quiet", c.quiet, "no progress and summary lines on stderr");
   app.footer(
       "Kokkos options, checked here and handed to Kokkos: --kokkos-num-threads=N, "
@@ -262,36 +274,29 @@ Cli parse(int argc, char** argv) {
     usage(what.size() <= 200 ? what : what.substr(0, 200) + "...");
   }
   // An option given with an empty value ("--spikes ''") would fall back to the config's.
-  for (const char* name : {"--spikes", "--traces", "--metrics", "--export-model", "--backend",
-                           "--host-schedule", "--on-chip", "--dry-run-ranks"})
+  for (const std::string& name : valued)
     if (app.count(name) > 0 && app[name]->as<std::string>().empty())
-      usage(std::string(name) + " needs a non-empty value");
+      usage(name + " needs a non-empty value");
   // "--spikes --no-overlap": CLI11 takes the next argument as the value; a value that is
   // one of our options (or any "--name") is a forgotten value, not a file name.
-  for (const char* name : {"--spikes", "--traces", "--metrics", "--export-model", "--set",
-                           "--backend", "--host-schedule", "--on-chip", "--dry-run-ranks"})
+  valued.push_back("--set");
+  for (const std::string& name : valued)
     if (app.count(name) > 0)
       for (const std::string& v : app[name]->as<std::vector<std::string>>())
         if (v.rfind("--", 0) == 0)
-          usage(std::string(name) + " needs a value, got the option '" + cli::echoed(v) +
+          usage(name + " needs a value, got the option '" + cli::echoed(v) +
                 "' (a file named so: write ./" + cli::echoed(v) + ")");
   for (const std::string& v : c.sets)
     if (v.empty()) usage("--set needs key.path=value, got ''");
-  if (!c.dry_run_text.empty()) {
-    long long p = 0;
-    if (!cli::parse_integer(c.dry_run_text, 0, 1 << 20, p))
-      usage("--dry-run-ranks needs an integer in [0, 1048576], got '" +
-            cli::echoed(c.dry_run_text) + "'");
-    c.dry_run = static_cast<int>(p);
-  }
   if (c.backend != "device" && c.backend != "host")
     usage("--backend must be device or host, got '" + cli::echoed(c.backend) + "'");
-  HostSchedule host_schedule{};
-  OnChipSteps on_chip{};
-  if (!c.host_schedule.empty() && !from_string(c.host_schedule, host_schedule))
-    usage("--host-schedule must be lanes or cells, got '" + cli::echoed(c.host_schedule) + "'");
-  if (!c.on_chip.empty() && !from_string(c.on_chip, on_chip))
-    usage("--on-chip must be auto, on or off, got '" + cli::echoed(c.on_chip) + "'");
+  // After --set's: a flag wins over --set of its key, as over the JSON.
+  for (const RunFlag& f : run_flags) {
+    if (f.on && f.off)
+      usage(f.key->flag + " and --no-" + f.key->flag.substr(2) + " contradict each other");
+    if (f.on || f.off) c.sets.push_back(run_key_override(*f.key, f.on ? "true" : "false"));
+    if (!f.value.empty()) c.sets.push_back(run_key_override(*f.key, f.value));
+  }
   return c;
 }
 
@@ -495,14 +500,7 @@ SimulationConfig setup(const Cli& cli, int ranks) {
   if (!cli.spikes.empty()) cfg.outputs.spikes = cli.spikes;
   if (!cli.traces.empty()) cfg.outputs.traces = cli.traces;
   if (!cli.metrics.empty()) cfg.outputs.metrics = cli.metrics;
-  if (cli.overlap && cli.no_overlap)
-    throw InputError("--overlap and --no-overlap contradict each other");
-  if (cli.overlap) cfg.run.overlap = true;
   if (!cli.spikes_sonata.empty()) cfg.outputs.spikes_sonata = cli.spikes_sonata;
-  if (cli.no_overlap) cfg.run.overlap = false;
-  if (!cli.host_schedule.empty()) cfg.run.host_schedule = parse_host_schedule(cli.host_schedule);
-  if (!cli.on_chip.empty()) cfg.run.on_chip = parse_on_chip_steps(cli.on_chip);
-  if (cli.dry_run >= 0) cfg.dry_run_ranks = cli.dry_run;
   if (!cli.model.empty()) cfg.outputs.model = cli.model;
   // A traces file without records would be empty (or missing): refused.
   if (!cfg.outputs.traces.empty() && cfg.records.empty())

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/impl/enum_names.hpp"
@@ -69,6 +70,31 @@ struct RunOptions {
 
 // "auto", "warp_per_cell", "team_per_cell" or "team_in_memory" (-1 for auto).
 int parse_on_chip_kind(const std::string& name);
+
+struct SimulationConfig;
+
+// One key of a config's "run" section. The config reader checks JSON run.* and --set run.*
+// against this table only, and hinesbatch-sim's run flags are shorthands built from it
+// (`--host-schedule cells` is `--set run.host_schedule=cells`): one check and one message per
+// key, whichever way its value comes.
+struct RunKey {
+  enum Type { Boolean, Integer, Number, Choice };
+  std::string name;  // run.<name>
+  Type type = Boolean;
+  std::string default_json;          // the value when the key is absent, as JSON text
+  double lo = 0, hi = 0;             // Integer, Number: the range
+  std::vector<std::string> choices;  // Choice: the names it takes
+  std::string flag;  // hinesbatch-sim's shorthand ("--host-schedule"; a Boolean's also has
+                     // "--no-..." for false), or empty
+  std::string help;  // what the flag's --help says
+  // Sets the checked value into the config: number for Boolean (0 or 1), Integer and
+  // Number; choice for Choice.
+  void (*apply)(SimulationConfig& config, double number, const std::string& choice) = nullptr;
+};
+const std::vector<RunKey>& run_keys();
+// The --set override that a run flag's VALUE stands for: "run.<name>=VALUE", a Choice's value
+// quoted as a JSON string (so that any text is read as the name it is).
+std::string run_key_override(const RunKey& key, const std::string& value);
 
 // What a record samples every step at (gid, where): "v" (mV), an ion value ("cai", "eca",
 // "ica": mM, mV, mA/cm2) or a generated mechanism's variable as NEURON names it

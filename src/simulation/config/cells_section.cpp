@@ -7,6 +7,7 @@
 
 #include "config_reader.hpp"
 #include "hinesbatch/morphology/swc.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 
 namespace hinesbatch::config_impl {
 
@@ -83,50 +84,43 @@ ParameterValue distance_function(const json& v, const std::string& key, const Ct
 }
 
 // A cell.mechanisms entry that names a mechanism of the catalogue: {"name", "region",
-// "parameters": {name: number | distance function}}.
+// "parameters": {name: number | distance function}}. The mechanism and the parameters' names
+// and kinds are checked by the shared schema (mechanism_entry.hpp), then the values read.
 GeneratedMechanism generated_mechanism(const json& m, const std::string& key, const Ctx& ctx) {
   ctx.only(m, key, {"name", "region", "parameters"});
-  const MechanismCatalogue& cat = ctx.mechanisms();
   GeneratedMechanism g;
   g.name = ctx.str(m, key + ".", "name", "");
-  const int index = cat.index_of(g.name);
-  if (index < 0)
-    ctx.fail(key + ".name",
-             "unknown mechanism: neither a built-in (pas, hh) nor in the catalogue '" + cat.name +
-                 "' (" + cat.mechanism_names() + ")",
-             m.value("name", json()));
-  const CatalogueMechanism& mech = cat.mechanisms[index];
-  if (mech.point_process)
-    ctx.fail(key + ".name",
-             "is a point process: cell.mechanisms inserts density mechanisms in regions",
-             m.at("name"));
-  if (!m.contains("parameters")) return g;
-  const json& ps = m.at("parameters");
-  if (!ps.is_object()) ctx.fail(key + ".parameters", "must be an object", ps);
-  for (auto it = ps.begin(); it != ps.end(); ++it) {
-    const std::string pkey = key + ".parameters." + it.key();
-    const int v = mech.variable_index(it.key());
-    const bool global = mech.global_index(it.key()) >= 0 && v < 0;
-    if (!global && (v < 0 || mech.variables[v].kind != CatalogueVariable::Parameter))
-      ctx.fail(pkey,
-               std::string(v < 0 ? "unknown parameter"
-                                 : "not a parameter (a state or assigned "
-                                   "variable)") +
-                   " of " + mech.name + " (its parameters: " + mech.settable_names() + ")",
-               it.value());
-    MechanismParameter p{it.key(), {}};
-    if (it.value().is_number()) {
-      p.value.value = ctx.num(ps, key + ".parameters.", it.key().c_str(), 0);
-    } else if (it.value().is_object() && !global) {
-      p.value = distance_function(it.value(), pkey, ctx);
-    } else {
-      ctx.fail(pkey,
-               global ? "must be a number (a GLOBAL is one value)"
-                      : "must be a number or a distance function {\"distance\": \"linear\" | "
-                        "\"exp\" | \"sigmoid\" | \"window\", ...}",
-               it.value());
+  const json ps = m.value("parameters", json::object());
+  if (ps.is_object())
+    for (auto it = ps.begin(); it != ps.end(); ++it) {
+      MechanismParameter p{it.key(), {}};
+      if (it.value().is_object()) p.value.kind = ParameterValue::Linear;  // a distance function
+      g.parameters.push_back(p);
     }
-    g.parameters.push_back(p);
+  if (const impl::MechanismEntryProblem problem =
+          impl::mechanism_entry_problem(g, ctx.mechanisms())) {
+    if (problem.part == impl::MechanismEntryProblem::Name)
+      ctx.fail(key + ".name", problem.why, m.value("name", json()));
+    const std::string& name = g.parameters[static_cast<std::size_t>(problem.parameter)].name;
+    ctx.fail(key + ".parameters." + name, problem.why, ps.at(name));
+  }
+  if (!ps.is_object()) ctx.fail(key + ".parameters", "must be an object", ps);
+  const MechanismCatalogue& cat = ctx.mechanisms();
+  const CatalogueMechanism& mech = cat.mechanisms[cat.index_of(g.name)];
+  for (MechanismParameter& p : g.parameters) {
+    const std::string pkey = key + ".parameters." + p.name;
+    const json& v = ps.at(p.name);
+    if (v.is_number())
+      p.value.value = ctx.num(ps, key + ".parameters.", p.name.c_str(), 0);
+    else if (v.is_object())
+      p.value = distance_function(v, pkey, ctx);
+    else
+      ctx.fail(pkey,
+               impl::is_global_parameter(mech, p.name)
+                   ? "must be a number (a GLOBAL is one value)"
+                   : "must be a number or a distance function {\"distance\": \"linear\" | "
+                     "\"exp\" | \"sigmoid\" | \"window\", ...}",
+               v);
   }
   return g;
 }

@@ -1,4 +1,7 @@
 // The sections about a run rather than the model: records, run options, outputs.
+#include <algorithm>
+#include <limits>
+
 #include "config_reader.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 
@@ -27,38 +30,51 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
   }
 }
 
+namespace {
+
+std::string joined_choices(const std::vector<std::string>& choices) {
+  std::string out;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  return out;
+}
+
+// One key of the run section, checked by its type and range (the default when absent).
+void read_run_key(const json& run, const Ctx& ctx, const RunKey& k, SimulationConfig& c) {
+  json one = json::object();
+  one[k.name] = run.contains(k.name) ? run.at(k.name) : json::parse(k.default_json);
+  const char* name = k.name.c_str();
+  switch (k.type) {
+    case RunKey::Boolean:
+      k.apply(c, ctx.boolean(one, "run.", name, false) ? 1 : 0, {});
+      break;
+    case RunKey::Integer:
+      k.apply(c,
+              static_cast<double>(ctx.integer(one, "run.", name, 0, static_cast<std::int64_t>(k.lo),
+                                              static_cast<std::int64_t>(k.hi))),
+              {});
+      break;
+    case RunKey::Number:
+      k.apply(c, ctx.num(one, "run.", name, 0, k.lo, k.hi), {});
+      break;
+    case RunKey::Choice: {
+      const std::string v = ctx.str(one, "run.", name, "");
+      if (std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end())
+        ctx.fail("run." + k.name, "must be " + joined_choices(k.choices), one.at(k.name));
+      k.apply(c, 0, v);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 void read_run_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const json run = root.value("run", json::object());
-  ctx.only(run, "run",
-           {"overlap", "epoch_steps", "partition", "dry_run_ranks", "progress_every_s",
-            "host_schedule", "on_chip", "on_chip_kind", "on_chip_lanes"});
-  c.run.overlap = ctx.boolean(run, "run.", "overlap", false);
-  c.run.epoch_steps = static_cast<int>(ctx.integer(run, "run.", "epoch_steps", 0, 0));
-  c.run.progress_every_s = ctx.num(run, "run.", "progress_every_s", 5, 0);
-  try {
-    c.partition = parse_partition(ctx.str(run, "run.", "partition", "contiguous"));
-  } catch (const InputError&) {
-    ctx.fail("run.partition", "must be contiguous or balanced", run.at("partition"));
-  }
-  c.dry_run_ranks = static_cast<int>(ctx.integer(run, "run.", "dry_run_ranks", 0, 0, 1 << 20));
-  try {
-    c.run.host_schedule = parse_host_schedule(ctx.str(run, "run.", "host_schedule", "lanes"));
-  } catch (const InputError&) {
-    ctx.fail("run.host_schedule", "must be lanes or cells", run.at("host_schedule"));
-  }
-  try {
-    c.run.on_chip = parse_on_chip_steps(ctx.str(run, "run.", "on_chip", "auto"));
-  } catch (const InputError&) {
-    ctx.fail("run.on_chip", "must be auto, on or off", run.at("on_chip"));
-  }
-  try {
-    c.run.on_chip_force.kind = parse_on_chip_kind(ctx.str(run, "run.", "on_chip_kind", "auto"));
-  } catch (const InputError&) {
-    ctx.fail("run.on_chip_kind", "must be auto, warp_per_cell, team_per_cell or team_in_memory",
-             run.at("on_chip_kind"));
-  }
-  c.run.on_chip_force.lanes =
-      static_cast<int>(ctx.integer(run, "run.", "on_chip_lanes", 0, 0, 1024));
+  std::set<std::string> names;
+  for (const RunKey& k : run_keys()) names.insert(k.name);
+  ctx.only(run, "run", names);
+  for (const RunKey& k : run_keys()) read_run_key(run, ctx, k, c);
 }
 
 void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o) {
@@ -78,3 +94,48 @@ void read_outputs_section(const json& root, const Ctx& ctx, SimulationOutputs& o
 }
 
 }  // namespace hinesbatch::config_impl
+
+namespace hinesbatch {
+
+const std::vector<RunKey>& run_keys() {
+  using C = SimulationConfig;
+  using S = std::string;
+  constexpr double kAny = std::numeric_limits<double>::max();
+  constexpr double kInt = std::numeric_limits<int>::max();
+  // The read order (the first bad key is the one named).
+  // clang-format off
+  static const std::vector<RunKey> keys = {
+      {"overlap", RunKey::Boolean, "false", 0, 0, {}, "--overlap",
+       "overlap the spike exchange with computation",
+       [](C& c, double x, const S&) { c.run.overlap = x != 0; }},
+      {"epoch_steps", RunKey::Integer, "0", 0, kInt, {}, "", "",
+       [](C& c, double x, const S&) { c.run.epoch_steps = static_cast<int>(x); }},
+      {"progress_every_s", RunKey::Number, "5", 0, kAny, {}, "", "",
+       [](C& c, double x, const S&) { c.run.progress_every_s = x; }},
+      {"partition", RunKey::Choice, "\"contiguous\"", 0, 0, {"contiguous", "balanced"}, "", "",
+       [](C& c, double, const S& v) { c.partition = parse_partition(v); }},
+      {"dry_run_ranks", RunKey::Integer, "0", 0, 1 << 20, {}, "--dry-run-ranks",
+       "emulate P ranks of the config's network in one process",
+       [](C& c, double x, const S&) { c.dry_run_ranks = static_cast<int>(x); }},
+      {"host_schedule", RunKey::Choice, "\"lanes\"", 0, 0, {"lanes", "cells"}, "--host-schedule",
+       "how a host backend steps its cells: lanes or cells",
+       [](C& c, double, const S& v) { c.run.host_schedule = parse_host_schedule(v); }},
+      {"on_chip", RunKey::Choice, "\"auto\"", 0, 0, {"auto", "on", "off"}, "--on-chip",
+       "a team per cell runs each epoch: auto, on or off",
+       [](C& c, double, const S& v) { c.run.on_chip = parse_on_chip_steps(v); }},
+      {"on_chip_kind", RunKey::Choice, "\"auto\"", 0, 0,
+       {"auto", "warp_per_cell", "team_per_cell", "team_in_memory"}, "", "",
+       [](C& c, double, const S& v) { c.run.on_chip_force.kind = parse_on_chip_kind(v); }},
+      {"on_chip_lanes", RunKey::Integer, "0", 0, 1024, {}, "", "",
+       [](C& c, double x, const S&) { c.run.on_chip_force.lanes = static_cast<int>(x); }},
+  };
+  // clang-format on
+  return keys;
+}
+
+std::string run_key_override(const RunKey& key, const std::string& value) {
+  return "run." + key.name + "=" +
+         (key.type == RunKey::Choice ? config_impl::dump_value(config_impl::json(value)) : value);
+}
+
+}  // namespace hinesbatch

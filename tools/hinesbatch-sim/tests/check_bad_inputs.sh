@@ -80,10 +80,46 @@ for sched in lanes cells; do  # both host schedules name it
   expect iclamp_1e10_$sched 1 "membrane potential .* at gid 0, node [0-9]+, t = " -- \
     "$BASE" --backend host --host-schedule $sched --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
 done
-expect host_schedule_flag 2 "--host-schedule must be lanes or cells, got 'tiles'" -- \
-  "$BASE" --host-schedule tiles
-expect host_schedule_key 2 "config key 'run.host_schedule': must be lanes or cells" -- \
-  "$BASE" --set run.host_schedule=tiles
+# Run options: a flag is a shorthand for --set run.<key>=VALUE, and both are the JSON key
+# (one check per key): a bad value names the key and the value whichever way it comes.
+sed 's/"run": {/"run": {"host_schedule": "tiles", /' "$BASE" >run_key.json
+for path in "flag:--host-schedule tiles" "set:--set run.host_schedule=tiles" "json:"; do
+  # shellcheck disable=SC2086
+  expect "run_key_host_schedule_${path%%:*}" 2 "config key 'run.host_schedule': must be lanes or cells \(value '\"tiles\"'\)" -- \
+    "$([[ ${path%%:*} == json ]] && echo run_key.json || echo "$BASE")" ${path#*:}
+done
+for path in "flag:--on-chip maybe" "set:--set run.on_chip=maybe"; do
+  # shellcheck disable=SC2086
+  expect "run_key_on_chip_${path%%:*}" 2 "config key 'run.on_chip': must be auto, on or off \(value '\"maybe\"'\)" -- "$BASE" ${path#*:}
+done
+for path in "flag:--dry-run-ranks 2000000" "set:--set run.dry_run_ranks=2000000"; do
+  # shellcheck disable=SC2086
+  expect "run_key_dry_run_ranks_${path%%:*}" 2 "config key 'run.dry_run_ranks': must be an integer in \[0, 1048576\] \(value '2000000'\)" -- "$BASE" ${path#*:}
+done
+expect run_key_overlap_set 2 "config key 'run.overlap': must be true or false \(value '\"maybe\"'\)" -- \
+  "$BASE" --set run.overlap=maybe
+# The same run whichever way its options come (flags, --set, the JSON); a flag wins over --set.
+sed 's/"run": {/"run": {"host_schedule": "cells", "dry_run_ranks": 2, "overlap": true, /' "$BASE" >run_json.json
+same_run() {  # same_run NAME ARGS...: spikes and the run's metrics as those of the flags' run
+  local name=$1
+  shift
+  "$SIM" "$@" --quiet --spikes "$name.spikes" --metrics "$name.metrics" >/dev/null 2>&1
+  cases=$((cases + 1))
+  local keys='"(schedule|ranks|overlap|epoch_steps|exchange|spikes)"'
+  if [[ -s $name.spikes ]] && cmp -s flags.spikes "$name.spikes" &&
+    diff <(grep -E "$keys" flags.metrics) <(grep -E "$keys" "$name.metrics") >/dev/null; then
+    echo "ok   run_options_$name: $(grep -E "$keys" "$name.metrics" | tr -d ' \n')"
+  else
+    echo "FAIL run_options_$name: differs from the flags' run"
+    failures=$((failures + 1))
+  fi
+}
+"$SIM" "$BASE" --quiet --host-schedule cells --dry-run-ranks 2 --overlap --spikes flags.spikes \
+  --metrics flags.metrics >/dev/null 2>&1
+same_run set "$BASE" --set run.host_schedule=cells --set run.dry_run_ranks=2 --set run.overlap=true
+same_run json run_json.json
+same_run flag_wins "$BASE" --set run.host_schedule=lanes --set run.overlap=false --host-schedule cells \
+  --dry-run-ranks 2 --overlap
 
 # --- 2. outputs
 cp "$BASE" in.json
@@ -162,8 +198,8 @@ head -c 20000000 /dev/zero | tr '\0' 'x' >token.txt
 { printf '1 1 0 0 0 1'; cat token.txt; printf ' -1\n'; } >token.swc
 cfg token.json '{"cell": {"morphology": "token.swc"}}'
 expect huge_token_truncated 2 "token.swc:1: radius is not a number \(value '1x{63}\.\.\. \(20000001 characters\)'\)" -- token.json
-expect dry_run_ranks_abc 2 "--dry-run-ranks needs an integer.*'abc'" -- "$BASE" --dry-run-ranks abc
-expect dry_run_ranks_12abc 2 "--dry-run-ranks needs an integer.*'12abc'" -- "$BASE" --dry-run-ranks 12abc
+expect dry_run_ranks_abc 2 "key 'run.dry_run_ranks': must be an integer.*'\"abc\"'" -- "$BASE" --dry-run-ranks abc
+expect dry_run_ranks_12abc 2 "key 'run.dry_run_ranks': must be an integer.*'\"12abc\"'" -- "$BASE" --dry-run-ranks 12abc
 cases=$((cases + 1))
 help=$("$SIM" --help 2>&1)
 if [[ $? == 0 && $(head -1 <<<"$help") == hinesbatch-sim:* ]] && ! grep -qi "kokkos.*command-line options" <<<"$help"; then

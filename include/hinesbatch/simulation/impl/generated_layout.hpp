@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "hinesbatch/morphology/cable_matrix.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/nmodl/ions.hpp"
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
@@ -138,8 +140,8 @@ inline NodeGeometry node_geometry(const CellTemplate& t) {
 
 // Mechanism m's values in template t: where it is inserted, every variable per node
 // (defaults, then the config's entries in order; distance functions resolved) and its
-// globals. InputError for a parameter that is neither a PARAMETER nor a GLOBAL of m, a
-// distance function on a GLOBAL, or a normalised distance over a region without length.
+// globals. The entries checked first (check_mechanism_entries); InputError for a normalised
+// distance over a region without length.
 struct MechanismValues {
   std::vector<char> inserted;  // per node
   std::vector<double> values;  // (node, variable)
@@ -167,17 +169,10 @@ inline MechanismValues mechanism_values(const CellTemplate& t, const CatalogueMe
       const int v = m.variable_index(par.name);
       const int gl = m.global_index(par.name);
       if (gl >= 0 && v < 0) {
-        if (par.value.kind != ParameterValue::Constant)
-          throw InputError("GLOBAL " + par.name + " of " + m.name +
-                               " is one value: it cannot depend on the distance",
-                           source, 0, par.name);
         r.globals[gl] = par.value.value;
         continue;
       }
-      if (v < 0 || m.variables[v].kind != CatalogueVariable::Parameter)
-        throw InputError(
-            "'" + par.name + "' is not a parameter of " + m.name + " (" + m.settable_names() + ")",
-            source, 0, par.name);
+      if (v < 0) throw std::logic_error("mechanism_values: an unchecked entry (" + par.name + ")");
       if (par.value.normalize && !(longest > 0))
         throw InputError("parameter " + par.name + " of " + m.name +
                              ": a normalised distance needs a region that extends from the "
@@ -195,19 +190,17 @@ inline MechanismValues mechanism_values(const CellTemplate& t, const CatalogueMe
   return r;
 }
 
-// A leak of the catalogue (CatalogueMechanism::leak) in template t, per node: its
-// conductance G (S/cm2, 0 where it is not inserted) and reversal E = -i(0)/G (mV). Empty
-// where it does not fold into the cable's passive terms: not a leak, or G <= 0 somewhere.
+// A leak of the catalogue (CatalogueMechanism::leak) with values mv (mechanism_values), per node:
+// its conductance G (S/cm2, 0 where it is not inserted) and reversal E = -i(0)/G (mV). Empty where
+// it does not fold into the cable's passive terms: not a leak, or G <= 0 somewhere.
 struct LeakOfNodes {
   std::vector<double> g_S_cm2, e_mV;
   bool empty() const { return g_S_cm2.empty(); }
 };
-inline LeakOfNodes folded_leak(const CellTemplate& t, const CatalogueMechanism& m,
-                               const SimulationParameters& p,
-                               const std::vector<double>& distance_um) {
+inline LeakOfNodes folded_leak(const CatalogueMechanism& m, const SimulationParameters& p,
+                               const MechanismValues& mv) {
   if (!m.leak) return {};
-  const MechanismValues mv = mechanism_values(t, m, distance_um);
-  const int n = t.compartments.size();
+  const int n = static_cast<int>(mv.inserted.size());
   const std::size_t nv = m.variables.size();
   LeakOfNodes r;
   r.g_S_cm2.assign(n, 0.0);
@@ -230,13 +223,15 @@ inline LeakOfNodes folded_leak(const CellTemplate& t, const CatalogueMechanism& 
 inline void fold_generated_leaks(const CellTemplate& t, const MechanismCatalogue& cat,
                                  const SimulationParameters& p, TemplateNodes& k) {
   if (t.generated.empty()) return;
+  check_mechanism_entries(t, cat);
   const NodeGeometry geo = node_geometry(t);
   std::vector<int> done;
   for (const GeneratedMechanism& e : t.generated) {
     const int m = cat.index_of(e.name);
-    if (m < 0 || std::find(done.begin(), done.end(), m) != done.end()) continue;
+    if (!cat.mechanisms[m].leak || std::find(done.begin(), done.end(), m) != done.end()) continue;
     done.push_back(m);
-    const LeakOfNodes leak = folded_leak(t, cat.mechanisms[m], p, geo.distance_um);
+    const LeakOfNodes leak =
+        folded_leak(cat.mechanisms[m], p, mechanism_values(t, cat.mechanisms[m], geo.distance_um));
     for (std::size_t i = 0; i < leak.g_S_cm2.size(); ++i) {
       if (!(leak.g_S_cm2[i] > 0)) continue;
       const double g = membrane_uS(t.compartments, static_cast<int>(i), leak.g_S_cm2[i]);
@@ -249,8 +244,9 @@ inline void fold_generated_leaks(const CellTemplate& t, const MechanismCatalogue
 }
 
 // Template t's generated mechanisms laid out (empty when it has none), but for the leaks
-// that fold_generated_leaks folds. InputError for a mechanism the catalogue lacks, a point
-// process, or a parameter mechanism_values refuses.
+// that fold_generated_leaks folds. InputError for an entry check_mechanism_entries refuses
+// (a mechanism the catalogue lacks, a point process, a parameter it lacks), or one
+// mechanism_values refuses.
 inline GeneratedTemplate generated_template(const CellTemplate& t, const MechanismCatalogue& cat,
                                             const SimulationParameters& p) {
   GeneratedTemplate g;
@@ -261,21 +257,13 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
   g.num_nodes = n;
   g.num_ions = ni;
   const std::string& source = t.morphology.source;
+  check_mechanism_entries(t, cat);
   const NodeGeometry geo = node_geometry(t);
   // Mechanisms in block order: concentration writers first, then as first listed.
   std::vector<int> order;
   for (const bool writers : {true, false})
     for (const GeneratedMechanism& e : t.generated) {
       const int k = cat.index_of(e.name);
-      if (k < 0)
-        throw InputError("mechanism '" + e.name + "' is not in the catalogue '" + cat.name + "' (" +
-                             cat.mechanism_names() + ")",
-                         source, 0, e.name);
-      if (cat.mechanisms[k].point_process)
-        throw InputError(
-            "mechanism '" + e.name +
-                "' is a point process: only density mechanisms are inserted in regions",
-            source, 0, e.name);
       if (cat.mechanisms[k].writes_concentration == writers &&
           std::find(order.begin(), order.end(), k) == order.end())
         order.push_back(k);
@@ -288,7 +276,7 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
     const CatalogueMechanism& m = cat.mechanisms[k];
     const int nv = static_cast<int>(m.variables.size());
     const MechanismValues mv = mechanism_values(t, m, geo.distance_um);
-    if (!folded_leak(t, m, p, geo.distance_um).empty()) continue;
+    if (!folded_leak(m, p, mv).empty()) continue;
     const std::vector<char>& inserted = mv.inserted;
     const std::vector<double>& values = mv.values;
     const std::vector<double>& globals = mv.globals;
