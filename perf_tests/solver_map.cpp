@@ -449,9 +449,9 @@ void register_thomas(const MapOptions& o, const std::string& backend,
                      const std::vector<int>& totals) {
   for (int t : totals)
     for (int m : o.rows)
-      for (auto s :
-           {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
-            ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem}) {
+      for (auto s : {ThomasSchedule::Auto, ThomasSchedule::PerSystem,
+                     ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
+                     ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory}) {
         if (m > (1ll << t)) continue;
         const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
