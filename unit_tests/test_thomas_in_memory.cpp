@@ -19,6 +19,31 @@ TYPED_TEST_SUITE(ThomasInMemory, ThomasConfigs);
 
 constexpr auto kInMemory = ThomasSchedule::TeamPerSystemInMemory;
 
+// The names of the kernels launched while one is alive (Kokkos Tools' parallel_for
+// callback), so a test can tell which schedule ran.
+class LaunchedKernels {
+ public:
+  LaunchedKernels() {
+    names().clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&on_begin);
+  }
+  ~LaunchedKernels() { Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr); }
+  bool saw(const std::string& part) const {
+    for (const auto& n : names())
+      if (n.find(part) != std::string::npos) return true;
+    return false;
+  }
+
+ private:
+  static std::vector<std::string>& names() {
+    static std::vector<std::string> launched;
+    return launched;
+  }
+  static void on_begin(const char* name, std::uint32_t, std::uint64_t*) {
+    names().emplace_back(name);
+  }
+};
+
 // The shape: lanes a power of two, at least two rows each, every row owned, at most the
 // lanes asked for, about 32 rows a lane where the lanes allow it.
 TEST(ThomasInMemoryShape, CoversEveryRow) {
@@ -51,6 +76,20 @@ TEST(ThomasInMemoryShape, CoversEveryRow) {
 TYPED_TEST(ThomasInMemory, LongSystems) {
   for (int m : {8193, 10007, 20000, 65537}) this->check_fixed(m, 3, 2, "long", kInMemory);
   this->check_fixed(100000, 1, 4, "long", kInMemory);
+}
+
+// The schedule runs its own kernel when asked for, and on GPUs Auto takes it for a few
+// systems past 8,192 rows (the host's Auto stays with one thread per system).
+TYPED_TEST(ThomasInMemory, RunsItsKernel) {
+  using E = typename TestFixture::E;
+  {
+    LaunchedKernels launched;
+    this->check_fixed(10007, 2, 2, "kernel", kInMemory);
+    EXPECT_TRUE(launched.saw("_team_in_memory"));
+  }
+  LaunchedKernels launched;
+  this->check_fixed(10007, 2, 2, "kernel-auto", ThomasSchedule::Auto);
+  EXPECT_EQ(launched.saw("_team_in_memory"), !is_host_backend<E>());
 }
 
 // Small systems: one lane (one to five rows), two rows a lane, every lane count to 1,024.
