@@ -275,16 +275,21 @@ void BM_Batch(benchmark::State& state, int m, int n,
   const ThomasSchedule resolved = impl::resolve_schedule<Exec, L, T>(schedule, m, n);
   // The on-chip schedule: its kept rows move 5 elements, the rest 9 (as the ThomasBatch
   // paper's kernel).
+  // The in-memory team: a, b, c, d read, (a', c', d') of each row written and read back, x
+  // written.
   const int kept = resolved == ThomasSchedule::PerSystemOnChip ? on_chip_kept<T, Exec>(m) : 0;
-  const bool team = resolved != ThomasSchedule::PerSystem && kept == 0;
-  const double elements = kept > 0 ? team_traffic_elements(kept) + 9.0 * (m - kept)
-                          : team   ? team_traffic_elements(m)
-                                   : thomas_traffic_elements(m);
+  const bool in_memory = resolved == ThomasSchedule::TeamPerSystemInMemory;
+  const bool team = resolved != ThomasSchedule::PerSystem && kept == 0 && !in_memory;
+  const double elements = kept > 0    ? team_traffic_elements(kept) + 9.0 * (m - kept)
+                          : in_memory ? 11.0 * m
+                          : team      ? team_traffic_elements(m)
+                                      : thomas_traffic_elements(m);
   const double rows = double(n) * m;
   report<T>(state, rows, double(n) * elements * sizeof(T), 4.0 * sizeof(T) * double(a.span()),
-            byte_model_label<T>(kept > 0 ? "(5K-2+9(m-K))"
-                                : team   ? "(5m-2)"
-                                         : "(9m-6)") +
+            byte_model_label<T>(kept > 0    ? "(5K-2+9(m-K))"
+                                : in_memory ? "(11m)"
+                                : team      ? "(5m-2)"
+                                            : "(9m-6)") +
                 (schedule == ThomasSchedule::Auto ? std::string(" Auto=") + to_string(resolved)
                                                   : std::string()));
   if (kept > 0) state.counters["kept_rows"] = kept;
@@ -576,6 +581,14 @@ void register_thomas_benchmarks() {
         add_timing("ThomasBatch/TeamBlockInterleaved" + suffix, [m, n](State& s) {
           BM_Batch<T, layouts::BlockInterleaved, Default>(s, m, n, team);
         });
+        if (m >= 1024) {
+          constexpr auto in_memory = ThomasSchedule::TeamPerSystemInMemory;
+          add_timing("ThomasBatch/TeamInMemoryFlat" + suffix,
+                     [m, n](State& s) { BM_Batch<T, layouts::Flat, Default>(s, m, n, in_memory); });
+          add_timing("ThomasBatch/TeamInMemoryFullInterleaved" + suffix, [m, n](State& s) {
+            BM_Batch<T, layouts::FullInterleaved, Default>(s, m, n, in_memory);
+          });
+        }
         constexpr auto warp = ThomasSchedule::WarpPerSystem;
         if (m <= impl::kWarpMaxRows) {
           add_timing("ThomasBatch/WarpFlat" + suffix,

@@ -7,7 +7,8 @@
 //   Thomas/<backend>/<layout>/<schedule>/m:<rows>/total:<log2 rows in the batch>
 //   Hines/<backend>/<layout>/<schedule>/<tree>/n:<nodes>/total:<log2 nodes in the batch>
 // backend: Device (the default execution space) or Host (the default host space, all its
-// threads); layout: Flat or FullInterleaved; schedule: Auto or one of the enum's values.
+// threads); layout: Flat or FullInterleaved; schedule: Auto or one of the enum's values
+// (TeamPerSystemInMemory from m = 1,000 on).
 // The label holds the schedule Auto resolved to. Points a schedule refuses (InputError) are
 // reported as skipped with the refusal, never as a time.
 //
@@ -449,10 +450,12 @@ void register_thomas(const MapOptions& o, const std::string& backend,
                      const std::vector<int>& totals) {
   for (int t : totals)
     for (int m : o.rows)
-      for (auto s :
-           {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
-            ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem}) {
+      for (auto s : {ThomasSchedule::Auto, ThomasSchedule::PerSystem,
+                     ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
+                     ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory}) {
         if (m > (1ll << t)) continue;
+        // The in-memory team is made for systems past what a block holds: from 1,000 rows.
+        if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
         const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
         benchmark::RegisterBenchmark(

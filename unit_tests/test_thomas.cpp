@@ -140,7 +140,9 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
   // measured fastest at the nearest point (impl/auto_thomas_table.hpp): at every point of
   // the table exactly that one (the warp schedule past its largest shape is the team
-  // schedule, as when it is asked for). Elsewhere Auto does not depend on the batch size
+  // schedule, as when it is asked for), except that systems past 8,192 rows in batches of
+  // fewer than impl::in_memory_team_auto_max_systems take the in-memory team schedule in
+  // every layout and precision. Elsewhere Auto does not depend on the batch size
   // except for Full-Interleaved systems of 129-512 rows on GPUs (float), and never on host
   // backends.
   using T = typename TestFixture::T;
@@ -152,13 +154,24 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   const bool gpu = !is_host_backend<E>();
   const bool flat = std::is_same<L, layouts::Flat>::value;
   const bool full = std::is_same<L, layouts::FullInterleaved>::value;
+  if (gpu) {
+    const long long few = impl::in_memory_team_auto_max_systems<E>();
+    for (int m : {impl::kWarpMaxRows + 1, 20000, 100000}) {
+      EXPECT_EQ(auto_for(m, few - 1), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
+      EXPECT_NE(auto_for(m, few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
+    }
+    EXPECT_NE(auto_for(impl::kWarpMaxRows, 1), ThomasSchedule::TeamPerSystemInMemory);
+  }
   if (gpu && std::is_same<T, double>::value && (flat || full)) {
     const auto check = [&](const auto& table) {
       for (const auto& p : table) {
         ThomasSchedule want = p.schedule;
+        const long long systems = (1ll << p.total_log2) / p.size;
         if (want == ThomasSchedule::WarpPerSystem && p.size > impl::kWarpMaxRows)
           want = ThomasSchedule::TeamPerSystem;
-        EXPECT_EQ(auto_for(p.size, (1ll << p.total_log2) / p.size), want)
+        if (p.size > impl::kWarpMaxRows && systems < impl::in_memory_team_auto_max_systems<E>())
+          want = ThomasSchedule::TeamPerSystemInMemory;
+        EXPECT_EQ(auto_for(p.size, systems), want)
             << "m = " << p.size << ", 2^" << p.total_log2 << " rows";
       }
     };

@@ -111,8 +111,12 @@ class ThomasFixture : public ::testing::Test {
     return std::string(" [") + to_string(schedule) + "]";
   }
   static std::vector<ThomasSchedule> schedules() {
-    return {ThomasSchedule::PerSystem, ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,
-            ThomasSchedule::PerSystemOnChip, ThomasSchedule::Auto};
+    return {ThomasSchedule::PerSystem,
+            ThomasSchedule::TeamPerSystem,
+            ThomasSchedule::WarpPerSystem,
+            ThomasSchedule::PerSystemOnChip,
+            ThomasSchedule::TeamPerSystemInMemory,
+            ThomasSchedule::Auto};
   }
 
   // Checks a solved batch: x (in d) against the long-double Thomas and by its residual, c

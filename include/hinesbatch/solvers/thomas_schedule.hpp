@@ -22,7 +22,12 @@ enum class ThomasSchedule {
   // the ThomasBatch paper's kernel to fill the GPU (fewer systems than a quarter of the threads it
   // holds:
   // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; PerSystem on host
-  // backends. c afterwards holds c' or its input values: callers must not rely on either.
+  // backends. On GPUs, double Flat and Full-Interleaved batches take the schedule the solver
+  // map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
+  // systems of more than 8,192 rows in batches too small to fill the GPU (fewer systems than
+  // its concurrency / 32: impl::in_memory_team_auto_max_systems) take TeamPerSystemInMemory,
+  // in every layout and precision. c afterwards holds c' or its input values: callers must
+  // not rely on either.
   Auto,
   // the ThomasBatch paper's kernel: one thread per system, the Thomas algorithm; c <- c'. About 80
   // B of
@@ -48,6 +53,13 @@ enum class ThomasSchedule {
   // PerSystem. Made for interleaved storage (on Flat storage its loads are uncoalesced);
   // packed storage runs WarpPerSystem for it.
   PerSystemOnChip,
+  // A team of up to 1,024 lanes per system (thomas_team_in_memory.hpp), for systems past
+  // what a block holds in batches of few systems: lane k eliminates its ~32 consecutive
+  // rows reading a, b, c, d from the input, keeps their eliminated values in device memory
+  // (level-1 scratch), a reduced system of one row per lane is solved on chip by PCR, and
+  // each lane writes its x once (88 B per row in double). a, b and c are only read. Same
+  // pivot rule as TeamPerSystem. Packed storage runs WarpPerSystem for it.
+  TeamPerSystemInMemory,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -57,6 +69,7 @@ inline constexpr impl::EnumName<ThomasSchedule> kThomasScheduleNames[] = {
     {ThomasSchedule::TeamPerSystem, "TeamPerSystem", "team"},
     {ThomasSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
     {ThomasSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
+    {ThomasSchedule::TeamPerSystemInMemory, "TeamPerSystemInMemory", "team_in_memory"},
 };
 
 inline const char* to_string(ThomasSchedule s) {

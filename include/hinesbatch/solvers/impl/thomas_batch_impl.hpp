@@ -47,6 +47,18 @@ long long interleaved_warp_auto_max_systems() {
   return systems;
 }
 
+// Systems past what the warp schedule keeps on chip (kWarpMaxRows): below this
+// many systems the one-thread and on-chip team schedules leave most of the GPU
+// idle (m = 20,000 at 2^26 rows is 3,355 systems: 1.6% achieved occupancy on
+// an H100, docs/SOLVER_MAP.md) and a team of many lanes per system with its
+// intermediate rows in memory is taken. A constant of the backend (8,448 on an
+// H100), asked once; where the crossover lies is for the solver map to measure.
+template <class ExecutionSpace>
+long long in_memory_team_auto_max_systems() {
+  static const long long systems = static_cast<long long>(ExecutionSpace().concurrency()) / 32;
+  return systems;
+}
+
 // The schedule that runs for systems of (at most) m rows; m < 0: unknown, as if
 // small. num_systems < 0: unknown, as if many.
 template <class ExecutionSpace, class Layout, class Scalar = double>
@@ -69,6 +81,8 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (is_host_backend<ExecutionSpace>())
       schedule = ThomasSchedule::PerSystem;
+    else if (m > kWarpMaxRows && systems < in_memory_team_auto_max_systems<ExecutionSpace>())
+      schedule = ThomasSchedule::TeamPerSystemInMemory;
     else if (std::is_same<Scalar, double>::value && flat)
       schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
     else if (std::is_same<Scalar, double>::value && interleaved)
@@ -258,6 +272,36 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
       Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, shape, level});
 }
 
+// The in-memory team schedule: a team of up to 1,024 lanes per system (as many
+// as the reduced system's scratch, 8 scalars a lane within
+// solver_scratch0_max, and the kernel's registers allow; host backends run the
+// lanes in turn on one thread, with the same shape).
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_team_in_memory(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                                  const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                                  const StatusView& status, bool record, int num_systems, int m) {
+  using Functor =
+      ThomasTeamInMemory<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  using T = typename Functor::T;
+  const bool gpu = !is_host_backend<ExecutionSpace>();
+  Functor functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, {}};
+  int max_lanes = InMemoryTeamShape::max_lanes_for(
+      solver_scratch0_max(Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)), sizeof(T));
+  if (gpu) {
+    const int fits = Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
+                         .team_size_max(functor, Kokkos::ParallelForTag());
+    while (max_lanes > 1 && max_lanes > fits) max_lanes /= 2;
+  }
+  functor.shape = InMemoryTeamShape::for_rows(m, max_lanes);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, gpu ? functor.shape.lanes : 1);
+  policy.set_scratch_size(
+      0, Kokkos::PerTeam(Functor::scratch_view::shmem_size(functor.shape.reduced_scalars())));
+  policy.set_scratch_size(
+      1, Kokkos::PerTeam(Functor::scratch_view::shmem_size(functor.shape.memory_scalars())));
+  Kokkos::parallel_for(label + "_team_in_memory", policy, functor);
+}
+
 // The on-chip schedule; scratch_rows > 0 keeps fewer rows than fit (tests reach
 // the swept part with it on every backend). False (nothing launched) where a
 // row's int offset from its system's first could overflow: the caller runs the
@@ -338,6 +382,11 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
                                                 record, static_cast<int>(n), m);
     return;
   }
+  if (resolved == ThomasSchedule::TeamPerSystemInMemory) {
+    launch_thomas_team_in_memory<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(),
+                                                          status, record, static_cast<int>(n), m);
+    return;
+  }
   if (resolved == ThomasSchedule::PerSystemOnChip &&
       launch_thomas_on_chip<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                      record, static_cast<int>(n), m, on_chip_rows))
@@ -403,6 +452,11 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   if (resolved == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
                                       sizes, status, record, n, row_extent(d));
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystemInMemory) {
+    launch_thomas_team_in_memory<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b,
+                                                c, d, sizes, status, record, n, row_extent(d));
     return;
   }
   if (resolved == ThomasSchedule::PerSystemOnChip &&

@@ -1,7 +1,8 @@
 #pragma once
 // The tridiagonal kernels (functors): one thread per system (ThomasPerSystem,
 // ThomasPacked; with its eliminated values on chip, ThomasPerSystemOnChip), a
-// team per system (ThomasTeamPerSystem), the warp schedule's shapes
+// team per system (ThomasTeamPerSystem; with its intermediate rows in device
+// memory, ThomasTeamInMemory), the warp schedule's shapes
 // (ThomasWarpPerSystem, ThomasWarpsPerSystem, ThomasWarpsInterleaved,
 // ThomasWarpTransposed) over padded or packed systems, and the
 // Computing-Padding fill (PadVBatch). Launched by thomas_batch_impl.hpp.
@@ -16,6 +17,7 @@
 #include "hinesbatch/solvers/impl/thomas_storage.hpp"
 #include "hinesbatch/solvers/impl/thomas_system.hpp"
 #include "hinesbatch/solvers/impl/thomas_team.hpp"
+#include "hinesbatch/solvers/impl/thomas_team_in_memory.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
@@ -79,6 +81,43 @@ struct ThomasTeamPerSystem {
                       Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
                       Layout::system_view(d, s, block_size),
                       RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
+  }
+};
+
+// The in-memory team schedule (thomas_team_in_memory.hpp): league rank =
+// system, the reduced system in level-0 scratch, the lanes' intermediate rows in
+// level-1 scratch (device memory).
+template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
+          class SizesView, class StatusView, RowCount kRows>
+struct ThomasTeamInMemory {
+  using T = typename DV::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  SizesView sizes;
+  StatusView status;
+  int m, block_size;
+  bool record;
+  InMemoryTeamShape shape;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    const int rows = padded_rows<kRows>(sizes, s, m);
+    if (rows == 0) {
+      if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+      return;  // the whole team leaves: no barrier is left waiting
+    }
+    scratch_view reduced(team.team_scratch(0), shape.reduced_scalars());
+    scratch_view memory(team.team_scratch(1), shape.memory_scalars());
+    team_thomas_solve_in_memory(
+        team, reduced.data(), memory.data(), shape, rows, Layout::system_view(a, s, block_size),
+        Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
+        Layout::system_view(d, s, block_size),
+        RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
   }
 };
 
