@@ -25,6 +25,8 @@ __version__: str
 
 Layout = Literal["flat", "interleaved", "full_interleaved"]
 Schedule = Literal["auto", "per_system", "team", "warp", "on_chip"]
+# thomas_batch and thomas_vbatch also take "team_in_memory" (systems past the on-chip capacity).
+ThomasSchedule = Literal["auto", "per_system", "team", "warp", "on_chip", "team_in_memory"]
 # numpy arrays, or any array with __dlpack__ in host memory (solved in place).
 Array = Any
 IntSequence = Union[Sequence[int], npt.NDArray[np.integer]]
@@ -116,8 +118,8 @@ def solve_hines(parent: Union[IntSequence, Morphology], u: Array, l: Array, d: A
                 layout: Layout = "flat", schedule: Schedule = "auto",
                 overwrite_d: bool = False) -> Array: ...
 def thomas_batch(a: Array, b: Array, c: Array, d: Array, layout: Layout = "flat",
-                 schedule: Schedule = "auto", overwrite_c: bool = False) -> Array: ...
+                 schedule: ThomasSchedule = "auto", overwrite_c: bool = False) -> Array: ...
 def thomas_vbatch(a: Array, b: Array, c: Array, d: Array, sizes: IntSequence,
                   layout: Layout = "flat", computing_padding: bool = False,
-                  schedule: Schedule = "auto", overwrite_c: bool = False) -> Array: ...
+                  schedule: ThomasSchedule = "auto", overwrite_c: bool = False) -> Array: ...
 def _last_views() -> Dict[str, int]: ...

@@ -69,7 +69,9 @@ ThomasSchedule thomas_schedule(const std::string& s) {
   ThomasSchedule schedule{};
   if (from_string(s, schedule)) return schedule;
   throw py::value_error(
-      "schedule must be 'auto', 'per_system', 'team', 'warp' or 'on_chip', got '" + s + "'");
+      "schedule must be 'auto', 'per_system', 'team', 'warp', 'on_chip' or 'team_in_memory', "
+      "got '" +
+      s + "'");
 }
 
 // Checks the four arrays of an (N, n) / (n, N) batch; returns (N, n).

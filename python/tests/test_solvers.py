@@ -126,7 +126,8 @@ def test_bad_arguments_raise_value_errors_naming_them(rng):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
-@pytest.mark.parametrize("schedule", ["auto", "per_system", "team", "warp", "on_chip"])
+@pytest.mark.parametrize("schedule", ["auto", "per_system", "team", "warp", "on_chip",
+                                      "team_in_memory"])
 def test_thomas_batch_matches_dense_solve(rng, dtype, layout, schedule):
     num_systems, m = int(rng.integers(1, 60)), int(rng.integers(1, 50))
     a = rng.uniform(-1, 1, (num_systems, m))
