@@ -220,7 +220,9 @@ TEST(PointProcessSynapses, EventsOfOneStepReachASynapseInTheBuiltInsOrder) {
       EXPECT_GE(hand.spikes.size(), 3u);
       EXPECT_EQ(gen.metrics.events_delivered, hand.metrics.events_delivered);
       EXPECT_EQ(gen.spikes, hand.spikes);
-      EXPECT_EQ(max_difference(gen, hand), 0.0);
+      // The same arithmetic in the same order: equal on the host; on a GPU nvcc contracts
+      // multiply-adds differently in the two code paths (7e-15 mV on an H100).
+      EXPECT_LE(max_difference(gen, hand), is_host_backend<Exec>() ? 0.0 : 1e-12);
       const Outcome two = run<Exec>(exp2syn, shape.host, shape.on_chip, shape.force);
       EXPECT_EQ(two.spikes, cells2.spikes);
       EXPECT_LT(max_difference(two, cells2), shape.on_chip == OnChipSteps::On ? 1e-8 : 1e-12);
