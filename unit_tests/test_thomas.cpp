@@ -140,11 +140,11 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
   // measured fastest at the nearest point (impl/auto_thomas_table.hpp): at every point of
   // the table exactly that one (the warp schedule past its largest shape is the team
-  // schedule, as when it is asked for), except that systems past 8,192 rows in batches of
-  // fewer than impl::in_memory_team_auto_max_systems take the in-memory team schedule in
-  // every layout and precision. Elsewhere Auto does not depend on the batch size
-  // except for Full-Interleaved systems of 129-512 rows on GPUs (float), and never on host
-  // backends.
+  // schedule, as when it is asked for), except that systems past 8,192 rows take the
+  // in-memory team schedule: in Flat storage always, in the others in batches of fewer than
+  // impl::in_memory_team_auto_max_systems, in every precision. Elsewhere Auto does not depend on
+  // the batch size except for Full-Interleaved systems of 129-512 rows on GPUs (float), and never
+  // on host backends.
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   using L = typename TestFixture::L;
@@ -158,7 +158,10 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
     const long long few = impl::in_memory_team_auto_max_systems<E>();
     for (int m : {impl::kWarpMaxRows + 1, 20000, 100000}) {
       EXPECT_EQ(auto_for(m, few - 1), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
-      EXPECT_NE(auto_for(m, few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
+      if (flat)
+        EXPECT_EQ(auto_for(m, 100 * few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
+      else
+        EXPECT_NE(auto_for(m, few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
     }
     EXPECT_NE(auto_for(impl::kWarpMaxRows, 1), ThomasSchedule::TeamPerSystemInMemory);
   }
@@ -169,7 +172,8 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
         const long long systems = (1ll << p.total_log2) / p.size;
         if (want == ThomasSchedule::WarpPerSystem && p.size > impl::kWarpMaxRows)
           want = ThomasSchedule::TeamPerSystem;
-        if (p.size > impl::kWarpMaxRows && systems < impl::in_memory_team_auto_max_systems<E>())
+        if (p.size > impl::kWarpMaxRows &&
+            (flat || systems < impl::in_memory_team_auto_max_systems<E>()))
           want = ThomasSchedule::TeamPerSystemInMemory;
         EXPECT_EQ(auto_for(p.size, systems), want)
             << "m = " << p.size << ", 2^" << p.total_log2 << " rows";

@@ -36,38 +36,38 @@ struct ScalarAccessor {
   Instance& x;
   const double* globals_;
   double t_, dt_, celsius_, area_, diam_;
-  double v() const { return x.v; }
-  double t() const { return t_; }
-  double dt() const { return dt_; }
-  double celsius() const { return celsius_; }
-  double area() const { return area_; }
-  double diam() const { return diam_; }
+  KOKKOS_INLINE_FUNCTION double v() const { return x.v; }
+  KOKKOS_INLINE_FUNCTION double t() const { return t_; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return dt_; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return celsius_; }
+  KOKKOS_INLINE_FUNCTION double area() const { return area_; }
+  KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
   template <int I>
-  double get() const {
+  KOKKOS_INLINE_FUNCTION double get() const {
     return x.vars[I];
   }
   template <int I>
-  void set(double y) const {
+  KOKKOS_INLINE_FUNCTION void set(double y) const {
     x.vars[I] = y;
   }
   template <int I>
-  double global() const {
+  KOKKOS_INLINE_FUNCTION double global() const {
     return globals_[I];
   }
   template <int K>
-  double ion() const {
+  KOKKOS_INLINE_FUNCTION double ion() const {
     return x.ions[K];
   }
   template <int K>
-  void set_ion(double y) const {
+  KOKKOS_INLINE_FUNCTION void set_ion(double y) const {
     x.ions[K] = y;
   }
-  void add_current(double i, double g) const {
+  KOKKOS_INLINE_FUNCTION void add_current(double i, double g) const {
     x.i += i;
     x.g += g;
   }
   template <int K>
-  void add_ion_current(double i, double didv) const {
+  KOKKOS_INLINE_FUNCTION void add_ion_current(double i, double didv) const {
     x.ion_i[K] += i;
     x.ion_didv[K] += didv;
   }
@@ -79,43 +79,43 @@ struct LanesAccessor {
   Instance* x;
   const double* globals_;
   double t_, dt_, celsius_, area_, diam_;
-  double v(int l) const { return x[l].v; }
-  double t() const { return t_; }
-  double dt() const { return dt_; }
-  double celsius() const { return celsius_; }
-  double area() const { return area_; }
-  double diam() const { return diam_; }
+  KOKKOS_INLINE_FUNCTION double v(int l) const { return x[l].v; }
+  KOKKOS_INLINE_FUNCTION double t() const { return t_; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return dt_; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return celsius_; }
+  KOKKOS_INLINE_FUNCTION double area() const { return area_; }
+  KOKKOS_INLINE_FUNCTION double diam() const { return diam_; }
   template <int I>
-  double get(int l) const {
+  KOKKOS_INLINE_FUNCTION double get(int l) const {
     return x[l].vars[I];
   }
   template <int I>
-  void set(int l, double y) const {
+  KOKKOS_INLINE_FUNCTION void set(int l, double y) const {
     x[l].vars[I] = y;
   }
   template <int I>
-  double global() const {
+  KOKKOS_INLINE_FUNCTION double global() const {
     return globals_[I];
   }
   template <int K>
-  double ion(int l) const {
+  KOKKOS_INLINE_FUNCTION double ion(int l) const {
     return x[l].ions[K];
   }
   template <int K>
-  void set_ion(int l, double y) const {
+  KOKKOS_INLINE_FUNCTION void set_ion(int l, double y) const {
     x[l].ions[K] = y;
   }
-  void add_current(int l, double i, double g) const {
+  KOKKOS_INLINE_FUNCTION void add_current(int l, double i, double g) const {
     x[l].i += i;
     x[l].g += g;
   }
   template <int K>
-  void add_ion_current(int l, double i, double didv) const {
+  KOKKOS_INLINE_FUNCTION void add_ion_current(int l, double i, double didv) const {
     x[l].ion_i[K] += i;
     x[l].ion_didv[K] += didv;
   }
   template <int N>
-  void exp_lanes(double* y) const {
+  KOKKOS_INLINE_FUNCTION void exp_lanes(double* y) const {
 #if defined(HINESBATCH_HOST_VECTOR_EXP)
     if (hinesbatch::impl::host_vector_exp_usable()) {
       hinesbatch::impl::host_vector_exp(y, y, N);

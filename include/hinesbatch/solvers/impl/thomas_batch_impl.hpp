@@ -52,7 +52,9 @@ long long interleaved_warp_auto_max_systems() {
 // idle (m = 20,000 at 2^26 rows is 3,355 systems: 1.6% achieved occupancy on
 // an H100, docs/SOLVER_MAP.md) and a team of many lanes per system with its
 // intermediate rows in memory is taken. A constant of the backend (8,448 on an
-// H100), asked once; where the crossover lies is for the solver map to measure.
+// H100), asked once. Flat storage takes the team in any batch: on an H100 it led
+// every other schedule at every m of 8,193-100,000 up to 2^28 rows in the batch,
+// where one thread per interleaved system (coalesced there) overtakes it.
 template <class ExecutionSpace>
 long long in_memory_team_auto_max_systems() {
   static const long long systems = static_cast<long long>(ExecutionSpace().concurrency()) / 32;
@@ -81,7 +83,8 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (is_host_backend<ExecutionSpace>())
       schedule = ThomasSchedule::PerSystem;
-    else if (m > kWarpMaxRows && systems < in_memory_team_auto_max_systems<ExecutionSpace>())
+    else if (m > kWarpMaxRows &&
+             (flat || systems < in_memory_team_auto_max_systems<ExecutionSpace>()))
       schedule = ThomasSchedule::TeamPerSystemInMemory;
     else if (std::is_same<Scalar, double>::value && flat)
       schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
