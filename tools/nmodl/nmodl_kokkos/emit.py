@@ -22,6 +22,15 @@ virtual void volatile wchar_t while xor xor_eq main std Kokkos""".split())
 
 OPERATORS = {"+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}
 
+# Unqualified math calls resolve to std:: (and to the device's overloads on CUDA).
+MATH_USINGS = [
+    "    using std::exp; using std::log; using std::log10; using std::pow;",
+    "    using std::sqrt; using std::fabs; using std::floor; using std::ceil;",
+    "    using std::sin; using std::cos; using std::tan; using std::tanh;",
+    "    using std::atan; using std::atan2; using std::sinh; using std::cosh;",
+    "    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;",
+]
+
 
 def cxx_name(n):
     return n + "_" if n in CXX_KEYWORDS else n
@@ -275,20 +284,18 @@ class Emitter:
         # A variable assigned on some paths only keeps its value on the others: loaded too.
         return needs | (set(self.var_index) - assigned)
 
-    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False,
-                 loaded=None):
-        m = self.m
+    def scalars(self, used, out):
+        """The start of every function: the math functions, then the run's environment
+        (t, dt, celsius, the node's diam and area), CONSTANTs and GLOBALs it uses: the same
+        for every instance (and lane) of a call."""
         out.append("    (void)hb_a;")
-        out.append("    using std::exp; using std::log; using std::log10; using std::pow;")
-        out.append("    using std::sqrt; using std::fabs; using std::floor; using std::ceil;")
-        out.append("    using std::sin; using std::cos; using std::tan; using std::tanh;")
-        out.append("    using std::atan; using std::atan2; using std::sinh; using std::cosh;")
-        out.append("    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;")
+        out += MATH_USINGS
         for env in ("t", "dt", "celsius", "diam", "area"):
             if env in used:
                 out.append(f"    [[maybe_unused]] const double {env} = hb_a.{env}();")
-        if "v" in used and not skip_v:
-            out.append(f"    [[maybe_unused]] double v = {v_expr};")
+
+    def constants_and_globals(self, used, out):
+        m = self.m
         for n, val in sorted(m.constants.items()):
             if n in used:
                 out.append(f"    const double {cxx_name(n)} = {literal(val)};")
@@ -298,6 +305,14 @@ class Emitter:
         for n, i in self.global_index.items():
             if n in used:
                 out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
+
+    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False,
+                 loaded=None):
+        m = self.m
+        self.scalars(used, out)
+        if "v" in used and not skip_v:
+            out.append(f"    [[maybe_unused]] double v = {v_expr};")
+        self.constants_and_globals(used, out)
         for n, i in self.var_index.items():
             if n in used:
                 if (zero_states and self.m.variables[i].kind == "state") or \
@@ -401,11 +416,7 @@ class Emitter:
                "    (void)hb_a;",
                "    (void)hb_u;"]
         if self.uniforms:
-            out += ["    using std::exp; using std::log; using std::log10; using std::pow;",
-                    "    using std::sqrt; using std::fabs; using std::floor; using std::ceil;",
-                    "    using std::sin; using std::cos; using std::tan; using std::tanh;",
-                    "    using std::atan; using std::atan2; using std::sinh; using std::cosh;",
-                    "    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;"]
+            out += MATH_USINGS
             text = " ".join(self.uniforms)
             def mentions(n):
                 return re.search(r"\b%s\b" % re.escape(n), text) is not None

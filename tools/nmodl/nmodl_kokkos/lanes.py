@@ -11,8 +11,8 @@ does not cover (loops, Newton and linear solver blocks, LOCALs inside branches) 
 lanes variant: the schedule then calls the scalar function lane by lane.
 """
 
-from .emit import Emitter, cxx_name, literal
-from .frontend import BUILTIN_CONSTANTS, T, lookup, name_of
+from .emit import Emitter, cxx_name
+from .frontend import T, lookup, name_of
 
 
 class NotLanes(Exception):
@@ -163,27 +163,11 @@ class LanesEmitter(Emitter):
     # --- loads and stores --------------------------------------------------------------
     def prologue(self, used, out, skip_v=False, v_expr=None, zero_states=False, loaded=None):
         m = self.m
-        out.append("    (void)hb_a;")
-        out.append("    using std::exp; using std::log; using std::log10; using std::pow;")
-        out.append("    using std::sqrt; using std::fabs; using std::floor; using std::ceil;")
-        out.append("    using std::sin; using std::cos; using std::tan; using std::tanh;")
-        out.append("    using std::atan; using std::atan2; using std::sinh; using std::cosh;")
-        out.append("    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;")
-        for env in ("t", "dt", "celsius", "diam", "area"):
-            if env in used:
-                out.append(f"    [[maybe_unused]] const double {env} = hb_a.{env}();")
+        self.scalars(used, out)
         if "v" in used and not skip_v:
             out.append("    [[maybe_unused]] double v[W];")
             out.append(f"    {LOOP} v[hb_l] = hb_a.v(hb_l);")
-        for n, val in sorted(m.constants.items()):
-            if n in used:
-                out.append(f"    const double {cxx_name(n)} = {literal(val)};")
-        for n, val in BUILTIN_CONSTANTS.items():
-            if n in used and n not in m.constants and n not in self.var_index:
-                out.append(f"    const double {n} = {literal(val)};")
-        for n, i in self.global_index.items():
-            if n in used:
-                out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
+        self.constants_and_globals(used, out)
         for n, i in self.var_index.items():
             if n in used:
                 out.append(f"    double {cxx_name(n)}[W];")
