@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "dense_network.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/config.hpp"
-#include "dense_network.hpp"
 
 namespace hinesbatch::test {
 
