@@ -21,6 +21,7 @@
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
+#include "support/config_runs.hpp"
 #include "support/dense_network.hpp"
 #include "support/mixed_trees.hpp"
 #include "support/shared_data.hpp"
@@ -84,37 +85,6 @@ std::string real_network_config(const std::string& file, bool hh_everywhere) {
                 {"gid": 3, "location": {"section": 5, "x": 0.5}},
                 {"gid": 5, "location": {"section": 40, "x": 1.0}}]})";
   return j.str();
-}
-
-struct Outcome {
-  std::vector<Spike> spikes;
-  std::vector<std::vector<double>> traces;
-  RunMetrics metrics;
-};
-
-template <class Exec>
-Outcome run(const SimulationConfig& c, const std::vector<CellTemplate>& templates,
-            HostSchedule host = HostSchedule::Cells, OnChipSteps on_chip = OnChipSteps::Off,
-            OnChipForce force = {}) {
-  std::vector<std::int64_t> gids(c.network.cells);
-  for (std::int64_t g = 0; g < c.network.cells; ++g) gids[g] = g;
-  LocalExchange ex;
-  RunOptions o = c.run;
-  o.host_schedule = host;
-  o.on_chip = on_chip;
-  o.on_chip_force = force;
-  NetworkSimulation<Exec> sim(Exec(), templates, c.network, gids, c.params, ex, o, c.records);
-  sim.run();
-  return {sim.spikes(), sim.traces(), sim.metrics()};
-}
-
-double max_difference(const Outcome& a, const Outcome& b) {
-  double worst = 0;
-  EXPECT_EQ(a.traces.size(), b.traces.size());
-  for (std::size_t r = 0; r < std::min(a.traces.size(), b.traces.size()); ++r)
-    for (std::size_t k = 0; k < a.traces[r].size(); ++k)
-      worst = std::max(worst, std::fabs(a.traces[r][k] - b.traces[r][k]));
-  return worst;
 }
 
 TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell) {

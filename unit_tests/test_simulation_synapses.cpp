@@ -17,6 +17,7 @@
 #include "hinesbatch/simulation/config.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
+#include "support/config_runs.hpp"
 
 namespace hinesbatch::test {
 namespace {
@@ -48,36 +49,6 @@ std::string ring_config(const std::string& network, const std::string& source) {
                {"gid": 7, "location": {"section": 0, "x": 0.5}},
                {"gid": 7, "location": {"section": 1, "x": 0.9}}],
     "run": {"progress_every_s": 0}})";
-}
-
-struct Outcome {
-  std::vector<Spike> spikes;
-  std::vector<std::vector<double>> traces;
-  RunMetrics metrics;
-};
-
-template <class Exec>
-Outcome run(const SimulationConfig& c, HostSchedule host = HostSchedule::Cells,
-            OnChipSteps on_chip = OnChipSteps::Off, OnChipForce force = {}) {
-  std::vector<std::int64_t> gids(c.network.cells);
-  for (std::int64_t g = 0; g < c.network.cells; ++g) gids[g] = g;
-  LocalExchange ex;
-  RunOptions o = c.run;
-  o.host_schedule = host;
-  o.on_chip = on_chip;
-  o.on_chip_force = force;
-  NetworkSimulation<Exec> sim(Exec(), c.templates, c.network, gids, c.params, ex, o, c.records);
-  sim.run();
-  return {sim.spikes(), sim.traces(), sim.metrics()};
-}
-
-double max_difference(const Outcome& a, const Outcome& b) {
-  double worst = 0;
-  EXPECT_EQ(a.traces.size(), b.traces.size());
-  for (std::size_t r = 0; r < std::min(a.traces.size(), b.traces.size()); ++r)
-    for (std::size_t k = 0; k < a.traces[r].size(); ++k)
-      worst = std::max(worst, std::fabs(a.traces[r][k] - b.traces[r][k]));
-  return worst;
 }
 
 // The schedules a backend runs: cells, on-chip (as it plans itself), lanes on a host,
