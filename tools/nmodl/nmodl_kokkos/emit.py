@@ -8,8 +8,10 @@ the layout of the instance's data is the accessor's business.
 
 import re
 
+import nmodl
+
 from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, DefiniteAssignment, T,
-                       lookup, name_of, number_of)
+                       Variable, lookup, name_of, number_of)
 
 CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
 char16_t char32_t char8_t class compl concept const consteval constexpr constinit const_cast
@@ -21,6 +23,11 @@ switch template this thread_local throw true try typedef typeid typename union u
 virtual void volatile wchar_t while xor xor_eq main std Kokkos""".split())
 
 OPERATORS = {"+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+
+# What an expression depends on (Emitter.level): nothing per instance, values fixed per
+# instance for a run, or values that change from step to step.
+UNIFORM, INVARIANT, VARYING = 0, 1, 2
+INVARIANT_PREFIX = "hb_invariant"
 
 # Unqualified math calls resolve to std:: (and to the device's overloads on CUDA).
 MATH_USINGS = [
@@ -55,6 +62,23 @@ class Emitter:
         self.uniforms = []
         self.hoist = True
         self.locals = set()
+        # Per-instance invariants: expressions of values that cannot change during a run (the
+        # instance's variables that no block of a step writes, GLOBALs, constants, celsius,
+        # dt) that call a function or divide (ExpSyn's exp(-dt/tau)): computed once per
+        # instance by invariants(), which initial() calls last, kept in variables of their own
+        # (hb_invariant<k>, written, not RANGE) and read where they stood. (key, C++ text,
+        # names it reads) each, the key being the expression's NMODL text.
+        self.invariants = []
+        self.hoist_invariants = False  # in the functions a step runs
+        self.invariants_allowed = True  # not for a leak, which the host folds away
+        self.in_invariant = False  # printing an invariant's own text
+        self.printed, self.hidden, self.invariants_read = set(), set(), set()
+        # Written by a block that runs after initialisation: never an invariant's input.
+        # (INITIAL may write a PARAMETER, Exp2Syn's tau1: invariants are computed after it.)
+        step_blocks = list(mech.breakpoint) + [s for _, _, sb in mech.solves for s in sb.statements]
+        if mech.net_receive is not None:
+            step_blocks += list(mech.net_receive[1]) + list(mech.net_receive[2])
+        self.step_written = self.names_in(step_blocks)[1] if step_blocks else set()
 
     def refuse(self, pattern, construct, message):
         self.src.refuse(pattern, construct, message)
@@ -90,7 +114,84 @@ class Emitter:
             return all(self.is_uniform(a)[0] for a in e.arguments), True
         return False, False
 
+    def invariant_leaf(self, n):
+        if n in self.locals or n not in self.var_index or n.startswith(INVARIANT_PREFIX):
+            return False
+        return self.m.variables[self.var_index[n]].kind != "state" and n not in self.step_written
+
+    def level(self, e):
+        """UNIFORM, INVARIANT or VARYING: the most varying of the names e reads."""
+        t = e.get_node_type()
+        if t == T.BINARY_EXPRESSION:
+            if e.op.eval() == "=":
+                return VARYING
+            return max(self.level(e.lhs), self.level(e.rhs))
+        if t == T.UNARY_EXPRESSION or t in (T.PAREN_EXPRESSION, T.WRAPPED_EXPRESSION):
+            return self.level(e.expression)
+        if t in (T.DOUBLE, T.INTEGER, T.FLOAT, T.DOUBLE_UNIT, T.BOOLEAN):
+            return UNIFORM
+        if t == T.VAR_NAME or t == T.NAME:
+            if t == T.VAR_NAME and e.name.get_node_type() == T.INDEXED_NAME:
+                return VARYING
+            n = name_of(e)
+            if self.uniform_leaf(n):
+                return UNIFORM
+            if (n == "dt" and n not in self.locals) or self.invariant_leaf(n):
+                return INVARIANT
+            return VARYING
+        if t == T.FUNCTION_CALL and name_of(e.name) in MATH_FUNCTIONS:
+            return max([self.level(a) for a in e.arguments], default=UNIFORM)
+        return VARYING
+
+    def is_invariant(self, e):
+        """Whether e is hoisted as a per-instance invariant: it reads some instance's value
+        and nothing that varies, and it is a function call, a power or a division at its
+        top. Only those: the step then reads the stored value where it computed the same
+        operations, so no multiply-add is contracted across the boundary and the results
+        stay the same to the bit. (An expression of dt, celsius and GLOBALs alone, SK_E2's
+        exp(-dt/zTau), is the same for every instance: it is left where it stands rather
+        than stored per instance.)"""
+        if not self.hoist_invariants or self.in_invariant:
+            return False
+        t = e.get_node_type()
+        if t == T.FUNCTION_CALL:
+            if name_of(e.name) not in MATH_FUNCTIONS:
+                return False
+        elif t != T.BINARY_EXPRESSION or e.op.eval() not in ("/", "^"):
+            return False
+        if self.level(e) != INVARIANT:
+            return False
+        return any(self.invariant_leaf(name_of(n)) for n in lookup(e, T.VAR_NAME))
+
+    def invariant_index(self, e):
+        key = nmodl.to_nmodl(e)
+        for k, (known, _, _) in enumerate(self.invariants):
+            if known == key:
+                return k
+        return self.new_invariant(e, key)
+
+    def new_invariant(self, e, key):
+        self.in_invariant = True
+        saved, self.hidden = self.hidden, set()
+        try:
+            text = self.expr(e)
+            names = self.hidden
+        finally:
+            self.in_invariant = False
+            self.hidden = saved
+        name = f"{INVARIANT_PREFIX}{len(self.invariants)}"
+        self.invariants.append((key, text, names))
+        self.var_index[name] = len(self.m.variables)
+        self.m.variables.append(Variable(name, "assigned", 0.0, False, True))
+        return len(self.invariants) - 1
+
     def expr(self, e):
+        if self.is_invariant(e):
+            k = self.invariant_index(e)
+            self.hidden |= self.invariants[k][2]  # read by the invariant, not here
+            name = f"{INVARIANT_PREFIX}{k}"
+            self.invariants_read.add(name)
+            return self.name_text(name)
         if self.hoist:
             uniform, calls = self.is_uniform(e)
             if uniform and calls:
@@ -122,6 +223,7 @@ class Emitter:
             inner = e.name if t == T.VAR_NAME else None
             if inner is not None and inner.get_node_type() == T.INDEXED_NAME:
                 return self.indexed_name_text(cxx_name(name_of(inner)), int(number_of(inner.length)))
+            (self.hidden if self.in_invariant else self.printed).add(name_of(e))
             return self.name_text(name_of(e))
         if t == T.FUNCTION_CALL:
             n = name_of(e.name)
@@ -376,6 +478,18 @@ class Emitter:
         for n in ("nmodl_eigen_x", "nmodl_eigen_f", "nmodl_eigen_j"):
             self.locals.add(n)
 
+    def begin_body(self, hoist_invariants):
+        """Before printing a function's statements (its loads come after, from what they
+        read): whether invariants are hoisted in it, and nothing seen yet."""
+        self.hoist_invariants = hoist_invariants and self.invariants_allowed
+        self.printed, self.hidden, self.invariants_read = set(), set(), set()
+
+    def used_after_body(self, used):
+        """used without the names read only inside hoisted invariants, with the invariants
+        read instead (their values are loaded as variables)."""
+        self.hoist_invariants = False
+        return (used - (self.hidden - self.printed)) | self.invariants_read
+
     def function(self, name, stmts, extra_args="", doc=""):
         out = []
         self.collect_locals(stmts)
@@ -391,16 +505,20 @@ class Emitter:
             states = {v.name for v in self.m.variables if v.kind == "state"}
             used |= states
             written |= states
+        body = []
+        self.begin_body(name in ("state", "net_receive"))
+        self.stmts(stmts, body, 2)
+        used = self.used_after_body(used)
         self.prologue(used, out, zero_states=(name == "initial"), loaded=self.read_first(stmts))
         if weights:
             for k, a in enumerate(self.m.net_receive[0]):
                 out.append(f"    double {cxx_name(a)} = hb_w[{k}];")
                 if a not in used:
                     out.append(f"    (void){cxx_name(a)};")
-        body = []
-        self.stmts(stmts, body, 2)
         out += body
         self.epilogue(written, out)
+        if name == "initial":
+            out.append("    invariants(hb_a);")
         if weights:
             for k, a in enumerate(self.m.net_receive[0]):
                 if a in written:
@@ -433,6 +551,31 @@ class Emitter:
                     out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
             for k, u in enumerate(self.uniforms):
                 out.append(f"    hb_u[{k}] = {u};")
+        out.append("  }")
+        return out
+
+    def invariants_function(self):
+        out = ["  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values",
+               "  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute",
+               "  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same",
+               "  // operations, at the end of initial(), and read where they stood. Valid because dt,",
+               "  // like the parameters, is fixed for a run: a run with another dt initialises anew.",
+               "  template <class Accessor>",
+               "  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {"]
+        if not self.invariants:
+            out += ["    (void)hb_a;", "  }"]
+            return out
+        used = set()
+        for _, _, names in self.invariants:
+            used |= names
+        self.locals = set()
+        self.scalars(used, out)
+        self.constants_and_globals(used, out)
+        for n, i in self.var_index.items():
+            if n in used:
+                out.append(f"    const double {cxx_name(n)} = hb_a.template get<{i}>();")
+        for k, (_, text, _) in enumerate(self.invariants):
+            out.append(f"    hb_a.template set<{self.var_index[INVARIANT_PREFIX + str(k)]}>({text});")
         out.append("  }")
         return out
 
@@ -520,6 +663,11 @@ class Emitter:
         for c in all_currents:
             used.add(c)
         used.add("v")
+        body = ["    {"]
+        self.begin_body(True)
+        self.stmts(stmts, body, 3)
+        used = self.used_after_body(used)
+        body.append("    }")
         self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
         out.append("    const double hb_v = hb_a.v();")
         out.append("    [[maybe_unused]] double v = hb_v;")
@@ -529,9 +677,6 @@ class Emitter:
             terms += [f"-{cxx_name(c)}" for c in m.electrode]
             return " + ".join(terms).replace("+ -", "- ") if terms else "0.0"
 
-        body = ["    {"]
-        self.stmts(stmts, body, 3)
-        body.append("    }")
         out.append("    v = hb_v + 0.001;")
         out += body
         out.append(f"    const double hb_i_dv = {total()};")
@@ -559,10 +704,14 @@ class Emitter:
             used.add(c)
         used |= set(linear.values())
         used.add("v")
+        body = []
+        self.begin_body(True)
+        self.stmts(stmts, body, 3)
+        used = self.used_after_body(used)
         self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
         out.append("    [[maybe_unused]] double v = hb_a.v();")
         out.append("    {")
-        self.stmts(stmts, out, 3)
+        out += body
         out.append("    }")
         terms = [cxx_name(c) for c in currents + m.nonspecific]
         conds = [cxx_name(linear[c]) for c in currents + m.nonspecific]
@@ -596,7 +745,8 @@ def header(mech, src, namespace, tool_version):
     out.append(f"  static constexpr bool has_state = {'true' if m.solves else 'false'};")
     out.append(f"  static constexpr bool has_net_receive = {'true' if m.net_receive else 'false'};")
     out.append(f"  static constexpr bool tables_computed_exactly = {'true' if m.tables else 'false'};")
-    out.append(f"  static constexpr bool linear_leak = {'true' if em.linear_leak() else 'false'};")
+    leak = em.linear_leak()
+    out.append(f"  static constexpr bool linear_leak = {'true' if leak else 'false'};")
     nw = len(m.net_receive[0]) if m.net_receive else 0
     out.append(f"  static constexpr int num_weights = {nw};")
     vk = {"parameter": "Parameter", "state": "State", "assigned": "Assigned"}
@@ -605,6 +755,30 @@ def header(mech, src, namespace, tool_version):
                    if v.kind == "assigned" and v.written and v.name not in loaded}
     for v in m.variables:
         v.output_only = v.name in output_only
+    # The functions first: they find the invariants, which add variables. A leak's current
+    # runs on the host from the variables the config sets (catalogue.hpp): none for it.
+    em.invariants_allowed = not leak
+    body = [""]
+    init_stmts = list(m.initial.statements) if m.initial is not None else []
+    body += em.function("initial", init_stmts, doc="INITIAL (states start at 0, as NEURON's s0 defaults)")
+    body.append("")
+    body += em.current_function()
+    body.append("")
+    state_stmts = []
+    for _, _, sb in m.solves:
+        state_stmts += list(sb.statements)
+    methods = ", ".join(sorted(set(m.methods))) or "none"
+    body += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
+    if m.net_receive is not None:
+        body.append("")
+        body += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
+                            doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
+        body.append("")
+        body += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
+                            doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+    from .lanes import lanes_functions
+    lanes, has_lanes = lanes_functions(mech, src, em)
+    body += lanes
     out.append(f"  static constexpr int num_variables = {len(m.variables)};")
     out.append(f"  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, {len(m.variables)}> variables{{{{")
     for v in m.variables:
@@ -625,31 +799,13 @@ def header(mech, src, namespace, tool_version):
         out.append(f'      {{"{v.ion}", "{v.name}", {valence}, ::hinesbatch::nmodl::IonRole::{roles[v.role]}, '
                    f'{"true" if v.read else "false"}, {"true" if v.write else "false"}}},')
     out.append("  }};")
-    body = [""]
-    init_stmts = list(m.initial.statements) if m.initial is not None else []
-    body += em.function("initial", init_stmts, doc="INITIAL (states start at 0, as NEURON's s0 defaults)")
-    body.append("")
-    body += em.current_function()
-    body.append("")
-    state_stmts = []
-    for _, _, sb in m.solves:
-        state_stmts += list(sb.statements)
-    methods = ", ".join(sorted(set(m.methods))) or "none"
-    body += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
-    if m.net_receive is not None:
-        body.append("")
-        body += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
-                            doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
-        body.append("")
-        body += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
-                            doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
-    from .lanes import lanes_functions
-    lanes, has_lanes = lanes_functions(mech, src, em.uniforms)
-    body += lanes
     out.append(f"  static constexpr bool has_lanes = {'true' if has_lanes else 'false'};")
     out.append(f"  static constexpr int num_uniforms = {len(em.uniforms)};")
+    out.append(f"  static constexpr int num_invariants = {len(em.invariants)};")
     out.append("")
     out += em.uniforms_function()
+    out.append("")
+    out += em.invariants_function()
     out += body
     out.append("};")
     out.append("")

@@ -8,7 +8,8 @@ vectorises, and each exp() in it is first computed for all lanes by the accessor
 `if` runs lane by lane with the scalar code. Each lane thus gets the scalar function's
 operations in its order, so the results are the same to the bit. Bodies the lanes form
 does not cover (loops, Newton and linear solver blocks, LOCALs inside branches) get no
-lanes variant: the schedule then calls the scalar function lane by lane.
+lanes variant: the schedule then calls the scalar function lane by lane. Per-instance
+invariants are the scalar functions' (the same variables), loaded per lane.
 """
 
 from .emit import Emitter, cxx_name
@@ -23,9 +24,11 @@ LOOP = "for (int hb_l = 0; hb_l < W; ++hb_l)"
 
 
 class LanesEmitter(Emitter):
-    def __init__(self, mech, src, uniforms):
+    def __init__(self, mech, src, uniforms, invariants, invariants_allowed):
         super().__init__(mech, src)
         self.uniforms = list(uniforms)  # the scalar functions' (the same indices)
+        self.invariants = list(invariants)  # likewise, with their variables in mech.variables
+        self.invariants_allowed = invariants_allowed
         self.mode = "vector"  # or "lane": scalar code of lane hb_l
         self.pre = []  # statements an expression needs first (its exps)
         self.temps = 0
@@ -98,6 +101,9 @@ class LanesEmitter(Emitter):
         self.pre.append(f"{LOOP} hb_x{k}[hb_l] = {args[0]};")
         self.pre.append(f"hb_a.template exp_lanes<W>(hb_x{k});")
         return f"hb_x{k}[hb_l]"
+
+    def new_invariant(self, e, key):
+        raise NotLanes()  # one the scalar functions do not have
 
     def expr(self, e):
         before = len(self.uniforms)
@@ -206,8 +212,12 @@ class LanesEmitter(Emitter):
         used, written = self.names_in(stmts)
         out = ["  // state() for the W cells of a host tile at once (see current_lanes).",
                *self.HEAD, "  KOKKOS_INLINE_FUNCTION static void state_lanes(Accessor& hb_a) {"]
+        body = []
+        self.begin_body(True)
+        self.stmts(stmts, body, 2)
+        used = self.used_after_body(used)
         self.prologue(used, out, loaded=self.read_first(stmts))
-        self.stmts(stmts, out, 2)
+        out += body
         self.epilogue(written, out)
         out.append("  }")
         return out
@@ -228,15 +238,22 @@ class LanesEmitter(Emitter):
         if linear is not None:
             used |= set(linear.values())
         used.add("v")
+        # The body's lines first (what they read decides the loads); twice where di/dv is a
+        # difference quotient, each copy with its own temporaries.
+        self.begin_body(True)
+        bodies = []
+        for _ in range(1 if linear is not None else 2):
+            lines = ["    {"]
+            self.stmts(stmts, lines, 3)
+            lines.append("    }")
+            bodies.append(lines)
+        used = self.used_after_body(used)
         self.prologue(used, out, skip_v=True, loaded=self.read_first(stmts))
         out.append("    [[maybe_unused]] double v[W];")
         out.append(f"    {LOOP} v[hb_l] = hb_a.v(hb_l);")
 
         def body():
-            lines = ["    {"]
-            self.stmts(stmts, lines, 3)
-            lines.append("    }")
-            return lines
+            return bodies.pop(0)
 
         def total():
             terms = [f"{cxx_name(c)}[hb_l]" for c in currents + m.nonspecific]
@@ -275,12 +292,13 @@ class LanesEmitter(Emitter):
         return out
 
 
-def lanes_functions(mech, src, uniforms):
-    """The lines of current_lanes and state_lanes, and whether there are any: none where
+def lanes_functions(mech, src, scalar):
+    """The lines of current_lanes and state_lanes (scalar: the Emitter of the scalar
+    functions, whose uniforms and invariants they share), and whether there are any: none where
     the mechanism is not a density mechanism or a body is not covered."""
     if mech.kind != "density":
         return [], False
-    em = LanesEmitter(mech, src, uniforms)
+    em = LanesEmitter(mech, src, scalar.uniforms, scalar.invariants, scalar.invariants_allowed)
     try:
         lines = [""] + em.current_lanes()
         if mech.solves:

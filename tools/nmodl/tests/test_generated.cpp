@@ -11,6 +11,7 @@
 #include <hinesbatch/simulation/impl/mechanisms/hh.hpp>
 #include <hinesbatch/simulation/impl/mechanisms/pas.hpp>
 #include <hinesbatch/simulation/nmodl/defaults/defaults.hpp>
+#include <random>
 #include <string>
 
 #include "hh_rows_kernels.hpp"
@@ -108,6 +109,57 @@ TEST(NmodlGenerated, MetadataOfHh) {
   EXPECT_EQ(gen::Exp2Syn::variables[index_of<gen::Exp2Syn>("factor")].range, false);
 }
 
+// The synapses' decay factors are per-instance invariants: computed once, at the end of
+// initial() (invariants()), from the parameters as INITIAL leaves them, and read by state()
+// instead of an exp per step. On fresh random time constants, with the stored values
+// poisoned first: each is the exp the step computed before, to the bit.
+TEST(NmodlGenerated, SynapseDecaysAreInvariantsComputedAfterInitial) {
+  std::mt19937_64 rng(20261126);
+  std::uniform_real_distribution<double> u(0, 1);
+  const auto invariant = [](const auto& vars, auto m, int k) {
+    using M = decltype(m);
+    const int at = index_of<M>(("hb_invariant" + std::to_string(k)).c_str());
+    EXPECT_EQ(M::variables[at].kind, hinesbatch::nmodl::VariableKind::Assigned);
+    EXPECT_TRUE(M::variables[at].written);
+    EXPECT_FALSE(M::variables[at].range);
+    EXPECT_FALSE(M::variables[at].output_only);
+    return vars[at];
+  };
+  static_assert(gen::ExpSyn::num_invariants == 1, "exp(-dt/tau)");
+  static_assert(gen::Exp2Syn::num_invariants == 2, "exp(-dt/tau1), exp(-dt/tau2)");
+  static_assert(gen::hh::num_invariants == 0 && gen::pas::num_invariants == 0, "nothing fixed");
+  for (int round = 0; round < 100; ++round) {
+    TestAccessor e;
+    e.dt_ = 0.005 + 0.1 * u(rng);
+    for (double& x : e.vars) x = std::nan("");
+    const double tau = 0.1 + 20 * u(rng);
+    e.vars[index_of<gen::ExpSyn>("tau")] = tau;
+    e.vars[index_of<gen::ExpSyn>("e")] = 0;
+    gen::ExpSyn::initial(e);
+    EXPECT_EQ(invariant(e.vars, gen::ExpSyn{}, 0), std::exp(-e.dt_ / tau)) << "tau " << tau;
+    const double g0 = u(rng);
+    e.vars[index_of<gen::ExpSyn>("g")] = g0;
+    gen::ExpSyn::state(e);
+    EXPECT_EQ(e.vars[index_of<gen::ExpSyn>("g")], g0 * std::exp(-e.dt_ / tau));
+
+    // Exp2Syn's INITIAL moves tau1 below tau2 (half the rounds): the invariant is the one
+    // of the moved tau1, the value state() reads.
+    TestAccessor b;
+    b.dt_ = e.dt_;
+    for (double& x : b.vars) x = std::nan("");
+    const double tau2 = 0.5 + 20 * u(rng);
+    const double tau1 = round % 2 ? tau2 * (0.99995 + 0.1 * u(rng)) : tau2 * 0.9 * u(rng) + 1e-3;
+    b.vars[index_of<gen::Exp2Syn>("tau1")] = tau1;
+    b.vars[index_of<gen::Exp2Syn>("tau2")] = tau2;
+    b.vars[index_of<gen::Exp2Syn>("e")] = 0;
+    gen::Exp2Syn::initial(b);
+    const double moved = b.vars[index_of<gen::Exp2Syn>("tau1")];
+    EXPECT_EQ(moved, round % 2 ? 0.9999 * tau2 : tau1);
+    EXPECT_EQ(invariant(b.vars, gen::Exp2Syn{}, 0), std::exp(-b.dt_ / moved));
+    EXPECT_EQ(invariant(b.vars, gen::Exp2Syn{}, 1), std::exp(-b.dt_ / tau2));
+  }
+}
+
 // Generated hh against hh.hpp: initial gates, one cnexp step and the current.
 // A free function, not the test body: CUDA refuses device lambdas in a private member.
 void hh_matches_hand_written() {
@@ -192,6 +244,8 @@ void pas_and_expsyn_match_hand_written() {
         TestAccessor e;
         e.v_ = v;
         e.vars[stau] = 2.0, e.vars[se] = 0.0, e.vars[sg] = 0.0;
+        // Its decay factor, once per instance (initial() ends with this).
+        gen::ExpSyn::invariants(e);
         double w[1] = {0.001 * (s + 1)};
         gen::ExpSyn::net_receive(e, w);
         gen::ExpSyn::state(e);

@@ -175,7 +175,12 @@ void check_mechanism(std::mt19937_64& rng, int& checked) {
     const double t = 12.5, dt = 0.025, celsius = 34, area = 1234.5, diam = 3.7;
     for (int round = 0; round < 24; ++round) {
       std::vector<Instance> scalar(W), lanes;
-      for (int l = 0; l < W; ++l) scalar[l] = random_instance<M>(rng, l, round);
+      for (int l = 0; l < W; ++l) {
+        scalar[l] = random_instance<M>(rng, l, round);
+        // The per-instance invariants from the lane's parameters, as initialisation leaves them.
+        ScalarAccessor<M> a{scalar[l], globals.data(), t, dt, celsius, area, diam};
+        M::invariants(a);
+      }
       for (int phase : {0, 1}) {  // current, then state on what current left
         if (phase == 1 && !M::has_state) continue;
         lanes = scalar;

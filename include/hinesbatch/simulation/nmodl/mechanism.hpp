@@ -3,7 +3,9 @@
 // and the support its device functions call. A generated mechanism is a struct with
 // compile-time metadata and static device functions over an accessor to one instance:
 //
-//   template <class Accessor> static void initial(Accessor&);     NEURON's nrn_init
+//   template <class Accessor> static void initial(Accessor&);     NEURON's nrn_init, then
+//       invariants(Accessor&): the per-instance invariants, expressions of values that no
+//       step changes (ExpSyn's exp(-dt/tau)), into variables of their own (hb_invariant<k>)
 //   template <class Accessor> static void current(Accessor&);     nrn_cur (secondorder 0)
 //   template <class Accessor> static void state(Accessor&);       nrn_state (SOLVE blocks)
 //   template <class Accessor> static void net_receive(Accessor&, double* w);  point processes

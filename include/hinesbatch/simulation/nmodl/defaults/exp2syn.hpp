@@ -17,8 +17,8 @@ struct Exp2Syn {
   static constexpr bool tables_computed_exactly = false;
   static constexpr bool linear_leak = false;
   static constexpr int num_weights = 1;
-  static constexpr int num_variables = 8;
-  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 8> variables{{
+  static constexpr int num_variables = 10;
+  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 10> variables{{
       {"tau1", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, true, false},
       {"tau2", ::hinesbatch::nmodl::VariableKind::Parameter, 10.0, true, false, false},
       {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
@@ -27,6 +27,8 @@ struct Exp2Syn {
       {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
       {"g", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
       {"factor", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true, false},
+      {"hb_invariant0", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true, false},
+      {"hb_invariant1", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true, false},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{
@@ -36,6 +38,7 @@ struct Exp2Syn {
   }};
   static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
+  static constexpr int num_invariants = 2;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
   // the GLOBALs alone: computed once per run by schedules that keep them.
@@ -43,6 +46,26 @@ struct Exp2Syn {
   KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
     (void)hb_a;
     (void)hb_u;
+  }
+
+  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values
+  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute
+  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same
+  // operations, at the end of initial(), and read where they stood. Valid because dt,
+  // like the parameters, is fixed for a run: a run with another dt initialises anew.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
+    (void)hb_a;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    [[maybe_unused]] const double dt = hb_a.dt();
+    const double tau1 = hb_a.template get<0>();
+    const double tau2 = hb_a.template get<1>();
+    hb_a.template set<8>(exp((((-dt) / tau1))));
+    hb_a.template set<9>(exp((((-dt) / tau2))));
   }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
@@ -75,6 +98,7 @@ struct Exp2Syn {
     hb_a.template set<3>(A);
     hb_a.template set<4>(B);
     hb_a.template set<7>(factor);
+    invariants(hb_a);
   }
 
   // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.
@@ -112,13 +136,12 @@ struct Exp2Syn {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    [[maybe_unused]] const double dt = hb_a.dt();
-    double tau1 = hb_a.template get<0>();
-    double tau2 = hb_a.template get<1>();
     double A = hb_a.template get<3>();
     double B = hb_a.template get<4>();
-    A = ((A * (exp((((-dt) / tau1))))));
-    B = ((B * (exp((((-dt) / tau2))))));
+    double hb_invariant0 = hb_a.template get<8>();
+    double hb_invariant1 = hb_a.template get<9>();
+    A = ((A * (hb_invariant0)));
+    B = ((B * (hb_invariant1)));
     hb_a.template set<3>(A);
     hb_a.template set<4>(B);
   }

@@ -17,12 +17,13 @@ struct ExpSyn {
   static constexpr bool tables_computed_exactly = false;
   static constexpr bool linear_leak = false;
   static constexpr int num_weights = 1;
-  static constexpr int num_variables = 4;
-  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 4> variables{{
+  static constexpr int num_variables = 5;
+  static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 5> variables{{
       {"tau", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, false, false},
       {"e", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},
       {"g", ::hinesbatch::nmodl::VariableKind::State, 0.0, true, true, false},
       {"i", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, true, true, true},
+      {"hb_invariant0", ::hinesbatch::nmodl::VariableKind::Assigned, 0.0, false, true, false},
   }};
   static constexpr int num_globals = 0;
   static constexpr std::array<::hinesbatch::nmodl::GlobalInfo, 0> globals{{
@@ -32,6 +33,7 @@ struct ExpSyn {
   }};
   static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
+  static constexpr int num_invariants = 1;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
   // the GLOBALs alone: computed once per run by schedules that keep them.
@@ -39,6 +41,24 @@ struct ExpSyn {
   KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
     (void)hb_a;
     (void)hb_u;
+  }
+
+  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values
+  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute
+  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same
+  // operations, at the end of initial(), and read where they stood. Valid because dt,
+  // like the parameters, is fixed for a run: a run with another dt initialises anew.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
+    (void)hb_a;
+    using std::exp; using std::log; using std::log10; using std::pow;
+    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
+    using std::sin; using std::cos; using std::tan; using std::tanh;
+    using std::atan; using std::atan2; using std::sinh; using std::cosh;
+    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    [[maybe_unused]] const double dt = hb_a.dt();
+    const double tau = hb_a.template get<0>();
+    hb_a.template set<4>(exp((((-dt) / tau))));
   }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
@@ -53,6 +73,7 @@ struct ExpSyn {
     double g = 0.0;
     g = 0.0;
     hb_a.template set<2>(g);
+    invariants(hb_a);
   }
 
   // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.
@@ -86,10 +107,9 @@ struct ExpSyn {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
-    [[maybe_unused]] const double dt = hb_a.dt();
-    double tau = hb_a.template get<0>();
     double g = hb_a.template get<2>();
-    g = ((g * (exp((((-dt) / tau))))));
+    double hb_invariant0 = hb_a.template get<4>();
+    g = ((g * (hb_invariant0)));
     hb_a.template set<2>(g);
   }
 

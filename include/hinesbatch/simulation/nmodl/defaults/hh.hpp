@@ -42,6 +42,7 @@ struct hh {
   }};
   static constexpr bool has_lanes = true;
   static constexpr int num_uniforms = 1;
+  static constexpr int num_invariants = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
   // the GLOBALs alone: computed once per run by schedules that keep them.
@@ -56,6 +57,16 @@ struct hh {
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
     const double celsius = hb_a.celsius();
     hb_u[0] = (pow(3.0, ((((((((celsius - 6.3)))) / 10.0))))));
+  }
+
+  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values
+  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute
+  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same
+  // operations, at the end of initial(), and read where they stood. Valid because dt,
+  // like the parameters, is fixed for a run: a run with another dt initialises anew.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
+    (void)hb_a;
   }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
@@ -119,6 +130,7 @@ struct hh {
     hb_a.template set<4>(m);
     hb_a.template set<5>(h);
     hb_a.template set<6>(n);
+    invariants(hb_a);
   }
 
   // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.

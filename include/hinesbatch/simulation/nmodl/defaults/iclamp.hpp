@@ -32,6 +32,7 @@ struct IClamp {
   }};
   static constexpr bool has_lanes = false;
   static constexpr int num_uniforms = 0;
+  static constexpr int num_invariants = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
   // the GLOBALs alone: computed once per run by schedules that keep them.
@@ -39,6 +40,16 @@ struct IClamp {
   KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
     (void)hb_a;
     (void)hb_u;
+  }
+
+  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values
+  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute
+  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same
+  // operations, at the end of initial(), and read where they stood. Valid because dt,
+  // like the parameters, is fixed for a run: a run with another dt initialises anew.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
+    (void)hb_a;
   }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
@@ -53,6 +64,7 @@ struct IClamp {
     double i = 0.0;
     i = 0.0;
     hb_a.template set<3>(i);
+    invariants(hb_a);
   }
 
   // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v

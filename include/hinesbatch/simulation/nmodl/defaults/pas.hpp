@@ -31,6 +31,7 @@ struct pas {
   }};
   static constexpr bool has_lanes = true;
   static constexpr int num_uniforms = 0;
+  static constexpr int num_invariants = 0;
 
   // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and
   // the GLOBALs alone: computed once per run by schedules that keep them.
@@ -38,6 +39,16 @@ struct pas {
   KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
     (void)hb_a;
     (void)hb_u;
+  }
+
+  // The per-instance invariants (hb_invariant<k>): expressions of the instance's values
+  // that no step writes, GLOBALs, constants, celsius and dt, that a step would compute
+  // every time (ExpSyn's exp(-dt/tau)); computed here, once per instance, by the same
+  // operations, at the end of initial(), and read where they stood. Valid because dt,
+  // like the parameters, is fixed for a run: a run with another dt initialises anew.
+  template <class Accessor>
+  KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
+    (void)hb_a;
   }
 
   // INITIAL (states start at 0, as NEURON's s0 defaults)
@@ -49,6 +60,7 @@ struct pas {
     using std::sin; using std::cos; using std::tan; using std::tanh;
     using std::atan; using std::atan2; using std::sinh; using std::cosh;
     using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    invariants(hb_a);
   }
 
   // BREAKPOINT without its SOLVE, as NEURON's nrn_cur: the membrane current at v.
