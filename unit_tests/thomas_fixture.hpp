@@ -15,6 +15,7 @@
 
 #include "backends.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
+#include "thomas_instances.hpp"
 #include "thomas_reference.hpp"
 
 namespace {
