@@ -13,11 +13,19 @@ namespace {
 constexpr std::size_t kScratchBytesPerNode = 16;  // d and rhs in double
 constexpr int kMaxLanes = 1024;
 // The model's costs, in cycles or instructions of one lane (only their ratios matter):
-// work per node and step (an hh node computes six exponentials), the issue rate of an SM,
+// work per node and step (an hh node computes six exponentials), the issue slots a
+// team's barrier costs per warp of the team (each level of the solve has one: a team of
+// many warps spends them where a warp per cell spends none), the issue rate of an SM,
 // the latency of one dependent instruction and of one step of the solve's chain.
-constexpr double kWorkPassiveNode = 30, kWorkHHNode = 200;
+// Fitted to the H100's rates of every shape on the shared morphologies' cells at 200 to
+// 20,000 cells (docs/SCALING.md, "Forced launch shapes"): the shape measured fastest is
+// the one modelled fastest, or within 4% of it.
+constexpr double kWorkPassiveNode = 30, kWorkHHNode = 300, kBarrierWorkPerWarp = 64;
 constexpr double kIssuePerCycle = 128, kInstructionLatency = 4, kSolveStepLatency = 30;
 constexpr double kMemoryIssueFactor = 1.3, kMemoryLatencyFactor = 2.2;
+// The warp-per-cell kernel (its own launch bounds, no team barrier) ran 4-8% faster than
+// a team of 32 lanes at the same residency.
+constexpr double kWarpKernelSpeedup = 1.05;
 // Shared memory that holds this few cells per SM leaves the SM mostly idle: then teams
 // with d and rhs in their own memory, more of them per SM, are candidates too.
 constexpr double kFewCellsPerSM = 2;
@@ -62,7 +70,10 @@ double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const 
   // A lane's share of the nodes: whole nodes, at least one.
   const int n = c.nodes[l.slot_begin];
   const double per_lane = std::ceil(double(n) / l.lanes) * (work / std::max(1, n));
-  double issue = resident * work / kIssuePerCycle;
+  const double barriers = l.kind == OnChipLaunch::kWarpPerCell
+                              ? 0.0
+                              : 2.0 * path * kBarrierWorkPerWarp * std::max(1, l.lanes / 32);
+  double issue = resident * (work + barriers) / kIssuePerCycle;
   double latency = per_lane * kInstructionLatency + 2.0 * path * kSolveStepLatency;
   // In the team's memory every access to d and rhs goes through L1/L2: on an H100 a team
   // ran 0.5-0.7x as fast as the same team with them in shared memory.
@@ -70,7 +81,8 @@ double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const 
     issue *= kMemoryIssueFactor;
     latency *= kMemoryLatencyFactor;
   }
-  return resident / std::max(issue, latency);
+  const double rate = resident / std::max(issue, latency);
+  return l.kind == OnChipLaunch::kWarpPerCell ? rate * kWarpKernelSpeedup : rate;
 }
 
 std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnChipDevice& d,
