@@ -54,9 +54,231 @@ class NetworkSimulation {
   NetworkSimulation(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
                     const NetworkSpec& net, const std::vector<std::int64_t>& local_gids,
                     const SimulationParameters& params, SpikeExchange& exchange,
-                    const RunOptions& options, const std::vector<RecordSpec>& records = {});
+                    const RunOptions& options, const std::vector<RecordSpec>& records = {})
+      : exec_(exec),
+        params_(params),
+        exchange_(exchange),
+        options_(options),
+        overlap_(options.overlap && exchange.size() > 1) {
+    const auto t0 = clock::now();
+    net.validate();
+    if (static_cast<int>(templates.size()) != net.templates)
+      throw InputError("network uses " + std::to_string(net.templates) + " templates, got " +
+                           std::to_string(templates.size()),
+                       {}, 0, std::to_string(templates.size()));
+    for (const CellTemplate& t : templates)
+      if (static_cast<int>(t.synapses.size()) < net.synapses_needed())
+        throw InputError("cell template has " + std::to_string(t.synapses.size()) +
+                             " synapses, the network needs " +
+                             std::to_string(net.synapses_needed()),
+                         t.morphology.source, 0, std::to_string(t.synapses.size()));
+    if (!(params.dt > 0) || !(params.tstop >= 0) || !std::isfinite(params.tstop))
+      throw InputError("need dt > 0 and tstop >= 0", {}, 0, std::to_string(params.dt));
+    // lround(tstop / dt) of tstop 1e20 or dt 1e-300 overflows: no step would run.
+    if (!(params.tstop / params.dt <= kMaxSimulationSteps))
+      throw InputError("tstop / dt is more than " + format_value(kMaxSimulationSteps) + " steps",
+                       {}, 0, format_value(params.tstop / params.dt));
+    steps_ = params.steps();
+    const bool connected = net.connected();
+    int d = connected
+                ? max_epoch_steps(net.min_delay(), params.dt, overlap_)
+                : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
+    if (options.epoch_steps > 0) {
+      if (options.epoch_steps > d)
+        throw InputError("epoch_steps " + std::to_string(options.epoch_steps) +
+                             " exceeds what the minimum delay allows (" + std::to_string(d) + ")",
+                         {}, 0, std::to_string(options.epoch_steps));
+      d = options.epoch_steps;
+    } else {
+      // The spike buffer holds cells x D entries: a long delay (1e12 ms) must not size it.
+      // Results do not depend on D, so the cap only bounds memory.
+      d = static_cast<int>(std::min<std::int64_t>({d, std::max<std::int64_t>(steps_, 1), 1000}));
+    }
+    epoch_steps_ = d;
+    const auto t_cells = clock::now();
+    group_ = std::make_unique<CellGroup<ExecutionSpace, Catalogue>>(
+        exec, templates, net, local_gids, params, epoch_steps_, options.host_schedule,
+        options.on_chip, options.on_chip_force);
+    const auto t_connections = clock::now();
+    metrics_.setup_cells_s = since(t_cells);
+    // Incoming connections and external events of the local cells: drawn per target in
+    // parallel on the host, then ordered into CSR by source on the device.
+    const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
+    std::vector<std::vector<Connection>> in(nl);
+    Kokkos::parallel_for("hinesbatch::sim_incoming",
+                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
+                         [&](const std::int64_t i) { in[i] = net.incoming(local_gids[i]); });
+    std::vector<std::int64_t> offset(nl + 1, 0);
+    for (std::int64_t i = 0; i < nl; ++i)
+      offset[i + 1] = offset[i] + static_cast<std::int64_t>(in[i].size());
+    // Flat arrays filled in parallel, uninitialised until then (50 M connections are 1.4 GB:
+    // zeroing them on one thread took longer than drawing them); each target's list is
+    // checked and freed where it is copied.
+    const auto c_src = uninitialized_host<std::int64_t>("hb::conn_src_host", offset[nl]);
+    const auto c_syn = uninitialized_host<int>("hb::conn_syn_host", offset[nl]);
+    const auto c_w = uninitialized_host<double>("hb::conn_w_host", offset[nl]);
+    const auto c_delay = uninitialized_host<double>("hb::conn_delay_host", offset[nl]);
+    // The first local cell with a connection to no synapse (Min's identity, the largest
+    // int64, where there is none).
+    std::int64_t first_bad = 0;
+    Kokkos::parallel_reduce(
+        "hinesbatch::sim_connections",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
+        [&](const std::int64_t i, std::int64_t& bad) {
+          const int base = group_->synapse_index(local_gids[i], 0);
+          const int nsyn = group_->synapses_of(local_gids[i]);
+          bool valid = true;
+          for (std::size_t k = 0; k < in[i].size(); ++k) {
+            const Connection& c = in[i][k];
+            valid = valid && c.synapse >= 0 && c.synapse < nsyn;
+            c_src(offset[i] + k) = c.source;
+            c_syn(offset[i] + k) = base + c.synapse;
+            c_w(offset[i] + k) = c.weight;
+            c_delay(offset[i] + k) = c.delay;
+          }
+          if (valid)
+            std::vector<Connection>().swap(in[i]);
+          else
+            bad = std::min(bad, i);  // kept, to be named below
+        },
+        Kokkos::Min<std::int64_t>(first_bad));
+    if (first_bad < nl) {
+      const int nsyn = group_->synapses_of(local_gids[first_bad]);
+      for (const Connection& c : in[first_bad])
+        if (c.synapse < 0 || c.synapse >= nsyn)
+          throw InputError("connection into gid " + std::to_string(local_gids[first_bad]) +
+                               " names synapse " + std::to_string(c.synapse),
+                           {}, 0, std::to_string(c.synapse));
+    }
+    in.clear();
+    events_ = DeviceEventQueue<ExecutionSpace>(exec, c_src, c_syn, c_w, c_delay,
+                                               group_->num_synapses(), params.dt);
+    std::vector<std::int64_t> x_step;
+    std::vector<int> x_syn;
+    std::vector<double> x_w;
+    for (std::int64_t gid : local_gids)
+      for (const ExternalEvent& e : net.external_events(gid)) {
+        if (e.synapse < 0 || e.synapse >= group_->synapses_of(gid))
+          throw InputError("external event into gid " + std::to_string(gid) + " names synapse " +
+                               std::to_string(e.synapse),
+                           {}, 0, std::to_string(e.synapse));
+        x_step.push_back(delivery_step(e.time, params.dt));
+        x_syn.push_back(group_->synapse_index(gid, e.synapse));
+        x_w.push_back(e.weight);
+      }
+    events_.push_external(exec, x_step, x_syn, x_w);
+    sources_ = SourceSpikes(net, params.dt);
+    metrics_.setup_connections_s = since(t_connections);
+    // Recordings that live here.
+    std::vector<int> rs, rn;
+    std::vector<impl::RecordedVariable> rv;
+    for (const RecordSpec& r : records) {
+      const int s = group_->slot_of_gid(r.gid);
+      if (s < 0) continue;
+      const CellTemplate& t = templates[net.template_of(r.gid)];
+      impl::RecordedVariable var;
+      std::string why;
+      if (!impl::resolve_recorded_variable(t, nmodl::description<Catalogue>(), r.where, r.variable,
+                                           var, why))
+        throw InputError("record of gid " + std::to_string(r.gid) + " at section " +
+                             std::to_string(r.where.section) + ": variable '" + r.variable +
+                             "': " + why,
+                         {}, 0, r.variable);
+      local_records_.push_back(r);
+      rs.push_back(s);
+      rn.push_back(t.compartments.node_at(r.where));
+      rv.push_back(var);
+    }
+    group_->set_records(exec, rs, rn, rv);
+    trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
+        "hb::trace", epoch_steps_ + 1, rs.size());
+    trace_host_ = Kokkos::create_mirror_view(trace_buf_);
+    metrics_.exchange = exchange.name();
+    metrics_.schedule = group_->schedule_name();
+    metrics_.cell_lanes = group_->cell_lanes();
+    metrics_.schedule_detail = group_->schedule_detail();
+    metrics_.ranks = exchange.size();
+    metrics_.overlap = overlap_;
+    metrics_.epoch_steps = epoch_steps_;
+    metrics_.local_cells = group_->num_cells();
+    metrics_.local_nodes = group_->num_nodes();
+    metrics_.local_connections = events_.num_connections();
+    metrics_.setup_s = since(t0);
+  }
 
-  void run();
+  void run() {
+    const auto t_start = clock::now();
+    group_->initialize(exec_);
+    record(0);
+    copy_trace_rows(0, 1);
+    std::future<std::vector<Spike>> pending;
+    double last_progress = 0;
+    std::int64_t epochs = 0;
+    for (std::int64_t first = 0; first < steps_; first += epoch_steps_, ++epochs) {
+      const int count = static_cast<int>(std::min<std::int64_t>(epoch_steps_, steps_ - first));
+      auto t = clock::now();
+      events_.take(exec_, first, count, ev_begin_);
+      metrics_.events_s += since(t);
+      t = clock::now();
+      group_->run_steps(exec_, first, count, events_.synapse(), events_.weight(), ev_begin_,
+                        events_.step_begin(), trace_buf_);
+      std::vector<Spike> local = group_->take_spikes(exec_);  // fences
+      group_->check_voltages(exec_, (first + count) * params_.dt);
+      metrics_.compute_s += since(t);
+      copy_trace_rows(1, count + 1);
+      const std::int64_t open = first + count;  // first step not yet run
+      // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
+      // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
+      // join the gathered spikes without being exchanged.
+      std::vector<Spike> drawn;
+      if (!sources_.empty()) drawn = sources_.take(first == 0 ? 0 : first + 1, open + 1);
+      if (overlap_) {
+        if (pending.valid()) {
+          t = clock::now();
+          auto all = pending.get();
+          metrics_.exposed_exchange_s += since(t);
+          queue_spikes(std::move(all), open);
+        }
+        pending =
+            std::async(std::launch::async, [this, l = std::move(local), d = std::move(drawn)] {
+              auto all = gather(l);
+              all.insert(all.end(), d.begin(), d.end());
+              return all;
+            });
+      } else {
+        t = clock::now();
+        auto all = gather(local);
+        all.insert(all.end(), drawn.begin(), drawn.end());
+        metrics_.exposed_exchange_s += since(t);
+        queue_spikes(std::move(all), open);
+      }
+      if (options_.progress_every_s > 0 && exchange_.rank() == 0 &&
+          since(t_start) - last_progress >= options_.progress_every_s) {
+        last_progress = since(t_start);
+        std::fprintf(stderr, "[hinesbatch-sim] t = %.3f / %.3f ms (%.0f%%), %.1f s, %lld spikes\n",
+                     (first + count) * params_.dt, steps_ * params_.dt,
+                     100.0 * (first + count) / steps_, last_progress,
+                     static_cast<long long>(raster_.size()));
+      }
+    }
+    if (pending.valid()) {
+      const auto t = clock::now();
+      auto all = pending.get();
+      metrics_.exposed_exchange_s += since(t);
+      queue_spikes(std::move(all), steps_);
+    }
+    std::sort(raster_.begin(), raster_.end());
+    metrics_.wall_s = since(t_start);
+    metrics_.steps = steps_;
+    metrics_.epochs = epochs;
+    metrics_.simulated_ms = steps_ * params_.dt;
+    metrics_.spikes = static_cast<std::int64_t>(raster_.size());
+    // Collective: every rank reaches this point.
+    metrics_.compute_max_s = exchange_.max(metrics_.compute_s);
+    metrics_.compute_mean_s = exchange_.sum(metrics_.compute_s) / exchange_.size();
+    metrics_.wall_max_s = exchange_.max(metrics_.wall_s);
+    metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
+  }
 
   // Every spike of the network (all ranks), the sources' included, sorted by (step, gid);
   // time = step * dt.
@@ -136,246 +358,5 @@ class NetworkSimulation {
   double exchange_seconds_ = 0;  // written by the exchange thread, read after its join
   RunMetrics metrics_;
 };
-
-template <class ExecutionSpace, class Catalogue>
-NetworkSimulation<ExecutionSpace, Catalogue>::NetworkSimulation(
-    const ExecutionSpace& exec, const std::vector<CellTemplate>& templates, const NetworkSpec& net,
-    const std::vector<std::int64_t>& local_gids, const SimulationParameters& params,
-    SpikeExchange& exchange, const RunOptions& options, const std::vector<RecordSpec>& records)
-    : exec_(exec),
-      params_(params),
-      exchange_(exchange),
-      options_(options),
-      overlap_(options.overlap && exchange.size() > 1) {
-  const auto t0 = clock::now();
-  net.validate();
-  if (static_cast<int>(templates.size()) != net.templates)
-    throw InputError("network uses " + std::to_string(net.templates) + " templates, got " +
-                         std::to_string(templates.size()),
-                     {}, 0, std::to_string(templates.size()));
-  for (const CellTemplate& t : templates)
-    if (static_cast<int>(t.synapses.size()) < net.synapses_needed())
-      throw InputError("cell template has " + std::to_string(t.synapses.size()) +
-                           " synapses, the network needs " + std::to_string(net.synapses_needed()),
-                       t.morphology.source, 0, std::to_string(t.synapses.size()));
-  if (!(params.dt > 0) || !(params.tstop >= 0) || !std::isfinite(params.tstop))
-    throw InputError("need dt > 0 and tstop >= 0", {}, 0, std::to_string(params.dt));
-  // lround(tstop / dt) of tstop 1e20 or dt 1e-300 overflows: no step would run.
-  if (!(params.tstop / params.dt <= kMaxSimulationSteps))
-    throw InputError("tstop / dt is more than " + format_value(kMaxSimulationSteps) + " steps", {},
-                     0, format_value(params.tstop / params.dt));
-  steps_ = params.steps();
-  const bool connected = net.connected();
-  int d = connected
-              ? max_epoch_steps(net.min_delay(), params.dt, overlap_)
-              : static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(steps_, 1), 200));
-  if (options.epoch_steps > 0) {
-    if (options.epoch_steps > d)
-      throw InputError("epoch_steps " + std::to_string(options.epoch_steps) +
-                           " exceeds what the minimum delay allows (" + std::to_string(d) + ")",
-                       {}, 0, std::to_string(options.epoch_steps));
-    d = options.epoch_steps;
-  } else {
-    // The spike buffer holds cells x D entries: a long delay (1e12 ms) must not size it.
-    // Results do not depend on D, so the cap only bounds memory.
-    d = static_cast<int>(std::min<std::int64_t>({d, std::max<std::int64_t>(steps_, 1), 1000}));
-  }
-  epoch_steps_ = d;
-  const auto t_cells = clock::now();
-  group_ = std::make_unique<CellGroup<ExecutionSpace, Catalogue>>(
-      exec, templates, net, local_gids, params, epoch_steps_, options.host_schedule,
-      options.on_chip, options.on_chip_force);
-  const auto t_connections = clock::now();
-  metrics_.setup_cells_s = since(t_cells);
-  // Incoming connections and external events of the local cells: drawn per target in
-  // parallel on the host, then ordered into CSR by source on the device.
-  const std::int64_t nl = static_cast<std::int64_t>(local_gids.size());
-  std::vector<std::vector<Connection>> in(nl);
-  Kokkos::parallel_for("hinesbatch::sim_incoming",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
-                       [&](const std::int64_t i) { in[i] = net.incoming(local_gids[i]); });
-  std::vector<std::int64_t> offset(nl + 1, 0);
-  for (std::int64_t i = 0; i < nl; ++i)
-    offset[i + 1] = offset[i] + static_cast<std::int64_t>(in[i].size());
-  // Flat arrays filled in parallel, uninitialised until then (50 M connections are 1.4 GB:
-  // zeroing them on one thread took longer than drawing them); each target's list is
-  // checked and freed where it is copied.
-  const auto c_src = uninitialized_host<std::int64_t>("hb::conn_src_host", offset[nl]);
-  const auto c_syn = uninitialized_host<int>("hb::conn_syn_host", offset[nl]);
-  const auto c_w = uninitialized_host<double>("hb::conn_w_host", offset[nl]);
-  const auto c_delay = uninitialized_host<double>("hb::conn_delay_host", offset[nl]);
-  // The first local cell with a connection to no synapse (Min's identity, the largest
-  // int64, where there is none).
-  std::int64_t first_bad = 0;
-  Kokkos::parallel_reduce(
-      "hinesbatch::sim_connections", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nl),
-      [&](const std::int64_t i, std::int64_t& bad) {
-        const int base = group_->synapse_index(local_gids[i], 0);
-        const int nsyn = group_->synapses_of(local_gids[i]);
-        bool valid = true;
-        for (std::size_t k = 0; k < in[i].size(); ++k) {
-          const Connection& c = in[i][k];
-          valid = valid && c.synapse >= 0 && c.synapse < nsyn;
-          c_src(offset[i] + k) = c.source;
-          c_syn(offset[i] + k) = base + c.synapse;
-          c_w(offset[i] + k) = c.weight;
-          c_delay(offset[i] + k) = c.delay;
-        }
-        if (valid)
-          std::vector<Connection>().swap(in[i]);
-        else
-          bad = std::min(bad, i);  // kept, to be named below
-      },
-      Kokkos::Min<std::int64_t>(first_bad));
-  if (first_bad < nl) {
-    const int nsyn = group_->synapses_of(local_gids[first_bad]);
-    for (const Connection& c : in[first_bad])
-      if (c.synapse < 0 || c.synapse >= nsyn)
-        throw InputError("connection into gid " + std::to_string(local_gids[first_bad]) +
-                             " names synapse " + std::to_string(c.synapse),
-                         {}, 0, std::to_string(c.synapse));
-  }
-  in.clear();
-  events_ = DeviceEventQueue<ExecutionSpace>(exec, c_src, c_syn, c_w, c_delay,
-                                             group_->num_synapses(), params.dt);
-  std::vector<std::int64_t> x_step;
-  std::vector<int> x_syn;
-  std::vector<double> x_w;
-  for (std::int64_t gid : local_gids)
-    for (const ExternalEvent& e : net.external_events(gid)) {
-      if (e.synapse < 0 || e.synapse >= group_->synapses_of(gid))
-        throw InputError("external event into gid " + std::to_string(gid) + " names synapse " +
-                             std::to_string(e.synapse),
-                         {}, 0, std::to_string(e.synapse));
-      x_step.push_back(delivery_step(e.time, params.dt));
-      x_syn.push_back(group_->synapse_index(gid, e.synapse));
-      x_w.push_back(e.weight);
-    }
-  events_.push_external(exec, x_step, x_syn, x_w);
-  sources_ = SourceSpikes(net, params.dt);
-  metrics_.setup_connections_s = since(t_connections);
-  // Recordings that live here.
-  std::vector<int> rs, rn;
-  std::vector<impl::RecordedVariable> rv;
-  for (const RecordSpec& r : records) {
-    const int s = group_->slot_of_gid(r.gid);
-    if (s < 0) continue;
-    const CellTemplate& t = templates[net.template_of(r.gid)];
-    impl::RecordedVariable var;
-    std::string why;
-    if (!impl::resolve_recorded_variable(t, nmodl::description<Catalogue>(), r.where, r.variable,
-                                         var, why))
-      throw InputError("record of gid " + std::to_string(r.gid) + " at section " +
-                           std::to_string(r.where.section) + ": variable '" + r.variable +
-                           "': " + why,
-                       {}, 0, r.variable);
-    local_records_.push_back(r);
-    rs.push_back(s);
-    rn.push_back(t.compartments.node_at(r.where));
-    rv.push_back(var);
-  }
-  group_->set_records(exec, rs, rn, rv);
-  trace_buf_ = Kokkos::View<double**, Kokkos::LayoutRight, memory_space>(
-      "hb::trace", epoch_steps_ + 1, rs.size());
-  trace_host_ = Kokkos::create_mirror_view(trace_buf_);
-  metrics_.exchange = exchange.name();
-  metrics_.schedule = group_->schedule_name();
-  metrics_.cell_lanes = group_->cell_lanes();
-  metrics_.schedule_detail = group_->schedule_detail();
-  metrics_.ranks = exchange.size();
-  metrics_.overlap = overlap_;
-  metrics_.epoch_steps = epoch_steps_;
-  metrics_.local_cells = group_->num_cells();
-  metrics_.local_nodes = group_->num_nodes();
-  metrics_.local_connections = events_.num_connections();
-  metrics_.setup_s = since(t0);
-}
-
-template <class ExecutionSpace, class Catalogue>
-void NetworkSimulation<ExecutionSpace, Catalogue>::run() {
-  const auto t_start = clock::now();
-  group_->initialize(exec_);
-  record(0);
-  copy_trace_rows(0, 1);
-  std::future<std::vector<Spike>> pending;
-  double last_progress = 0;
-  std::int64_t epochs = 0;
-  for (std::int64_t first = 0; first < steps_; first += epoch_steps_, ++epochs) {
-    const int count = static_cast<int>(std::min<std::int64_t>(epoch_steps_, steps_ - first));
-    auto t = clock::now();
-    events_.take(exec_, first, count, ev_begin_);
-    metrics_.events_s += since(t);
-    t = clock::now();
-    group_->run_steps(exec_, first, count, events_.synapse(), events_.weight(), ev_begin_,
-                      events_.step_begin(), trace_buf_);
-    std::vector<Spike> local = group_->take_spikes(exec_);  // fences
-    group_->check_voltages(exec_, (first + count) * params_.dt);
-    metrics_.compute_s += since(t);
-    copy_trace_rows(1, count + 1);
-    const std::int64_t open = first + count;  // first step not yet run
-    // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
-    // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
-    // join the gathered spikes without being exchanged.
-    std::vector<Spike> drawn;
-    if (!sources_.empty()) drawn = sources_.take(first == 0 ? 0 : first + 1, open + 1);
-    if (overlap_) {
-      if (pending.valid()) {
-        t = clock::now();
-        auto all = pending.get();
-        metrics_.exposed_exchange_s += since(t);
-        queue_spikes(std::move(all), open);
-      }
-      pending = std::async(std::launch::async, [this, l = std::move(local), d = std::move(drawn)] {
-        auto all = gather(l);
-        all.insert(all.end(), d.begin(), d.end());
-        return all;
-      });
-    } else {
-      t = clock::now();
-      auto all = gather(local);
-      all.insert(all.end(), drawn.begin(), drawn.end());
-      metrics_.exposed_exchange_s += since(t);
-      queue_spikes(std::move(all), open);
-    }
-    if (options_.progress_every_s > 0 && exchange_.rank() == 0 &&
-        since(t_start) - last_progress >= options_.progress_every_s) {
-      last_progress = since(t_start);
-      std::fprintf(stderr, "[hinesbatch-sim] t = %.3f / %.3f ms (%.0f%%), %.1f s, %lld spikes\n",
-                   (first + count) * params_.dt, steps_ * params_.dt,
-                   100.0 * (first + count) / steps_, last_progress,
-                   static_cast<long long>(raster_.size()));
-    }
-  }
-  if (pending.valid()) {
-    const auto t = clock::now();
-    auto all = pending.get();
-    metrics_.exposed_exchange_s += since(t);
-    queue_spikes(std::move(all), steps_);
-  }
-  std::sort(raster_.begin(), raster_.end());
-  metrics_.wall_s = since(t_start);
-  metrics_.steps = steps_;
-  metrics_.epochs = epochs;
-  metrics_.simulated_ms = steps_ * params_.dt;
-  metrics_.spikes = static_cast<std::int64_t>(raster_.size());
-  // Collective: every rank reaches this point.
-  metrics_.compute_max_s = exchange_.max(metrics_.compute_s);
-  metrics_.compute_mean_s = exchange_.sum(metrics_.compute_s) / exchange_.size();
-  metrics_.wall_max_s = exchange_.max(metrics_.wall_s);
-  metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
-}
-
-// The default catalogue's simulation on each backend of the build is compiled once, in the
-// library (src/simulation/run.cpp): a program or test that uses it does not compile the
-// step kernels again.
-#if defined(KOKKOS_ENABLE_CUDA)
-extern template class NetworkSimulation<Kokkos::Cuda>;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-extern template class NetworkSimulation<Kokkos::OpenMP>;
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-extern template class NetworkSimulation<Kokkos::Serial>;
-#endif
 
 }  // namespace hinesbatch
