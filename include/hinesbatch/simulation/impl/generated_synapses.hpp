@@ -95,10 +95,17 @@ struct GeneratedSynapses {
   Kokkos::View<int*, MemorySpace> mech, node, row, cst;
   Kokkos::View<double*, MemorySpace> rows, row_init, constants;
   double celsius = 6.3, dt = 0.025;
+  // Where every synapse runs one point process (the usual network): that mechanism, and
+  // synapse k's rows start at k * single_rows, so that a step reads neither mech(k) nor
+  // row(k) before the rows themselves (-1: look them up).
+  int single_mech = -1, single_rows = 0;
 
   // Whether synapse k runs a point process (false: the built-in ExpSyn).
   KOKKOS_INLINE_FUNCTION bool is_generated(int k) const {
-    return mech.extent(0) > 0 && mech(k) >= 0;
+    return single_mech >= 0 || (mech.extent(0) > 0 && mech(k) >= 0);
+  }
+  KOKKOS_INLINE_FUNCTION int row_of(int k) const {
+    return single_mech >= 0 ? k * single_rows : row(k);
   }
 
   enum Phase { Initial, Current, State, Receive };
@@ -115,7 +122,7 @@ struct GeneratedSynapses {
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::PointProcess) {
         using A = SynapseAccessor<M, GeneratedSynapses>;
-        A a{self, self.row(k), self.cst(k), v, t};
+        A a{self, self.row_of(k), self.cst(k), v, t};
         if (phase == Initial) {
           for (int r = 0; r < A::Positions::num_rows; ++r)
             self.rows(a.row + r) = self.row_init(a.row + r);
@@ -141,7 +148,8 @@ struct GeneratedSynapses {
   };
   KOKKOS_INLINE_FUNCTION void run(int k, double v, double t, double w, Phase phase, double& g_sum,
                                   double& rhs) const {
-    nmodl::Dispatch<Mechanisms>::call(mech(k), Call{*this, k, v, t, w, phase, g_sum, rhs});
+    nmodl::Dispatch<Mechanisms>::call(single_mech >= 0 ? single_mech : mech(k),
+                                      Call{*this, k, v, t, w, phase, g_sum, rhs});
   }
 
   // INITIAL of synapse k at v (its node's v_init).
@@ -292,6 +300,14 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
       cst.push_back(o.cst[q]);
     }
     row_init.insert(row_init.end(), o.row_init.begin(), o.row_init.end());
+  }
+  const int first_rows = row.size() > 1 ? row[1] - row[0] : 0;
+  bool single = !mech.empty() && mech[0] >= 0;
+  for (std::size_t k = 0; single && k < mech.size(); ++k)
+    single = mech[k] == mech[0] && row[k] == static_cast<int>(k) * first_rows;
+  if (single && mech.size() > 1) {
+    out.single_mech = mech[0];
+    out.single_rows = first_rows;
   }
   if (row_init.empty()) row_init.push_back(0.0);
   if (constants.empty()) constants.push_back(0.0);
