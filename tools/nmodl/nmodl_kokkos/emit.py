@@ -29,18 +29,16 @@ OPERATORS = {"+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}
 UNIFORM, INVARIANT, VARYING = 0, 1, 2
 INVARIANT_PREFIX = "hb_invariant"
 
-# Unqualified math calls resolve to std:: (and to the device's overloads on CUDA).
-MATH_USINGS = [
-    "    using std::exp; using std::log; using std::log10; using std::pow;",
-    "    using std::sqrt; using std::fabs; using std::floor; using std::ceil;",
-    "    using std::sin; using std::cos; using std::tan; using std::tanh;",
-    "    using std::atan; using std::atan2; using std::sinh; using std::cosh;",
-    "    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;",
-]
+# Unqualified math calls resolve to std:: (and to the device's overloads on CUDA) through
+# the namespace of using-declarations in mechanism.hpp.
+MATH_USINGS = ["    using namespace ::hinesbatch::nmodl::math;"]
+
+# A struct or local named like a math function would hide it from the calls.
+RENAMED = CXX_KEYWORDS | set(MATH_FUNCTIONS)
 
 
 def cxx_name(n):
-    return n + "_" if n in CXX_KEYWORDS else n
+    return n + "_" if n in RENAMED else n
 
 
 def literal(x):
