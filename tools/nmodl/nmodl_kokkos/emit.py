@@ -463,13 +463,19 @@ class Emitter:
     def declared_local(self, n):
         return n in self.locals
 
-    def epilogue(self, written, out, concentrations_only=True):
+    def store(self, access, name, out):
+        """Stores the local `name` through hb_a.<access>(...)."""
+        out.append(f"    hb_a.{access}({name});")
+
+    def epilogue(self, written, out):
+        """The stores a function ends with: the variables it wrote, and the concentrations and
+        reversal potentials it wrote (its ion currents go through add_ion_current)."""
         for n, i in self.var_index.items():
             if n in written:
-                out.append(f"    hb_a.template set<{i}>({cxx_name(n)});")
+                self.store(f"template set<{i}>", cxx_name(n), out)
         for v in self.m.ion_variables:
             if v.write and v.role != "i" and v.name in written:
-                out.append(f"    hb_a.template set_ion<{self.ion_index[v.name]}>({cxx_name(v.name)});")
+                self.store(f"template set_ion<{self.ion_index[v.name]}>", cxx_name(v.name), out)
 
     def collect_locals(self, nodes):
         self.locals = set()

@@ -175,13 +175,8 @@ class LanesEmitter(Emitter):
     def scratch_local(self, name):
         return f"{name}[W] = {{}}"
 
-    def epilogue(self, written, out, concentrations_only=True):
-        for n, i in self.var_index.items():
-            if n in written:
-                out.append(f"    {LOOP} hb_a.template set<{i}>(hb_l, {cxx_name(n)}[hb_l]);")
-        for v in self.m.ion_variables:
-            if v.write and v.role != "i" and v.name in written:
-                out.append(f"    {LOOP} hb_a.template set_ion<{self.ion_index[v.name]}>(hb_l, {cxx_name(v.name)}[hb_l]);")
+    def store(self, access, name, out):
+        out.append(f"    {LOOP} hb_a.{access}(hb_l, {name}[hb_l]);")
 
     # --- the two entry points ----------------------------------------------------------
     HEAD = ["  template <int W, class Accessor>"]
