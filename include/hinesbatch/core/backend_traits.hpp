@@ -24,4 +24,11 @@ constexpr bool is_host_backend() {
   return BackendTraits<ExecutionSpace>::is_host;
 }
 
+namespace impl {
+// A team's scratch (level 0 or 1) as an unmanaged View, DataType T* or TriRow<T>*.
+template <class DataType, class ExecutionSpace>
+using TeamScratchView = Kokkos::View<DataType, typename ExecutionSpace::scratch_memory_space,
+                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+}  // namespace impl
+
 }  // namespace hinesbatch

@@ -102,6 +102,12 @@ KOKKOS_FORCEINLINE_FUNCTION int simd_tile_of(const Member& team) {
   return team.league_rank() * team.team_size() + team.team_rank();
 }
 
+// How many systems the tile whose first system is `first` holds: block_size, fewer in the
+// last tile.
+KOKKOS_FORCEINLINE_FUNCTION int simd_tile_systems(int first, int block_size, int num_systems) {
+  return num_systems - first < block_size ? num_systems - first : block_size;
+}
+
 // Writes zero over whole tiles (padding lanes included).
 template <class View, class ExecutionSpace>
 struct TouchTiles {

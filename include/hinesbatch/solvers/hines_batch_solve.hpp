@@ -93,8 +93,7 @@ struct SolveTeamPerSystem {
   using Layout = typename Batch::layout_type;
   using T = typename Batch::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
   typename Batch::view_type u, l, d, rhs;
   typename Batch::status_view status;
   Plan plan;
@@ -122,8 +121,7 @@ struct SolveWarpPerSystem {
   using Layout = typename Batch::layout_type;
   using T = typename Batch::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
   // Flat storage holds a system's nodes together; the other layouts a node's systems.
   static constexpr bool system_major = std::is_same<Layout, layouts::Flat>::value;
   typename Batch::view_type u, l, d, rhs;

@@ -113,8 +113,7 @@ struct SolvePackedTeam {
   using T = typename Batch::scalar_type;
   using view_type = typename Batch::view_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
   view_type u, l, d, rhs;
   typename Batch::status_view status;
   typename Batch::plan_table plans;

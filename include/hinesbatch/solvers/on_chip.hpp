@@ -72,5 +72,19 @@ KOKKOS_FORCEINLINE_FUNCTION T* on_chip(T* p) {
   return p;
 }
 
+// The one-thread-per-system on-chip schedules (Thomas's rows, Hines's nodes): two scalars
+// of each of the first `kept` rows for each of a team's `lanes`, in level-0 scratch.
+template <class T>
+KOKKOS_INLINE_FUNCTION std::size_t on_chip_lanes_scratch_bytes(int kept, int lanes) {
+  return 2 * sizeof(T) * static_cast<std::size_t>(kept) * static_cast<std::size_t>(lanes);
+}
+
+// That scratch of `team`, as the shared-memory pointer on_chip<0> gives.
+template <class T, class Member>
+KOKKOS_INLINE_FUNCTION T* on_chip_lanes_scratch(const Member& team, int kept, int lanes) {
+  return on_chip<0>(static_cast<T*>(
+      team.team_scratch(0).get_shmem(on_chip_lanes_scratch_bytes<T>(kept, lanes), 0)));
+}
+
 }  // namespace impl
 }  // namespace hinesbatch

@@ -87,7 +87,7 @@ struct HinesSimdTiles {
     const int tile = simd_tile_of(team);
     if (tile >= tiles) return;
     const int first = tile * block_size;
-    const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
+    const int lanes = simd_tile_systems(first, block_size, num_systems);
     const long row_stride = static_cast<long>(u.stride(1));
     scalar_type* inverse =
         inverse_bytes ? static_cast<scalar_type*>(team.team_scratch(1).get_shmem(inverse_bytes))

@@ -35,7 +35,7 @@ struct ThomasSimdTiles {
     const int tile = simd_tile_of(team);
     if (tile >= tiles) return;
     const int first = tile * block_size;
-    const int lanes = num_systems - first < block_size ? num_systems - first : block_size;
+    const int lanes = simd_tile_systems(first, block_size, num_systems);
     const long row_stride = static_cast<long>(d.stride(1));
     for_lane_chunks<kFull>(lanes, [&](const int k0, const auto count) {
       auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {

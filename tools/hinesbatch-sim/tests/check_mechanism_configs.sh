@@ -9,24 +9,6 @@ set -uo pipefail
 SIM=$(realpath "${1:?usage: check_mechanism_configs.sh SIM}")
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
-# expect NAME RC REGEX -- ARGS...: SIM ARGS --quiet exits RC with stderr matching REGEX.
-expect() {
-  local name=$1 rc=$2 regex=$3
-  shift 4
-  cases=$((cases + 1))
-  local err got
-  err=$(timeout 120 "$SIM" "$@" --quiet 2>&1 >/dev/null)
-  got=$?
-  if [[ $got != "$rc" ]] || ! grep -Eq -- "$regex" <<<"$err"; then
-    fail "$name: exit $got (want $rc), stderr: $(head -c 600 <<<"$err")"
-  else
-    echo "ok   $name: $(head -c 240 <<<"$err" | tr '\n' ' ')"
-  fi
-}
 generated='[{"name": "hh", "region": "soma", "parameters": {"gnabar": 0.25}},
             {"name": "pas", "region": "dend", "parameters": {"g": 0.0002, "e": -65}}]'
 
@@ -36,9 +18,9 @@ cases=$((cases + 1))
 "$SIM" "$BASE" --quiet --spikes generated.spikes --metrics generated.metrics \
   --set "cell.mechanisms=$generated" >/dev/null 2>&1
 if [[ -s builtin.spikes ]] && cmp -s builtin.spikes generated.spikes; then
-  echo "ok   generated_same_raster: $(wc -l <generated.spikes) spikes"
+  ok generated_same_raster "$(wc -l <generated.spikes) spikes"
 else
-  fail "generated_same_raster: $(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <generated.spikes 2>/dev/null) spikes"
+  fail generated_same_raster "$(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <generated.spikes 2>/dev/null) spikes"
 fi
 cases=$((cases + 1))
 # The host's default (lanes) and the GPU's (on_chip) run them, and the metrics say so; no
@@ -46,9 +28,9 @@ cases=$((cases + 1))
 if grep -Eq '"schedule": "(lanes|on_chip)"' generated.metrics &&
   grep -Eq '"schedule_detail": ".*generated mechanisms' generated.metrics &&
   ! grep -q 'instead of' generated.metrics; then
-  echo "ok   generated_schedule: $(grep schedule_detail generated.metrics | head -c 200)"
+  ok generated_schedule "$(grep schedule_detail generated.metrics | head -c 200)"
 else
-  fail "generated_schedule: $(grep schedule generated.metrics)"
+  fail generated_schedule "$(grep schedule generated.metrics)"
 fi
 
 expect unknown_mechanism 2 "config key 'cell.mechanisms\[0\].name': unknown mechanism: neither a built-in \(pas, hh\) nor in the catalogue 'defaults'.*value '\"kdr\"'" -- \
@@ -83,17 +65,17 @@ cases=$((cases + 1))
   --set 'network.synapse={"name": "ExpSyn", "parameters": {"tau": 2, "e": 0}}' >/dev/null 2>&1
 if [[ -s builtin.spikes ]] && cmp -s builtin.spikes expsyn.spikes &&
   grep -q "synapses' point processes" expsyn.metrics; then
-  echo "ok   synapse_expsyn_same_raster: $(wc -l <expsyn.spikes) spikes"
+  ok synapse_expsyn_same_raster "$(wc -l <expsyn.spikes) spikes"
 else
-  fail "synapse_expsyn_same_raster: $(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <expsyn.spikes 2>/dev/null) spikes"
+  fail synapse_expsyn_same_raster "$(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <expsyn.spikes 2>/dev/null) spikes"
 fi
 cases=$((cases + 1))
 "$SIM" "$BASE" --quiet --spikes exp2syn.spikes \
   --set 'network.synapse={"name": "Exp2Syn", "parameters": {"tau1": 1, "tau2": 2}}' >/dev/null 2>&1
 if [[ -s exp2syn.spikes ]] && ! cmp -s builtin.spikes exp2syn.spikes; then
-  echo "ok   synapse_exp2syn_runs: $(wc -l <exp2syn.spikes) spikes"
+  ok synapse_exp2syn_runs "$(wc -l <exp2syn.spikes) spikes"
 else
-  fail "synapse_exp2syn_runs: $(wc -l <exp2syn.spikes 2>/dev/null) spikes, same as the built-in's?"
+  fail synapse_exp2syn_runs "$(wc -l <exp2syn.spikes 2>/dev/null) spikes, same as the built-in's?"
 fi
 expect synapse_unknown 2 "config key 'network.synapse.name': unknown point process: not in the catalogue 'defaults' \(its synapse point processes: Exp2Syn, ExpSyn\).*value '\"AMPA\"'" -- \
   "$BASE" --set 'network.synapse={"name": "AMPA"}'

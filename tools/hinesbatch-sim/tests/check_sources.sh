@@ -10,25 +10,6 @@ set -uo pipefail
 SIM=$(realpath "${1:?usage: check_sources.sh SIM}")
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-ok() { echo "ok   $1: $2"; }
-fail() {
-  echo "FAIL $1: $2"
-  failures=$((failures + 1))
-}
-# expect NAME RC REGEX -- ARGS...: SIM ARGS --quiet exits RC with stderr matching REGEX.
-expect() {
-  local name=$1 rc=$2 regex=$3
-  shift 4
-  cases=$((cases + 1))
-  local err got
-  err=$(timeout 120 "$SIM" "$@" --quiet 2>&1 >/dev/null)
-  got=$?
-  if [[ $got != "$rc" ]] || ! grep -Eq -- "$regex" <<<"$err"; then
-    fail "$name" "exit $got (want $rc), stderr: $(head -c 600 <<<"$err")"
-  else
-    ok "$name" "$(head -c 240 <<<"$err" | tr '\n' ' ')"
-  fi
-}
 # check NAME CONDITION-STATUS MESSAGE
 check() {
   cases=$((cases + 1))

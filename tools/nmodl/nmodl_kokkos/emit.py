@@ -29,18 +29,16 @@ OPERATORS = {"+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}
 UNIFORM, INVARIANT, VARYING = 0, 1, 2
 INVARIANT_PREFIX = "hb_invariant"
 
-# Unqualified math calls resolve to std:: (and to the device's overloads on CUDA).
-MATH_USINGS = [
-    "    using std::exp; using std::log; using std::log10; using std::pow;",
-    "    using std::sqrt; using std::fabs; using std::floor; using std::ceil;",
-    "    using std::sin; using std::cos; using std::tan; using std::tanh;",
-    "    using std::atan; using std::atan2; using std::sinh; using std::cosh;",
-    "    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;",
-]
+# Unqualified math calls resolve to std:: (and to the device's overloads on CUDA) through
+# the namespace of using-declarations in mechanism.hpp.
+MATH_USINGS = ["    using namespace ::hinesbatch::nmodl::math;"]
+
+# A struct or local named like a math function would hide it from the calls.
+RENAMED = CXX_KEYWORDS | set(MATH_FUNCTIONS)
 
 
 def cxx_name(n):
-    return n + "_" if n in CXX_KEYWORDS else n
+    return n + "_" if n in RENAMED else n
 
 
 def literal(x):
@@ -408,30 +406,35 @@ class Emitter:
             if n in used:
                 out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
 
-    def prologue(self, used, out, skip_v=False, v_expr="hb_a.v()", zero_states=False,
-                 loaded=None):
+    def load(self, name, access, out, maybe_unused=False):
+        """Declares the local `name` holding hb_a.<access>() (0.0 where access is None)."""
+        attr = "[[maybe_unused]] " if maybe_unused else ""
+        out.append(f"    {attr}double {name} = {f'hb_a.{access}()' if access else '0.0'};")
+
+    def scratch_local(self, name):
+        return f"{name} = 0.0"
+
+    def prologue(self, used, out, skip_v=False, zero_states=False, loaded=None):
+        """The loads a function starts with: v, the variables and ion variables it uses (states
+        zeroed for INITIAL, variables it assigns before reading not loaded), its scratch."""
         m = self.m
         self.scalars(used, out)
         if "v" in used and not skip_v:
-            out.append(f"    [[maybe_unused]] double v = {v_expr};")
+            self.load("v", "v", out, maybe_unused=True)
         self.constants_and_globals(used, out)
         for n, i in self.var_index.items():
             if n in used:
-                if (zero_states and self.m.variables[i].kind == "state") or \
-                        (loaded is not None and n not in loaded):
-                    out.append(f"    double {cxx_name(n)} = 0.0;")
-                else:
-                    out.append(f"    double {cxx_name(n)} = hb_a.template get<{i}>();")
+                zero = (zero_states and m.variables[i].kind == "state") or \
+                    (loaded is not None and n not in loaded)
+                self.load(cxx_name(n), None if zero else f"template get<{i}>", out)
         for n, i in self.ion_index.items():
             if n in used:
                 iv = m.ion_variables[i]
-                if iv.role == "i" and not iv.read:
-                    out.append(f"    double {cxx_name(n)} = 0.0;")
-                else:
-                    out.append(f"    double {cxx_name(n)} = hb_a.template ion<{i}>();")
-        scratch = [cxx_name(n) for n in self.m.scratch if n in used]
+                zero = iv.role == "i" and not iv.read
+                self.load(cxx_name(n), None if zero else f"template ion<{i}>", out)
+        scratch = [cxx_name(n) for n in m.scratch if n in used]
         if scratch:
-            out.append("    [[maybe_unused]] double " + ", ".join(f"{n} = 0.0" for n in scratch) + ";")
+            out.append("    [[maybe_unused]] double " + ", ".join(self.scratch_local(n) for n in scratch) + ";")
         for n in sorted(used):
             if (n not in ENVIRONMENT and n not in m.constants and n not in BUILTIN_CONSTANTS
                     and n not in self.global_index and n not in self.var_index
@@ -460,13 +463,19 @@ class Emitter:
     def declared_local(self, n):
         return n in self.locals
 
-    def epilogue(self, written, out, concentrations_only=True):
+    def store(self, access, name, out):
+        """Stores the local `name` through hb_a.<access>(...)."""
+        out.append(f"    hb_a.{access}({name});")
+
+    def epilogue(self, written, out):
+        """The stores a function ends with: the variables it wrote, and the concentrations and
+        reversal potentials it wrote (its ion currents go through add_ion_current)."""
         for n, i in self.var_index.items():
             if n in written:
-                out.append(f"    hb_a.template set<{i}>({cxx_name(n)});")
+                self.store(f"template set<{i}>", cxx_name(n), out)
         for v in self.m.ion_variables:
             if v.write and v.role != "i" and v.name in written:
-                out.append(f"    hb_a.template set_ion<{self.ion_index[v.name]}>({cxx_name(v.name)});")
+                self.store(f"template set_ion<{self.ion_index[v.name]}>", cxx_name(v.name), out)
 
     def collect_locals(self, nodes):
         self.locals = set()
@@ -540,15 +549,10 @@ class Emitter:
                 return re.search(r"\b%s\b" % re.escape(n), text) is not None
             if mentions("celsius"):
                 out.append("    const double celsius = hb_a.celsius();")
-            for n, val in sorted(self.m.constants.items()):
-                if mentions(cxx_name(n)):
-                    out.append(f"    const double {cxx_name(n)} = {literal(val)};")
-            for n, val in BUILTIN_CONSTANTS.items():
-                if n not in self.m.constants and mentions(n):
-                    out.append(f"    const double {n} = {literal(val)};")
-            for n, i in self.global_index.items():
-                if mentions(cxx_name(n)):
-                    out.append(f"    const double {cxx_name(n)} = hb_a.template global<{i}>();")
+            named = list(self.m.constants) + list(self.global_index)
+            used = {n for n in named if mentions(cxx_name(n))}
+            used |= {n for n in BUILTIN_CONSTANTS if mentions(n)}
+            self.constants_and_globals(used, out)
             for k, u in enumerate(self.uniforms):
                 out.append(f"    hb_u[{k}] = {u};")
         out.append("  }")

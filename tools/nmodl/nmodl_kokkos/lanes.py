@@ -167,40 +167,16 @@ class LanesEmitter(Emitter):
         super().stmt(s, out, ind)  # comments, TABLE, SOLVE
 
     # --- loads and stores --------------------------------------------------------------
-    def prologue(self, used, out, skip_v=False, v_expr=None, zero_states=False, loaded=None):
-        m = self.m
-        self.scalars(used, out)
-        if "v" in used and not skip_v:
-            out.append("    [[maybe_unused]] double v[W];")
-            out.append(f"    {LOOP} v[hb_l] = hb_a.v(hb_l);")
-        self.constants_and_globals(used, out)
-        for n, i in self.var_index.items():
-            if n in used:
-                out.append(f"    double {cxx_name(n)}[W];")
-                if (zero_states and m.variables[i].kind == "state") or \
-                        (loaded is not None and n not in loaded):
-                    out.append(f"    {LOOP} {cxx_name(n)}[hb_l] = 0.0;")
-                else:
-                    out.append(f"    {LOOP} {cxx_name(n)}[hb_l] = hb_a.template get<{i}>(hb_l);")
-        for n, i in self.ion_index.items():
-            if n in used:
-                iv = m.ion_variables[i]
-                out.append(f"    double {cxx_name(n)}[W];")
-                if iv.role == "i" and not iv.read:
-                    out.append(f"    {LOOP} {cxx_name(n)}[hb_l] = 0.0;")
-                else:
-                    out.append(f"    {LOOP} {cxx_name(n)}[hb_l] = hb_a.template ion<{i}>(hb_l);")
-        scratch = [cxx_name(n) for n in m.scratch if n in used]
-        if scratch:
-            out.append("    [[maybe_unused]] double " + ", ".join(f"{n}[W] = {{}}" for n in scratch) + ";")
+    def load(self, name, access, out, maybe_unused=False):
+        attr = "[[maybe_unused]] " if maybe_unused else ""
+        out.append(f"    {attr}double {name}[W];")
+        out.append(f"    {LOOP} {name}[hb_l] = {f'hb_a.{access}(hb_l)' if access else '0.0'};")
 
-    def epilogue(self, written, out, concentrations_only=True):
-        for n, i in self.var_index.items():
-            if n in written:
-                out.append(f"    {LOOP} hb_a.template set<{i}>(hb_l, {cxx_name(n)}[hb_l]);")
-        for v in self.m.ion_variables:
-            if v.write and v.role != "i" and v.name in written:
-                out.append(f"    {LOOP} hb_a.template set_ion<{self.ion_index[v.name]}>(hb_l, {cxx_name(v.name)}[hb_l]);")
+    def scratch_local(self, name):
+        return f"{name}[W] = {{}}"
+
+    def store(self, access, name, out):
+        out.append(f"    {LOOP} hb_a.{access}(hb_l, {name}[hb_l]);")
 
     # --- the two entry points ----------------------------------------------------------
     HEAD = ["  template <int W, class Accessor>"]

@@ -57,7 +57,14 @@ def main():
         ok = r.returncode == 0 and "nonlinear_cnexp.mod:7: warning: cnexp on x'" in r.stderr
         print(f"{'ok  ' if ok else 'FAIL'} nonlinear_cnexp.mod: exit {r.returncode}: {r.stderr.strip()}")
         failures += 0 if ok else 1
-    print(f"{len(CASES) + 2 - failures}/{len(CASES) + 2} refusal checks pass")
+    # A catalogue named like a math function would hide it from the generated calls.
+    with tempfile.TemporaryDirectory() as out:
+        r = subprocess.run([compiler, "-o", out, "--catalogue", "exp", good], capture_output=True, text=True)
+        ok = r.returncode == 2 and "--catalogue 'exp'" in r.stderr and "math function" in r.stderr \
+            and not os.listdir(out)
+        print(f"{'ok  ' if ok else 'FAIL'} --catalogue exp refused: exit {r.returncode}: {r.stderr.strip()}")
+        failures += 0 if ok else 1
+    print(f"{len(CASES) + 3 - failures}/{len(CASES) + 3} refusal checks pass")
     return 1 if failures else 0
 
 

@@ -187,14 +187,7 @@ class CellsSchedule
   }
 
   void initialize(const ExecutionSpace& exec) {
-    const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_);
-    if (generated_)
-      Kokkos::parallel_for(
-          "hinesbatch::sim_init", policy,
-          InitCells<ExecutionSpace, Generated>{c_, params_.v_init, q10_, true, gen_});
-    else
-      Kokkos::parallel_for("hinesbatch::sim_init", policy,
-                           InitCells<ExecutionSpace>{c_, params_.v_init, q10_, true});
+    init_cells(exec, c_, cells_, params_.v_init, q10_, true, generated_, gen_);
   }
 
   // A launch per step, after the step's events.

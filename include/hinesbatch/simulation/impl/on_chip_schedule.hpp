@@ -134,14 +134,7 @@ class OnChipSchedule
   }
 
   void initialize(const ExecutionSpace& exec) {
-    const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_);
-    if (generated_)
-      Kokkos::parallel_for(
-          "hinesbatch::sim_init", policy,
-          InitCells<ExecutionSpace, Generated>{c_, params_.v_init, q10_, false, gen_});
-    else
-      Kokkos::parallel_for("hinesbatch::sim_init", policy,
-                           InitCells<ExecutionSpace>{c_, params_.v_init, q10_, false});
+    init_cells(exec, c_, cells_, params_.v_init, q10_, false, generated_, gen_);
     Kokkos::parallel_for(
         "hinesbatch::sim_init_on_chip_gates", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells_),
         InitOnChipGates<ExecutionSpace>{lists_, c_.size, on_chip_hh_, params_.v_init, q10_});

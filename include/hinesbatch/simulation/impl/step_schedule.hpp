@@ -225,6 +225,20 @@ struct InitCells {
   }
 };
 
+// InitCells over the `cells` slots: with the generated mechanisms' initialisation where
+// `generated` (gen), without it otherwise. Asynchronous.
+template <class ExecutionSpace, class Generated>
+void init_cells(const ExecutionSpace& exec, const CellGroupViews<ExecutionSpace>& c, int cells,
+                double v_init, double q10, bool gates, bool generated, const Generated& gen) {
+  const auto policy = Kokkos::RangePolicy<ExecutionSpace>(exec, 0, cells);
+  if (generated)
+    Kokkos::parallel_for("hinesbatch::sim_init", policy,
+                         InitCells<ExecutionSpace, Generated>{c, v_init, q10, gates, gen});
+  else
+    Kokkos::parallel_for("hinesbatch::sim_init", policy,
+                         InitCells<ExecutionSpace>{c, v_init, q10, gates});
+}
+
 template <class ExecutionSpace,
           class Voltages = Kokkos::View<const double**, typename ExecutionSpace::array_layout,
                                         typename ExecutionSpace::memory_space>>

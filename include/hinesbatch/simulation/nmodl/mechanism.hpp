@@ -41,6 +41,33 @@
 
 namespace hinesbatch::nmodl {
 
+// The math functions NMODL names. A generated function's `using namespace
+// ::hinesbatch::nmodl::math;` makes its unqualified calls (exp(x) on a double) resolve to
+// these std:: overloads, on CUDA the device ones, as a using-declaration of each would.
+namespace math {
+using std::acos;
+using std::asin;
+using std::atan;
+using std::atan2;
+using std::ceil;
+using std::cos;
+using std::cosh;
+using std::exp;
+using std::fabs;
+using std::floor;
+using std::fmax;
+using std::fmin;
+using std::fmod;
+using std::log;
+using std::log10;
+using std::pow;
+using std::sin;
+using std::sinh;
+using std::sqrt;
+using std::tan;
+using std::tanh;
+}  // namespace math
+
 enum class MechanismKind { Density, PointProcess };
 enum class VariableKind { Parameter, State, Assigned };
 enum class IonRole { Reversal, Inside, Outside, Current };

@@ -46,7 +46,7 @@ struct SolvePerSystemOnChip {
   int kept;  // K: nodes [0, K) stay on chip
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int kept_nodes, int lanes) {
-    return 2 * sizeof(T) * static_cast<std::size_t>(kept_nodes) * static_cast<std::size_t>(lanes);
+    return on_chip_lanes_scratch_bytes<T>(kept_nodes, lanes);
   }
 
   KOKKOS_FORCEINLINE_FUNCTION T& at(const view_type& v, int s, int i) const {
@@ -55,8 +55,7 @@ struct SolvePerSystemOnChip {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int lanes = team.team_size(), lane = team.team_rank();
-    T* const base =
-        on_chip<0>(static_cast<T*>(team.team_scratch(0).get_shmem(scratch_bytes(kept, lanes), 0)));
+    T* const base = on_chip_lanes_scratch<T>(team, kept, lanes);
     const int s = team.league_rank() * lanes + lane;
     if (s >= num_systems) return;  // no team synchronisation below
     // Node i of this lane: ad[i * lanes] holds what its children subtract from d (then q,

@@ -272,7 +272,7 @@ void launch_thomas_team(const std::string& label, const ExecutionSpace& exec, co
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for(
       label + "_team", policy,
-      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, shape, level});
+      Functor{{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, shape, level});
 }
 
 // The in-memory team schedule: a team of up to 1,024 lanes per system (as many
@@ -288,7 +288,7 @@ void launch_thomas_team_in_memory(const std::string& label, const ExecutionSpace
       ThomasTeamInMemory<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   using T = typename Functor::T;
   const bool gpu = !is_host_backend<ExecutionSpace>();
-  Functor functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record, {}};
+  Functor functor{{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}};
   int max_lanes = InMemoryTeamShape::max_lanes_for(
       solver_scratch0_max(Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)), sizeof(T));
   if (gpu) {
@@ -325,7 +325,7 @@ bool launch_thomas_on_chip(const std::string& label, const ExecutionSpace& exec,
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(kept, lanes)));
   Kokkos::parallel_for(
       label + "_on_chip", policy,
-      Functor{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), num_systems, record, kept});
+      Functor{{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, num_systems, kept});
   return true;
 }
 
@@ -397,7 +397,7 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, RowCount::Fixed>{
-          a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record});
+          {a, b, c, d, SizesView(), status, m, block_size_of<Layout>(d), record}});
 }
 
 // Host checks of the padded storage against sizes: extents only, never the
@@ -470,7 +470,7 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   Kokkos::parallel_for(
       std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{
-          a, b, c, d, sizes, status, row_extent(d), block_size_of<Layout>(d), record});
+          {a, b, c, d, sizes, status, row_extent(d), block_size_of<Layout>(d), record}});
 }
 
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class OffsetsView,

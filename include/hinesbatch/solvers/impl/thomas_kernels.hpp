@@ -24,9 +24,14 @@
 namespace hinesbatch {
 namespace impl {
 
+// ThomasBatch / ThomasVBatch storage: system s in the layout's slot s, m padded rows, its
+// size from sizes(s) as kRows says. What every padded schedule's functor holds, and the
+// warp schedule's Systems: rows_of records a bad size, with_system gives a system's rows.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
           RowCount kRows>
-struct ThomasPerSystem {
+struct PaddedSystems {
+  using scalar_type = typename DV::non_const_value_type;
+  using status_view = StatusView;
   AV a;
   BV b;
   CV c;
@@ -36,16 +41,33 @@ struct ThomasPerSystem {
   int m, block_size;
   bool record;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
     const int rows = padded_rows<kRows>(sizes, s, m);
-    if (rows == 0) {
-      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return;
-    }
-    const SolveFailure f = thomas_solve_system(
-        rows, Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
-        Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size));
-    if (record) record_failure(status, f, static_cast<long long>(s) * m);
+    if (rows == 0 && record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
+    return rows;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
+    f(Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
+      Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size),
+      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record && rows > 0});
+  }
+};
+
+template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
+          RowCount kRows>
+struct ThomasPerSystem {
+  PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows> systems;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    const int rows = systems.rows_of(s, true);
+    if (rows == 0) return;
+    systems.with_system(
+        s, rows, [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto&) {
+          const SolveFailure f = thomas_solve_system(rows, a, b, c, d);
+          if (systems.record)
+            record_failure(systems.status, f, static_cast<long long>(s) * systems.m);
+        });
   }
 };
 
@@ -56,31 +78,21 @@ template <class ExecutionSpace, class Layout, class AV, class BV, class CV, clas
 struct ThomasTeamPerSystem {
   using T = typename DV::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  AV a;
-  BV b;
-  CV c;
-  DV d;
-  SizesView sizes;
-  StatusView status;
-  int m, block_size;
-  bool record;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
+  PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows> systems;
   TeamThomasShape shape;
   int scratch_level;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int s = team.league_rank();
-    const int rows = padded_rows<kRows>(sizes, s, m);
-    if (rows == 0) {
-      if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return;  // the whole team leaves: no barrier is left waiting
-    }
+    const int rows = systems.rows_of(s, team.team_rank() == 0);
+    if (rows == 0) return;  // the whole team leaves: no barrier is left waiting
     scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
-    team_thomas_solve(team, scratch.data(), shape, rows, Layout::system_view(a, s, block_size),
-                      Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
-                      Layout::system_view(d, s, block_size),
-                      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
+    systems.with_system(
+        s, rows,
+        [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+          team_thomas_solve(team, scratch.data(), shape, rows, a, b, c, d, record);
+        });
   }
 };
 
@@ -92,32 +104,22 @@ template <class ExecutionSpace, class Layout, class AV, class BV, class CV, clas
 struct ThomasTeamInMemory {
   using T = typename DV::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  AV a;
-  BV b;
-  CV c;
-  DV d;
-  SizesView sizes;
-  StatusView status;
-  int m, block_size;
-  bool record;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
+  PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows> systems;
   InMemoryTeamShape shape;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int s = team.league_rank();
-    const int rows = padded_rows<kRows>(sizes, s, m);
-    if (rows == 0) {
-      if (record && team.team_rank() == 0) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return;  // the whole team leaves: no barrier is left waiting
-    }
+    const int rows = systems.rows_of(s, team.team_rank() == 0);
+    if (rows == 0) return;  // the whole team leaves: no barrier is left waiting
     scratch_view reduced(team.team_scratch(0), shape.reduced_scalars());
     scratch_view memory(team.team_scratch(1), shape.memory_scalars());
-    team_thomas_solve_in_memory(
-        team, reduced.data(), memory.data(), shape, rows, Layout::system_view(a, s, block_size),
-        Layout::system_view(b, s, block_size), Layout::system_view(c, s, block_size),
-        Layout::system_view(d, s, block_size),
-        RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record});
+    systems.with_system(
+        s, rows,
+        [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+          team_thomas_solve_in_memory(team, reduced.data(), memory.data(), shape, rows, a, b, c, d,
+                                      record);
+        });
   }
 };
 
@@ -131,42 +133,34 @@ template <class ExecutionSpace, class Layout, class AV, class BV, class CV, clas
 struct ThomasPerSystemOnChip {
   using T = typename DV::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  AV a;
-  BV b;
-  CV c;
-  DV d;
-  SizesView sizes;
-  StatusView status;
-  int m, block_size, num_systems;
-  bool record;
+  PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows> systems;
+  int num_systems;
   int kept;
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int kept_rows, int lanes) {
-    return 2 * sizeof(T) * static_cast<std::size_t>(kept_rows) * static_cast<std::size_t>(lanes);
+    return on_chip_lanes_scratch_bytes<T>(kept_rows, lanes);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int lanes = team.team_size(), lane = team.team_rank();
-    T* const base =
-        on_chip<0>(static_cast<T*>(team.team_scratch(0).get_shmem(scratch_bytes(kept, lanes), 0)));
+    T* const base = on_chip_lanes_scratch<T>(team, kept, lanes);
     const int s = team.league_rank() * lanes + lane;
     if (s >= num_systems) return;  // no team synchronisation below
-    const int rows = padded_rows<kRows>(sizes, s, m);
-    if (rows == 0) {
-      if (record) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-      return;
-    }
+    const int rows = systems.rows_of(s, true);
+    if (rows == 0) return;
+    const int m = systems.m, block_size = systems.block_size;
+    const auto& d = systems.d;
     const int ns =
         m > 1
             ? static_cast<int>(&Layout::at(d, s, 1, block_size) - &Layout::at(d, s, 0, block_size))
             : 0;
     const SolveFailure f =
-        thomas_solve_on_chip(rows, kept, opaque_pointer(&Layout::at(a, s, 0, block_size)),
-                             opaque_pointer(&Layout::at(b, s, 0, block_size)),
-                             opaque_pointer(&Layout::at(c, s, 0, block_size)),
+        thomas_solve_on_chip(rows, kept, opaque_pointer(&Layout::at(systems.a, s, 0, block_size)),
+                             opaque_pointer(&Layout::at(systems.b, s, 0, block_size)),
+                             opaque_pointer(&Layout::at(systems.c, s, 0, block_size)),
                              opaque_pointer(&Layout::at(d, s, 0, block_size)), ns, base + lane,
                              base + static_cast<std::size_t>(kept) * lanes + lane, lanes);
-    if (record) record_failure(status, f, static_cast<long long>(s) * m);
+    if (systems.record) record_failure(systems.status, f, static_cast<long long>(s) * m);
   }
 };
 
@@ -234,8 +228,7 @@ template <class ExecutionSpace, class Systems, int R, int P>
 struct ThomasWarpsPerSystem {
   using T = typename Systems::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<TriRow<T>*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<TriRow<T>*, ExecutionSpace>;
   static constexpr int kLanes = kWarpLanes * P;
   static constexpr int kScratchRows = warps_thomas_buffer_rows<T, P>();
   Systems systems;
@@ -274,8 +267,7 @@ template <class ExecutionSpace, class Systems, int R, int P>
 struct ThomasWarpsInterleaved {
   using T = typename Systems::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<TriRow<T>*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<TriRow<T>*, ExecutionSpace>;
   static constexpr int G = kInterleavedWarpSystems;
   static constexpr int kLanesPerSystem = kWarpLanes / G * P;
   // The reduced systems' buffer, then one row's worth of space for the G
@@ -334,8 +326,7 @@ template <class ExecutionSpace, class Systems, int R, int L>
 struct ThomasWarpTransposed {
   using T = typename Systems::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
   using Rows = LaneBlockedRows<T, R>;
   static constexpr int kSystemRows = L * R;  // rows the lane group holds
   static constexpr int kSystems = kTransposeTileBytes / (4 * int(sizeof(T)) * kSystemRows);  // B
@@ -429,35 +420,6 @@ struct ThomasWarpTransposed {
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { emulate_warp_systems<R, L>(systems, s0, kSystems, num_systems); });
 #endif
-  }
-};
-
-// ThomasBatch / ThomasVBatch storage for the warp schedule: system s in the
-// layout's slot s, m padded rows, its size from sizes(s) as kRows says.
-template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
-          RowCount kRows>
-struct PaddedSystems {
-  using scalar_type = typename DV::non_const_value_type;
-  using status_view = StatusView;
-  AV a;
-  BV b;
-  CV c;
-  DV d;
-  SizesView sizes;
-  StatusView status;
-  int m, block_size;
-  bool record;
-
-  KOKKOS_INLINE_FUNCTION int rows_of(const int s, const bool report) const {
-    const int rows = padded_rows<kRows>(sizes, s, m);
-    if (rows == 0 && record && report) Kokkos::atomic_fetch_min(&status(0), bad_size_code(s));
-    return rows;
-  }
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void with_system(const int s, const int rows, const F& f) const {
-    f(Layout::system_view(a, s, block_size), Layout::system_view(b, s, block_size),
-      Layout::system_view(c, s, block_size), Layout::system_view(d, s, block_size),
-      RowFailureRecord<StatusView>{status, static_cast<long long>(s) * m, record && rows > 0});
   }
 };
 

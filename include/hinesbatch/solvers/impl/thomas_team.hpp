@@ -31,6 +31,44 @@
 namespace hinesbatch {
 namespace impl {
 
+// Parallel cyclic reduction of a team schedule's reduced system of n rows, row r's
+// a, b, c, d at red(buffer, 0..3, r): each step reads one buffer and writes the other,
+// after the step of stride s row r couples to r +- 2s. Returns the buffer that holds the
+// decoupled rows.
+template <class T, class Member, class Reduced>
+KOKKOS_INLINE_FUNCTION int team_pcr(const Member& team, const Reduced& red, const int n) {
+  int cur = 0;
+  for (int s = 1; s < n; s *= 2) {
+    const int in = cur, out = cur ^ 1;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int r) {
+      T ar = red(in, 0, r), br = red(in, 1, r), cr = red(in, 2, r), dr = red(in, 3, r);
+      if (r - s >= 0) {
+        const T f = ar / red(in, 1, r - s);
+        br -= f * red(in, 2, r - s);
+        dr -= f * red(in, 3, r - s);
+        ar = -f * red(in, 0, r - s);
+      } else {
+        ar = T(0);
+      }
+      if (r + s < n) {
+        const T f = cr / red(in, 1, r + s);
+        br -= f * red(in, 0, r + s);
+        dr -= f * red(in, 3, r + s);
+        cr = -f * red(in, 2, r + s);
+      } else {
+        cr = T(0);
+      }
+      red(out, 0, r) = ar;
+      red(out, 1, r) = br;
+      red(out, 2, r) = cr;
+      red(out, 3, r) = dr;
+    });
+    team.team_barrier();
+    cur = out;
+  }
+  return cur;
+}
+
 // How a team splits a system of m rows: `lanes` (a power of two) lanes of rows_per_lane >= 2
 // consecutive rows. Aimed at 8 rows per lane (enough work between the team barriers, few
 // enough to keep the reduced system small) and at least a warp of lanes.
@@ -192,35 +230,7 @@ KOKKOS_INLINE_FUNCTION void team_thomas_solve(const Member& team, T* scratch,
   team.team_barrier();
 
   // 3. PCR on the reduced system: after the step of stride s, row r couples to r +- 2s.
-  int cur = 0;
-  for (int s = 1; s < nred; s *= 2) {
-    const int in = cur, out = cur ^ 1;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nred), [&](const int r) {
-      T ar = red_at(in, 0, r), br = red_at(in, 1, r), cr = red_at(in, 2, r), dr = red_at(in, 3, r);
-      if (r - s >= 0) {
-        const T f = ar / red_at(in, 1, r - s);
-        br -= f * red_at(in, 2, r - s);
-        dr -= f * red_at(in, 3, r - s);
-        ar = -f * red_at(in, 0, r - s);
-      } else {
-        ar = T(0);
-      }
-      if (r + s < nred) {
-        const T f = cr / red_at(in, 1, r + s);
-        br -= f * red_at(in, 0, r + s);
-        dr -= f * red_at(in, 3, r + s);
-        cr = -f * red_at(in, 2, r + s);
-      } else {
-        cr = T(0);
-      }
-      red_at(out, 0, r) = ar;
-      red_at(out, 1, r) = br;
-      red_at(out, 2, r) = cr;
-      red_at(out, 3, r) = dr;
-    });
-    team.team_barrier();
-    cur = out;
-  }
+  const int cur = team_pcr<T>(team, red_at, nred);
 
   // 4. Each lane: x of its first and last rows, then its interior rows.
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](const int k) {

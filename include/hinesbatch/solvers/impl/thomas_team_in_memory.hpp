@@ -38,6 +38,7 @@
 #include <cstddef>
 
 #include "hinesbatch/solvers/impl/hines_system.hpp"
+#include "hinesbatch/solvers/impl/thomas_team.hpp"
 
 namespace hinesbatch {
 namespace impl {
@@ -232,35 +233,7 @@ KOKKOS_INLINE_FUNCTION void team_thomas_solve_in_memory(const Member& team, T* r
   team.team_barrier();
 
   // 3. PCR: after the step of stride s, row r couples to r +- 2s.
-  int cur = 0;
-  for (int s = 1; s < L; s *= 2) {
-    const int in = cur, out = cur ^ 1;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, L), [&](const int r) {
-      T ar = red(in, 0, r), br = red(in, 1, r), cr = red(in, 2, r), dr = red(in, 3, r);
-      if (r - s >= 0) {
-        const T q = ar / red(in, 1, r - s);
-        br -= q * red(in, 2, r - s);
-        dr -= q * red(in, 3, r - s);
-        ar = -q * red(in, 0, r - s);
-      } else {
-        ar = T(0);
-      }
-      if (r + s < L) {
-        const T q = cr / red(in, 1, r + s);
-        br -= q * red(in, 0, r + s);
-        dr -= q * red(in, 3, r + s);
-        cr = -q * red(in, 2, r + s);
-      } else {
-        cr = T(0);
-      }
-      red(out, 0, r) = ar;
-      red(out, 1, r) = br;
-      red(out, 2, r) = cr;
-      red(out, 3, r) = dr;
-    });
-    team.team_barrier();
-    cur = out;
-  }
+  const int cur = team_pcr<T>(team, red, L);
 
   // 4. Back substitution, lane by lane, bottom up; each x written once.
   const bool input_ok = *bad_input == T(0);

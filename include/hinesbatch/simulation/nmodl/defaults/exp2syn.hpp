@@ -56,11 +56,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double dt = hb_a.dt();
     const double tau1 = hb_a.template get<0>();
     const double tau2 = hb_a.template get<1>();
@@ -72,11 +68,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void initial(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double tau1 = hb_a.template get<0>();
     double tau2 = hb_a.template get<1>();
     double A = 0.0;
@@ -107,11 +99,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double e = hb_a.template get<2>();
     double A = hb_a.template get<3>();
     double B = hb_a.template get<4>();
@@ -131,11 +119,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void state(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double A = hb_a.template get<3>();
     double B = hb_a.template get<4>();
     double hb_invariant0 = hb_a.template get<8>();
@@ -150,11 +134,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive(Accessor& hb_a, double* hb_w) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double A = hb_a.template get<3>();
     double B = hb_a.template get<4>();
     double factor = hb_a.template get<7>();
@@ -169,11 +149,7 @@ struct Exp2Syn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive_initial(Accessor& hb_a, double* hb_w) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double weight = hb_w[0];
     (void)weight;
   }

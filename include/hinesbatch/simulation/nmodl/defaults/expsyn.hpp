@@ -51,11 +51,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void invariants(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double dt = hb_a.dt();
     const double tau = hb_a.template get<0>();
     hb_a.template set<4>(exp((((-dt) / tau))));
@@ -65,11 +61,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void initial(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double g = 0.0;
     g = 0.0;
     hb_a.template set<2>(g);
@@ -82,11 +74,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double e = hb_a.template get<1>();
     double g = hb_a.template get<2>();
     double i = 0.0;
@@ -102,11 +90,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void state(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double g = hb_a.template get<2>();
     double hb_invariant0 = hb_a.template get<4>();
     g = ((g * (hb_invariant0)));
@@ -117,11 +101,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive(Accessor& hb_a, double* hb_w) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double g = hb_a.template get<2>();
     double weight = hb_w[0];
     g = ((g + weight));
@@ -132,11 +112,7 @@ struct ExpSyn {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive_initial(Accessor& hb_a, double* hb_w) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double weight = hb_w[0];
     (void)weight;
   }

@@ -50,11 +50,7 @@ struct hh {
   KOKKOS_INLINE_FUNCTION static void uniforms(const Accessor& hb_a, double* hb_u) {
     (void)hb_a;
     (void)hb_u;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     const double celsius = hb_a.celsius();
     hb_u[0] = (pow(3.0, ((((((((celsius - 6.3)))) / 10.0))))));
   }
@@ -73,11 +69,7 @@ struct hh {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void initial(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double celsius = hb_a.celsius();
     [[maybe_unused]] double v = hb_a.v();
     double m = 0.0;
@@ -139,11 +131,7 @@ struct hh {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double gnabar = hb_a.template get<0>();
     double gkbar = hb_a.template get<1>();
     double gl = hb_a.template get<2>();
@@ -178,11 +166,7 @@ struct hh {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void state(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double dt = hb_a.dt();
     [[maybe_unused]] const double celsius = hb_a.celsius();
     [[maybe_unused]] double v = hb_a.v();
@@ -243,11 +227,7 @@ struct hh {
   template <int W, class Accessor>
   KOKKOS_INLINE_FUNCTION static void current_lanes(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double gnabar[W];
     for (int hb_l = 0; hb_l < W; ++hb_l) gnabar[hb_l] = hb_a.template get<0>(hb_l);
     double gkbar[W];
@@ -297,11 +277,7 @@ struct hh {
   template <int W, class Accessor>
   KOKKOS_INLINE_FUNCTION static void state_lanes(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double dt = hb_a.dt();
     [[maybe_unused]] const double celsius = hb_a.celsius();
     [[maybe_unused]] double v[W];

@@ -56,11 +56,7 @@ struct IClamp {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void initial(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double i = 0.0;
     i = 0.0;
     hb_a.template set<3>(i);
@@ -72,11 +68,7 @@ struct IClamp {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     [[maybe_unused]] const double t = hb_a.t();
     double del = hb_a.template get<0>();
     double dur = hb_a.template get<1>();
@@ -110,11 +102,7 @@ struct IClamp {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void state(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
   }
 };
 

@@ -55,11 +55,7 @@ struct pas {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void initial(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     invariants(hb_a);
   }
 
@@ -69,11 +65,7 @@ struct pas {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void current(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double g = hb_a.template get<0>();
     double e = hb_a.template get<1>();
     double i = 0.0;
@@ -89,11 +81,7 @@ struct pas {
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void state(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
   }
 
   // current() for the W cells of a host tile at once: lane l's arithmetic is
@@ -101,11 +89,7 @@ struct pas {
   template <int W, class Accessor>
   KOKKOS_INLINE_FUNCTION static void current_lanes(Accessor& hb_a) {
     (void)hb_a;
-    using std::exp; using std::log; using std::log10; using std::pow;
-    using std::sqrt; using std::fabs; using std::floor; using std::ceil;
-    using std::sin; using std::cos; using std::tan; using std::tanh;
-    using std::atan; using std::atan2; using std::sinh; using std::cosh;
-    using std::fmod; using std::asin; using std::acos; using std::fmin; using std::fmax;
+    using namespace ::hinesbatch::nmodl::math;
     double g[W];
     for (int hb_l = 0; hb_l < W; ++hb_l) g[hb_l] = hb_a.template get<0>(hb_l);
     double e[W];
