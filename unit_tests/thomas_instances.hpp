@@ -22,26 +22,9 @@ struct ThomasTestViews {
 
 }  // namespace hinesbatch::test
 
-// EXTERN: `extern` for the declarations every test file sees, empty for the definitions.
-#define HINESBATCH_THOMAS_TEST_DRIVERS(EXTERN, T, L, E)                                            \
-  EXTERN template void hinesbatch::impl::thomas_batch_impl(                                        \
-      const E&, const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                           \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::Status&, bool, int,                        \
-      hinesbatch::ThomasSchedule, int);                                                            \
-  EXTERN template void                                                                             \
-  hinesbatch::impl::thomas_vbatch_impl<hinesbatch::impl::RowCount::ComputingPadding>(              \
-      const char*, const E&, const hinesbatch::test::ThomasTestViews<T, L, E>::View&,              \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::Sizes&,                                    \
-      const hinesbatch::test::ThomasTestViews<T, L, E>::Status&, bool, hinesbatch::ThomasSchedule, \
-      int);                                                                                        \
-  EXTERN template void                                                                             \
-  hinesbatch::impl::thomas_vbatch_impl<hinesbatch::impl::RowCount::NoComputingPadding>(            \
+// ThomasVBatch's driver for one row count (ComputingPadding or NoComputingPadding).
+#define HINESBATCH_THOMAS_TEST_VBATCH(EXTERN, ROWS, T, L, E)                                       \
+  EXTERN template void hinesbatch::impl::thomas_vbatch_impl<hinesbatch::impl::RowCount::ROWS>(     \
       const char*, const E&, const hinesbatch::test::ThomasTestViews<T, L, E>::View&,              \
       const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
       const hinesbatch::test::ThomasTestViews<T, L, E>::View&,                                     \
@@ -49,6 +32,18 @@ struct ThomasTestViews {
       const hinesbatch::test::ThomasTestViews<T, L, E>::Sizes&,                                    \
       const hinesbatch::test::ThomasTestViews<T, L, E>::Status&, bool, hinesbatch::ThomasSchedule, \
       int);
+
+// EXTERN: `extern` for the declarations every test file sees, empty for the definitions.
+#define HINESBATCH_THOMAS_TEST_DRIVERS(EXTERN, T, L, E)                     \
+  EXTERN template void hinesbatch::impl::thomas_batch_impl(                 \
+      const E&, const hinesbatch::test::ThomasTestViews<T, L, E>::View&,    \
+      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,              \
+      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,              \
+      const hinesbatch::test::ThomasTestViews<T, L, E>::View&,              \
+      const hinesbatch::test::ThomasTestViews<T, L, E>::Status&, bool, int, \
+      hinesbatch::ThomasSchedule, int);                                     \
+  HINESBATCH_THOMAS_TEST_VBATCH(EXTERN, ComputingPadding, T, L, E)          \
+  HINESBATCH_THOMAS_TEST_VBATCH(EXTERN, NoComputingPadding, T, L, E)
 
 // Every layout of the tests on one backend and scalar.
 #define HINESBATCH_THOMAS_TEST_LAYOUTS(EXTERN, T, E)                                 \
