@@ -18,7 +18,9 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/config.hpp"
+#include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
 #include "support/config_runs.hpp"
@@ -29,32 +31,14 @@
 namespace hinesbatch::test {
 namespace {
 
-// The built-in pas and hh of a template as the same mechanisms of the default catalogue.
+// The built-in pas and hh of a template as the same mechanisms of the default catalogue;
+// its synapses stay the built-in ExpSyn.
 CellTemplate as_generated(CellTemplate t) {
-  for (const DensityMechanism& d : t.density) {
-    GeneratedMechanism g;
-    g.region = d.region;
-    const auto set = [&](const char* name, double x) {
-      MechanismParameter p;
-      p.name = name;
-      p.value.value = x;
-      g.parameters.push_back(p);
-    };
-    if (d.kind == DensityMechanism::Pas) {
-      g.name = "pas";
-      set("g", d.pas.g);
-      set("e", d.pas.e);
-    } else {
-      g.name = "hh";
-      set("gnabar", d.hh.gnabar);
-      set("gkbar", d.hh.gkbar);
-      set("gl", d.hh.gl);
-      set("el", d.hh.el);
-    }
-    t.generated.push_back(g);
-  }
-  t.density.clear();
-  return t;
+  std::vector<ExpSynSpec> synapses = t.synapses;
+  std::vector<CellTemplate> one{std::move(t)};
+  impl::builtins_from_catalogue(one, default_catalogue());
+  one[0].synapses = std::move(synapses);
+  return std::move(one[0]);
 }
 
 std::string real_cell_file() {
@@ -254,6 +238,32 @@ TEST(GeneratedMechanisms, LanesMatchCellsWithSeveralTemplatesAndPartialTiles) {
     };
     std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
   }
+}
+
+// A team's lanes wait before a block only where a lane could touch a node that another lane
+// touched since the last wait, the lanes' pass over all nodes (cable terms, v = x) counted
+// first: with any partition of a range over lanes, a node's lane is fixed by its position
+// and the block's length; where lanes take positions in turn, by its position alone.
+TEST(GeneratedMechanisms, BlocksWaitOnlyWhereTwoLanesCouldShareANode) {
+  impl::GeneratedTemplate t;
+  t.num_nodes = 4;
+  t.nodes = {0, 1, 2, 3, /* soma */ 0, /* two dendrites */ 1, 2, /* all again */ 0, 1, 2, 3};
+  for (const auto& [begin, end] : std::vector<std::pair<int, int>>{{0, 4}, {4, 5}, {5, 7}, {7, 11}}) {
+    impl::GeneratedBlock b;
+    b.node_begin = begin;
+    b.node_end = end;
+    t.blocks.push_back(b);
+  }
+  // All nodes as the pass had them: no wait; the soma alone is another length; the
+  // dendrites' nodes are untouched since that wait; all again meets the soma's node 0.
+  EXPECT_EQ(impl::generated_block_syncs(t), (std::vector<int>{0, 1, 0, 1}));
+  // By position: the soma's node 0 stands at position 0 as in the pass; node 1 at position
+  // 0 of the dendrites' block does not.
+  EXPECT_EQ(impl::generated_block_syncs(t, true), (std::vector<int>{0, 0, 1, 1}));
+  // Kokkos' CUDA backend hands a team range's positions to the lanes in turn; a host
+  // backend is never asked.
+  EXPECT_EQ(impl::team_range_by_position(Kokkos::DefaultExecutionSpace()),
+            !is_host_backend<Kokkos::DefaultExecutionSpace>());
 }
 
 TEST(GeneratedMechanisms, LayoutResolvesRegionsOverridesAndDistances) {

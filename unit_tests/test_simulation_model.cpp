@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -17,6 +18,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/config.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "hinesbatch/simulation/output_file.hpp"
 #include "hinesbatch/simulation/run.hpp"
@@ -192,7 +194,10 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   for (int g = 0; g < 16; ++g) gids[g] = g;
   LocalExchange ex;
   using Exec = Kokkos::DefaultExecutionSpace;
-  NetworkSimulation<Exec> sim(Exec(), c.templates, c.network, gids, c.params, ex, c.run, c.records);
+  // run_simulation takes pas, hh and ExpSyn from the default catalogue.
+  std::vector<CellTemplate> templates = c.templates;
+  impl::builtins_from_catalogue(templates, default_catalogue());
+  NetworkSimulation<Exec> sim(Exec(), templates, c.network, gids, c.params, ex, c.run, c.records);
   sim.run();
   ASSERT_EQ(sim.spikes().size(), r.spike_gids.size());
   for (std::size_t i = 0; i < r.spike_gids.size(); ++i) {
@@ -215,6 +220,86 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   expect_same_run(on_host, s.run());
   EXPECT_THROW(s.run(), std::logic_error);
   EXPECT_THROW(parse_backend("gpu"), InputError);
+}
+
+// pas, hh and ExpSyn given as built-ins run as the default catalogue's .mod files, unless the
+// run asks for the hand-written ones: the same raster, the voltages to rounding.
+TEST(RunSimulation, PasHHAndExpSynComeFromTheCatalogueUnlessBuiltinIsAsked) {
+  const SimulationConfig c = parse_simulation_config(kRing, "ring", "");
+  EXPECT_FALSE(c.run.builtin_mechanisms);  // the default
+  const SimulationConfig b =
+      parse_simulation_config(kRing, "ring", "", {"run.mechanisms=\"builtin\""});
+  EXPECT_TRUE(b.run.builtin_mechanisms);
+  for (const Backend backend : {Backend::Device, Backend::Host}) {
+    SCOPED_TRACE(backend == Backend::Host ? "host" : "device");
+    const SimulationResult catalogue = run_simulation(c, backend);
+    const SimulationResult builtin = run_simulation(b, backend);
+    EXPECT_NE(catalogue.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
+        << catalogue.metrics.schedule_detail;
+    EXPECT_EQ(builtin.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
+        << builtin.metrics.schedule_detail;
+    ASSERT_GE(builtin.spike_gids.size(), 16u);
+    EXPECT_EQ(catalogue.spike_gids, builtin.spike_gids);
+    EXPECT_EQ(catalogue.spike_times, builtin.spike_times);
+    ASSERT_EQ(catalogue.traces.size(), builtin.traces.size());
+    double worst = 0;
+    for (std::size_t j = 0; j < builtin.traces.size(); ++j)
+      for (std::size_t k = 0; k < builtin.traces[j].size(); ++k)
+        worst = std::max(worst, std::fabs(catalogue.traces[j][k] - builtin.traces[j][k]));
+    EXPECT_LT(worst, 1e-7) << "max |dv| " << worst << " mV";
+  }
+  EXPECT_THROW(parse_simulation_config(kRing, "ring", "", {"run.mechanisms=\"neuron\""}),
+               InputError);
+}
+
+// Each built-in entry becomes the catalogue's mechanism with every parameter, ahead of the
+// template's own generated entries; what the catalogue lacks stays built-in.
+TEST(RunSimulation, BuiltinsFromTheCatalogueKeepTheEntriesOrderAndParameters) {
+  const SimulationConfig c = parse_simulation_config(R"({
+    "dt": 0.025, "tstop": 1,
+    "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 3,
+             "mechanisms": [{"name": "pas", "region": "all", "g": 0.0002, "e": -65},
+                            {"name": "pas", "region": "dend", "parameters": {"g": 0.0003}},
+                            {"name": "hh", "region": "soma", "gnabar": 0.25}]},
+    "network": {"type": "ring", "cells": 2, "ring_size": 2, "weight": 0.01,
+                "delay": [1.0, 1.0], "tau": 3.0, "e": -10}})",
+                                                     "order", "");
+  std::vector<CellTemplate> t = c.templates;
+  ASSERT_EQ(t[0].density.size(), 2u);
+  impl::builtins_from_catalogue(t, default_catalogue());
+  EXPECT_TRUE(t[0].density.empty());
+  ASSERT_EQ(t[0].generated.size(), 3u);
+  EXPECT_EQ(t[0].generated[0].name, "pas");
+  EXPECT_EQ(t[0].generated[0].region, Region::All);
+  ASSERT_EQ(t[0].generated[0].parameters.size(), 2u);
+  EXPECT_EQ(t[0].generated[0].parameters[1].name, "e");
+  EXPECT_EQ(t[0].generated[0].parameters[1].value.value, -65);
+  EXPECT_EQ(t[0].generated[1].name, "hh");
+  EXPECT_EQ(t[0].generated[1].region, Region::Soma);
+  ASSERT_EQ(t[0].generated[1].parameters.size(), 4u);
+  EXPECT_EQ(t[0].generated[1].parameters[0].value.value, 0.25);
+  EXPECT_EQ(t[0].generated[1].parameters[3].name, "el");
+  EXPECT_EQ(t[0].generated[1].parameters[3].value.value, -54.3);
+  EXPECT_EQ(t[0].generated[2].region, Region::Dend);  // the generated entry, last: it wins
+  ASSERT_FALSE(t[0].synapses.empty());
+  for (const ExpSynSpec& s : t[0].synapses) {
+    EXPECT_EQ(s.mechanism.name, "ExpSyn");
+    ASSERT_EQ(s.mechanism.parameters.size(), 2u);
+    EXPECT_EQ(s.mechanism.parameters[0].value.value, 3.0);
+    EXPECT_EQ(s.mechanism.parameters[1].value.value, -10);
+  }
+  // A catalogue without hh (or without ExpSyn) leaves them built-in.
+  MechanismCatalogue only_pas = default_catalogue();
+  std::vector<CatalogueMechanism> kept;
+  for (const CatalogueMechanism& m : only_pas.mechanisms)
+    if (m.name == "pas") kept.push_back(m);
+  only_pas.mechanisms = kept;
+  t = c.templates;
+  impl::builtins_from_catalogue(t, only_pas);
+  ASSERT_EQ(t[0].density.size(), 1u);
+  EXPECT_EQ(t[0].density[0].kind, DensityMechanism::HH);
+  EXPECT_EQ(t[0].generated.size(), 2u);
+  for (const ExpSynSpec& s : t[0].synapses) EXPECT_TRUE(s.mechanism.builtin());
 }
 
 TEST(RunSimulation, DryRunEmulatesRanksFromTheConfig) {

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 
 namespace hinesbatch {
 
@@ -99,3 +101,75 @@ CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, doubl
 }
 
 }  // namespace hinesbatch
+
+namespace hinesbatch::impl {
+
+namespace {
+
+// m's PARAMETER of that name (a RANGE or not), or not one.
+bool has_parameter(const CatalogueMechanism& m, const char* name) {
+  const int v = m.variable_index(name);
+  return v >= 0 && m.variables[v].kind == CatalogueVariable::Parameter;
+}
+
+// The catalogue's mechanism `name` when it is of that kind and has every parameter named.
+const CatalogueMechanism* catalogue_twin(const MechanismCatalogue& cat, const char* name,
+                                         bool point_process,
+                                         std::initializer_list<const char*> parameters) {
+  const int k = cat.index_of(name);
+  if (k < 0) return nullptr;
+  const CatalogueMechanism& m = cat.mechanisms[k];
+  if (m.point_process != point_process) return nullptr;
+  for (const char* p : parameters)
+    if (!has_parameter(m, p)) return nullptr;
+  return &m;
+}
+
+MechanismParameter constant(const char* name, double value) {
+  MechanismParameter p;
+  p.name = name;
+  p.value.kind = ParameterValue::Constant;
+  p.value.value = value;
+  return p;
+}
+
+}  // namespace
+
+void builtins_from_catalogue(std::vector<CellTemplate>& templates,
+                             const MechanismCatalogue& cat) {
+  const bool pas = catalogue_twin(cat, "pas", false, {"g", "e"}) != nullptr;
+  const bool hh = catalogue_twin(cat, "hh", false, {"gnabar", "gkbar", "gl", "el"}) != nullptr;
+  const bool expsyn = catalogue_twin(cat, "ExpSyn", true, {"tau", "e"}) != nullptr;
+  for (CellTemplate& t : templates) {
+    // Every parameter given, so that a later entry of a mechanism replaces all of an earlier
+    // one's where both apply, as among the built-ins; ahead of the template's generated
+    // entries, which were given to override what the built-ins set.
+    std::vector<GeneratedMechanism> lowered;
+    std::vector<DensityMechanism> kept;
+    for (const DensityMechanism& d : t.density) {
+      GeneratedMechanism g;
+      g.region = d.region;
+      if (d.kind == DensityMechanism::Pas && pas) {
+        g.name = "pas";
+        g.parameters = {constant("g", d.pas.g), constant("e", d.pas.e)};
+      } else if (d.kind == DensityMechanism::HH && hh) {
+        g.name = "hh";
+        g.parameters = {constant("gnabar", d.hh.gnabar), constant("gkbar", d.hh.gkbar),
+                        constant("gl", d.hh.gl), constant("el", d.hh.el)};
+      } else {
+        kept.push_back(d);
+        continue;
+      }
+      lowered.push_back(std::move(g));
+    }
+    lowered.insert(lowered.end(), t.generated.begin(), t.generated.end());
+    t.generated = std::move(lowered);
+    t.density = std::move(kept);
+    if (expsyn)
+      for (ExpSynSpec& s : t.synapses)
+        if (s.mechanism.builtin())
+          s.mechanism = {"ExpSyn", {constant("tau", s.tau), constant("e", s.e)}};
+  }
+}
+
+}  // namespace hinesbatch::impl

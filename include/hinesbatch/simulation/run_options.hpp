@@ -66,6 +66,9 @@ struct RunOptions {
   HostSchedule host_schedule = HostSchedule::Lanes;
   OnChipSteps on_chip = OnChipSteps::Auto;
   OnChipForce on_chip_force;  // a launch shape to force (benchmarks); default: the model's
+  // pas, hh and ExpSyn as the hand-written references (the tests' and benchmarks'
+  // comparisons) instead of the catalogue's mechanisms of those names.
+  bool builtin_mechanisms = false;
 };
 
 // "auto", "warp_per_cell", "team_per_cell" or "team_in_memory" (-1 for auto).

@@ -230,8 +230,9 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
     config_impl::read_cells_section(root, ctx, net, c.network, c.templates, c.params.tstop);
   }
   config_impl::finish_explicit_network(net, ctx, c.templates, c.network);
-  config_impl::read_records_section(root, ctx, c);
+  // The run section first: whether pas and hh are the catalogue's decides what records.
   config_impl::read_run_section(root, ctx, c);
+  config_impl::read_records_section(root, ctx, c);
   // Each cell of a random network draws its sources from the other cells: more than
   // cells - 1 would be capped. The default (500) is capped silently; a value given is not.
   if (c.network.type == NetworkSpec::Random && root.contains("network") &&

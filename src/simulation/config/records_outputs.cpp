@@ -1,14 +1,27 @@
 // The sections about a run rather than the model: records, run options, outputs.
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "config_reader.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 
 namespace hinesbatch::config_impl {
 
 void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const NetworkSpec& n = c.network;
+  // The templates as the simulation runs them: pas and hh from the catalogue unless the
+  // run asks for the built-ins (made once, for the first record).
+  std::vector<CellTemplate> as_run;
+  const auto template_as_run = [&](int k) -> const CellTemplate& {
+    if (c.run.builtin_mechanisms) return c.templates[k];
+    if (as_run.empty()) {
+      as_run = c.templates;
+      impl::builtins_from_catalogue(as_run, ctx.mechanisms());
+    }
+    return as_run[k];
+  };
   for (const json& r : ctx.array(root, "", "record")) {
     ctx.only(r, "record[]", {"gid", "location", "variable"});
     RecordSpec rs;
@@ -18,7 +31,7 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
                "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
                r.value("gid", json(0)));
     rs.where = location(r.value("location", json::object()), ctx, "record[].location");
-    const CellTemplate& t = c.templates[n.template_of(rs.gid)];
+    const CellTemplate& t = template_as_run(n.template_of(rs.gid));
     check_locations({{"record[].location", rs.where}}, t.morphology, ctx);
     // v, an ion value or <variable>_<mechanism> of a generated mechanism at the location.
     rs.variable = ctx.str(r, "record[].", "variable", "v");
@@ -128,6 +141,10 @@ const std::vector<RunKey>& run_keys() {
        [](C& c, double, const S& v) { c.run.on_chip_force.kind = parse_on_chip_kind(v); }},
       {"on_chip_lanes", RunKey::Integer, "0", 0, 1024, {}, "", "",
        [](C& c, double x, const S&) { c.run.on_chip_force.lanes = static_cast<int>(x); }},
+      {"mechanisms", RunKey::Choice, "\"catalogue\"", 0, 0, {"catalogue", "builtin"},
+       "--mechanisms",
+       "pas, hh and ExpSyn from the catalogue (.mod files) or the hand-written builtin ones",
+       [](C& c, double, const S& v) { c.run.builtin_mechanisms = v == "builtin"; }},
   };
   // clang-format on
   return keys;

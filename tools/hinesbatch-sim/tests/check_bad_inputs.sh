@@ -193,7 +193,9 @@ expect record_variable_output_only 2 "ring_small.json: config key 'record\[\].va
   "$BASE" --set 'cell.mechanisms=[{"name": "hh", "region": "soma", "parameters": {}}]' \
   --set 'record=[{"gid": 0, "variable": "gna_hh"}]'
 expect record_variable_builtin 2 "key 'record\[\].variable': mechanism hh is not inserted .*the built-in hh records no variables" -- \
-  "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]'
+  "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]' --mechanisms builtin
+expect record_variable_hh_keys 0 "" -- "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]' \
+  --set tstop=2
 head -c 20000000 /dev/zero | tr '\0' 'x' >token.txt
 { printf '1 1 0 0 0 1'; cat token.txt; printf ' -1\n'; } >token.swc
 cfg token.json '{"cell": {"morphology": "token.swc"}}'

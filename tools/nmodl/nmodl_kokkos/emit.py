@@ -772,7 +772,11 @@ def header(mech, src, namespace, tool_version):
     for _, _, sb in m.solves:
         state_stmts += list(sb.statements)
     methods = ", ".join(sorted(set(m.methods))) or "none"
-    body += em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
+    state_fn = em.function("state", state_stmts, doc=f"SOLVE blocks over one step dt at the new v ({methods})")
+    # Whether state() reads v: a schedule runs a point process's state without waiting for
+    # its node's new v where it does not.
+    state_reads_v = any("hb_a.v()" in line for line in state_fn)
+    body += state_fn
     if m.net_receive is not None:
         body.append("")
         body += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
@@ -804,6 +808,7 @@ def header(mech, src, namespace, tool_version):
                    f'{"true" if v.read else "false"}, {"true" if v.write else "false"}}},')
     out.append("  }};")
     out.append(f"  static constexpr bool has_lanes = {'true' if has_lanes else 'false'};")
+    out.append(f"  static constexpr bool state_reads_v = {'true' if state_reads_v else 'false'};")
     out.append(f"  static constexpr int num_uniforms = {len(em.uniforms)};")
     out.append(f"  static constexpr int num_invariants = {len(em.invariants)};")
     out.append("")

@@ -10,7 +10,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 #include "hinesbatch/simulation/run.hpp"
 
 namespace hinesbatch {
@@ -176,17 +178,31 @@ struct BackendSimulation final : Simulation::Impl {
   NetworkSimulation<ExecutionSpace, Catalogue> sim;
 };
 
-// The backend's implementation for `config` (its memory checked first), with Catalogue.
+// The backend's implementation for `config` as it stands (its memory checked first).
 template <class Catalogue>
-std::unique_ptr<Simulation::Impl> make_backend_simulation(const SimulationConfig& config,
-                                                          SpikeExchange& exchange,
-                                                          Backend backend) {
+std::unique_ptr<Simulation::Impl> backend_simulation_as_given(const SimulationConfig& config,
+                                                              SpikeExchange& exchange,
+                                                              Backend backend) {
   check_memory(config, exchange.size());
   if (backend == Backend::Host)
     return std::make_unique<BackendSimulation<Kokkos::DefaultHostExecutionSpace, Catalogue>>(
         config, exchange);
   return std::make_unique<BackendSimulation<Kokkos::DefaultExecutionSpace, Catalogue>>(config,
                                                                                        exchange);
+}
+
+// The backend's implementation for `config` (its memory checked first), with Catalogue: pas,
+// hh and ExpSyn from Catalogue unless the run asks for the built-in ones.
+template <class Catalogue>
+std::unique_ptr<Simulation::Impl> make_backend_simulation(const SimulationConfig& config,
+                                                          SpikeExchange& exchange,
+                                                          Backend backend) {
+  if (!config.run.builtin_mechanisms) {
+    SimulationConfig lowered = config;
+    builtins_from_catalogue(lowered.templates, nmodl::description<Catalogue>());
+    return backend_simulation_as_given<Catalogue>(lowered, exchange, backend);
+  }
+  return backend_simulation_as_given<Catalogue>(config, exchange, backend);
 }
 
 }  // namespace impl

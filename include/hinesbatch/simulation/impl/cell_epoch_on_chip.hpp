@@ -189,8 +189,18 @@ struct StepCellEpochOnChip {
   struct Ranges {
     int stim_begin, stim_end, syn_begin, syn_end, group_begin, group_end, record_begin, record_end,
         detector, levels, warp_from, plan_begin,  // plan_begin: this lane's first offset
-        constants;                                // the template's constants begin
+        constants,                                // the template's constants begin
+        syn_constants;  // the first synapse's point-process constants (GeneratedSynapses::cst)
   };
+
+  // The point-process constants of slot s's first synapse (0 where it has none).
+  KOKKOS_INLINE_FUNCTION int first_synapse_constants(const int s) const {
+    if constexpr (Generated::active) {
+      const int k = c.syn_begin(s);
+      if (gen.syn.mech.extent(0) > 0 && k < c.syn_begin(s + 1)) return gen.syn.cst(k);
+    }
+    return 0;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     const int s = slot_begin + t.league_rank();
@@ -208,7 +218,8 @@ struct StepCellEpochOnChip {
                    lists.plans.levels(plan),
                    lists.plans.warp_from(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
-                   lists.constant_begin(s)};
+                   lists.constant_begin(s),
+                   first_synapse_constants(s)};
     double* const scratch = static_cast<double*>(
         t.team_scratch(ScratchLevel).get_shmem(OnChipCell::scratch_bytes(scratch_nodes)));
     const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes,
@@ -221,11 +232,11 @@ struct StepCellEpochOnChip {
       apply_events(t, s, j, step);
       t.team_barrier();
       assemble_nodes(t, n, r.constants, x);
-      t.team_barrier();
-      if constexpr (Generated::active) {
+      // A lane's first generated block waits for the others only where it shares a node
+      // with another lane's cable terms (blk_sync).
+      if constexpr (Generated::active)
         gen.assemble_lanes(t, s, n, x.v, x.d, x.rhs, (static_cast<double>(step) + 0.5) * dt);
-        t.team_barrier();
-      }
+      t.team_barrier();
       assemble_synapses(t, r, x, (static_cast<double>(step) + 0.5) * dt);
       t.team_barrier();
       if (r.stim_begin < r.stim_end) {  // the same for the whole team
@@ -240,9 +251,9 @@ struct StepCellEpochOnChip {
       solve(t, s, r, x);
       t.team_barrier();
       update(t, r, n, x, static_cast<double>(step + 1) * dt);
-      t.team_barrier();
-      if constexpr (Generated::active)
+      if constexpr (Generated::active)  // as assemble_lanes, after the lanes' v = x
         gen.update_lanes(t, s, x.v, static_cast<double>(step + 1) * dt);
+      t.team_barrier();
       if (t.team_rank() == 0 && r.detector >= 0)
         mechanisms::detect_threshold_crossing(c, s, x.v[r.detector], static_cast<int>(step + 1));
       record(t, s, r, j, x);
@@ -330,7 +341,8 @@ struct StepCellEpochOnChip {
         const int k = lists.group_syn(q);
         if constexpr (Generated::active) {
           if (gen.syn.is_generated(k)) {
-            gen.syn.current(k, vn, t_mid, gn, rn);
+            gen.syn.current_at(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid,
+                               gn, rn);
             continue;
           }
         }
@@ -356,8 +368,9 @@ struct StepCellEpochOnChip {
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }
 
-  // Synapses that run point processes read the new v of their node, which another lane
-  // may have written: the team waits first (only where some synapse does).
+  // Synapses that run point processes may read the new v of their node, which another
+  // lane may have written: the team waits first where the catalogue has a point process
+  // whose state reads v.
   KOKKOS_INLINE_FUNCTION void update(const member& t, const Ranges& r, const int n,
                                      const OnChipCell& x, const double t_end) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](const int i) {
@@ -368,10 +381,11 @@ struct StepCellEpochOnChip {
     });
     if constexpr (Generated::active) {
       if (gen.syn.mech.extent(0) > 0) {
-        t.team_barrier();
+        constexpr bool reads_v = decltype(gen.syn)::kStateReadsV;
+        if constexpr (reads_v) t.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {
           if (gen.syn.is_generated(k))
-            gen.syn.state(k, x.v[gen.syn.node(k)], t_end);
+            gen.syn.state(k, reads_v ? x.v[gen.syn.node(k)] : 0.0, t_end);
           else
             mechanisms::expsyn_decay(c.syn_decay(k), c.syn_g(k));
         });

@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/generated_synapses.hpp"
@@ -74,13 +75,23 @@ struct GeneratedViews {
 
 // Whether each block of t needs a team's lanes to wait before it (GeneratedViews::blk_sync):
 // a node's lane is fixed by its position in the block and the block's length, under any
-// partition of a team range over lanes.
-inline std::vector<int> generated_block_syncs(const GeneratedTemplate& t) {
+// partition of a team range over lanes; by its position alone where the team range hands
+// position p to lane p % team size (lane_by_position: team_range_by_position). Before the
+// first block the lanes have passed over all nodes in order (the cable terms, or v = x),
+// node i at position i of num_nodes: a block of every node in order (region all), or with
+// lane_by_position any block whose nodes stand at their own index (the soma's first), follows
+// that pass without a wait.
+inline std::vector<int> generated_block_syncs(const GeneratedTemplate& t,
+                                              bool lane_by_position = false) {
   std::vector<int> sync;
-  std::vector<std::pair<int, int>> at(t.num_nodes, {-1, -1});  // (position, length)
-  std::vector<int> touched;
+  std::vector<std::pair<int, int>> at(t.num_nodes);  // (position, length or 0)
+  std::vector<int> touched(t.num_nodes);
+  for (int i = 0; i < t.num_nodes; ++i) {
+    at[i] = {i, lane_by_position ? 0 : t.num_nodes};
+    touched[i] = i;
+  }
   for (const GeneratedBlock& b : t.blocks) {
-    const int len = b.node_end - b.node_begin;
+    const int len = lane_by_position ? 0 : b.node_end - b.node_begin;
     bool wait = false;
     for (int j = b.node_begin; j < b.node_end && !wait; ++j) {
       const std::pair<int, int> seen = at[t.nodes[j]];
@@ -99,12 +110,40 @@ inline std::vector<int> generated_block_syncs(const GeneratedTemplate& t) {
   return sync;
 }
 
+// Whether a team range of `exec` hands index i to lane i % team size, for teams of 32 and 64
+// lanes, as Kokkos' CUDA backend does (a host backend cuts a range into chunks: false
+// there, without asking). Host code; one small launch per team size.
+template <class ExecutionSpace>
+bool team_range_by_position(const ExecutionSpace& exec) {
+  if constexpr (is_host_backend<ExecutionSpace>()) {
+    return false;
+  } else {
+    constexpr int kIndices = 300;
+    Kokkos::View<int*, typename ExecutionSpace::memory_space> lane("hb::team_range_lanes",
+                                                                  kIndices);
+    for (const int size : {32, 64}) {
+      using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+      Kokkos::parallel_for(
+          "hinesbatch::team_range_by_position", Policy(exec, 1, size),
+          KOKKOS_LAMBDA(const typename Policy::member_type& t) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, kIndices),
+                                 [&](const int i) { lane(i) = t.team_rank(); });
+          });
+      const auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lane);
+      for (int i = 0; i < kIndices; ++i)
+        if (on_host(i) != i % size) return false;
+    }
+    return true;
+  }
+}
+
 // Views for `layouts` (one per template) and `template_of_slot`; rows and ions sized for
 // the largest template. Host code.
 template <class ExecutionSpace, class Layout = typename ExecutionSpace::array_layout>
 GeneratedViews<ExecutionSpace, Layout> make_generated_views(
     const ExecutionSpace& exec, const std::vector<GeneratedTemplate>& layouts,
-    const std::vector<int>& template_of_slot, int num_ions, double celsius, double dt) {
+    const std::vector<int>& template_of_slot, int num_ions, double celsius, double dt,
+    bool lane_by_position = false) {
   GeneratedViews<ExecutionSpace, Layout> g;
   g.num_ions = num_ions;
   g.celsius = celsius;
@@ -127,7 +166,7 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
       cst.push_back(const0 + b.const_begin);
       glb.push_back(const0 + b.global_begin);
     }
-    const std::vector<int> waits = generated_block_syncs(t);
+    const std::vector<int> waits = generated_block_syncs(t, lane_by_position);
     sync.insert(sync.end(), waits.begin(), waits.end());
     block_begin.push_back(static_cast<int>(mech.size()));
     nodes.insert(nodes.end(), t.nodes.begin(), t.nodes.end());
@@ -199,7 +238,8 @@ bool setup_generated_views(const ExecutionSpace& exec, const std::vector<CellTem
                            const std::vector<int>& template_of_slot, const MechanismCatalogue& cat,
                            const SimulationParameters& p, const char* where,
                            std::vector<GeneratedTemplate>& layouts,
-                           GeneratedViews<ExecutionSpace, Layout>& g, std::string& detail) {
+                           GeneratedViews<ExecutionSpace, Layout>& g, std::string& detail,
+                           bool lane_by_position = false) {
   layouts.clear();
   int mechanisms = 0;
   for (const CellTemplate& t : templates) {
@@ -210,7 +250,8 @@ bool setup_generated_views(const ExecutionSpace& exec, const std::vector<CellTem
   const bool synapses = any_generated_synapse(templates);
   if (mechanisms == 0 && !synapses) return false;
   g = make_generated_views<ExecutionSpace, Layout>(
-      exec, layouts, template_of_slot, static_cast<int>(cat.ions.size()), p.celsius, p.dt);
+      exec, layouts, template_of_slot, static_cast<int>(cat.ions.size()), p.celsius, p.dt,
+      lane_by_position);
   detail = "generated mechanisms of the catalogue '" + cat.name +
            "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
            " template(s)" + (synapses ? " and synapses' point processes" : "") + ", " + where;
@@ -523,8 +564,9 @@ struct GeneratedCells {
     }
   }
 
-  // The team's assemble, after the cable terms of d and rhs (and a team wait): ion currents
-  // reset over the lanes, then every block's currents at v. The caller waits after it.
+  // The team's assemble, right after the lanes' pass over the cable terms of d and rhs (no
+  // wait: blk_sync counts that pass): ion currents reset over the lanes, then every block's
+  // currents at v. The caller waits after it.
   template <class Member>
   KOKKOS_INLINE_FUNCTION void assemble_lanes(const Member& team, int s, int n, const double* v,
                                              double* d, double* rhs, double t_mid) const {
@@ -538,8 +580,8 @@ struct GeneratedCells {
     run_blocks_lanes(team, s, tmpl, v, d, rhs, t_mid, Current);
   }
 
-  // The team's update, after v = x (and a team wait): every block's states at the new v.
-  // The next step's waits come before anything reads them.
+  // The team's update, right after the lanes' pass of v = x (no wait: blk_sync counts that
+  // pass): every block's states at the new v. The caller waits before anything reads them.
   template <class Member>
   KOKKOS_INLINE_FUNCTION void update_lanes(const Member& team, int s, const double* v,
                                            double t_end) const {

@@ -21,6 +21,7 @@
 // (the config refuses more), it could only rewrite a weight that each event carries anew.
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
@@ -87,11 +88,38 @@ struct SynapseAccessor {
   KOKKOS_INLINE_FUNCTION void add_ion_current(double, double) const {}
 };
 
+// Whether point process M reads v in its state() (true where M does not say: a mechanism
+// not made by tools/nmodl).
+template <class M>
+constexpr auto state_reads_v_of(int) -> decltype(bool(M::state_reads_v)) {
+  return M::state_reads_v;
+}
+template <class M>
+constexpr bool state_reads_v_of(long) {
+  return true;
+}
+template <class M>
+constexpr bool point_state_reads_v() {
+  if constexpr (M::kind != nmodl::MechanismKind::PointProcess || !M::has_state)
+    return false;
+  else
+    return state_reads_v_of<M>(0);
+}
+// Whether some point process of the mechanisms (a std::tuple) reads v in its state().
+template <class Mechanisms>
+struct PointStateReadsV;
+template <class... M>
+struct PointStateReadsV<std::tuple<M...>> {
+  static constexpr bool value = (point_state_reads_v<M>() || ... || false);
+};
+
 // The synapses' point processes on the device (empty views: every synapse is the built-in
 // ExpSyn, and no function here is called).
 template <class MemorySpace, class Catalogue>
 struct GeneratedSynapses {
   using Mechanisms = typename Catalogue::mechanisms;
+  // Whether a synapse's state needs the new v of its node (ExpSyn's and Exp2Syn's do not).
+  static constexpr bool kStateReadsV = PointStateReadsV<Mechanisms>::value;
   Kokkos::View<int*, MemorySpace> mech, node, row, cst;
   Kokkos::View<double*, MemorySpace> rows, row_init, constants;
   double celsius = 6.3, dt = 0.025;
@@ -99,6 +127,8 @@ struct GeneratedSynapses {
   // synapse k's rows start at k * single_rows, so that a step reads neither mech(k) nor
   // row(k) before the rows themselves (-1: look them up).
   int single_mech = -1, single_rows = 0;
+  // There too, a template's synapses' constants follow each other, single_cst apart.
+  int single_cst = 0;
 
   // Whether synapse k runs a point process (false: the built-in ExpSyn).
   KOKKOS_INLINE_FUNCTION bool is_generated(int k) const {
@@ -107,13 +137,18 @@ struct GeneratedSynapses {
   KOKKOS_INLINE_FUNCTION int row_of(int k) const {
     return single_mech >= 0 ? k * single_rows : row(k);
   }
+  // Synapse k's constants, for a caller that has read cst(first) of its cell's first
+  // synapse `first` (once per cell): no lookup per synapse where one point process runs.
+  KOKKOS_INLINE_FUNCTION int cst_from(int k, int first, int cst_first) const {
+    return single_mech >= 0 ? cst_first + (k - first) * single_cst : cst(k);
+  }
 
   enum Phase { Initial, Current, State, Receive };
   // One phase of synapse k's point process: v at its node, t, the event's weight w; the
   // current's g and -i added to g_sum and rhs.
   struct Call {
     const GeneratedSynapses& self;
-    int k;
+    int k, cst;
     double v, t, w;
     Phase phase;
     double& g_sum;
@@ -122,7 +157,7 @@ struct GeneratedSynapses {
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::PointProcess) {
         using A = SynapseAccessor<M, GeneratedSynapses>;
-        A a{self, self.row_of(k), self.cst(k), v, t};
+        A a{self, self.row_of(k), cst, v, t};
         if (phase == Initial) {
           for (int r = 0; r < A::Positions::num_rows; ++r)
             self.rows(a.row + r) = self.row_init(a.row + r);
@@ -146,25 +181,30 @@ struct GeneratedSynapses {
       }
     }
   };
-  KOKKOS_INLINE_FUNCTION void run(int k, double v, double t, double w, Phase phase, double& g_sum,
-                                  double& rhs) const {
+  KOKKOS_INLINE_FUNCTION void run(int k, int cst_k, double v, double t, double w, Phase phase,
+                                  double& g_sum, double& rhs) const {
     nmodl::Dispatch<Mechanisms>::call(single_mech >= 0 ? single_mech : mech(k),
-                                      Call{*this, k, v, t, w, phase, g_sum, rhs});
+                                      Call{*this, k, cst_k, v, t, w, phase, g_sum, rhs});
   }
 
   // INITIAL of synapse k at v (its node's v_init).
   KOKKOS_INLINE_FUNCTION void initialize(int k, double v) const {
     double unused = 0;
-    run(k, v, 0.0, 0.0, Initial, unused, unused);
+    run(k, cst(k), v, 0.0, 0.0, Initial, unused, unused);
   }
   // Synapse k's current at v: g (uS) added to g_sum, -i (nA) to rhs.
   KOKKOS_INLINE_FUNCTION void current(int k, double v, double t, double& g_sum, double& rhs) const {
-    run(k, v, t, 0.0, Current, g_sum, rhs);
+    run(k, cst(k), v, t, 0.0, Current, g_sum, rhs);
+  }
+  // The same with its constants at cst_k (cst_from).
+  KOKKOS_INLINE_FUNCTION void current_at(int k, int cst_k, double v, double t, double& g_sum,
+                                        double& rhs) const {
+    run(k, cst_k, v, t, 0.0, Current, g_sum, rhs);
   }
   // Synapse k's states over a step, at the new v.
   KOKKOS_INLINE_FUNCTION void state(int k, double v, double t) const {
     double unused = 0;
-    run(k, v, t, 0.0, State, unused, unused);
+    run(k, cst(k), v, t, 0.0, State, unused, unused);
   }
   // Events [begin, end) of (synapse, weight), sorted by synapse, as work item i of them
   // (ApplySynapticEvents' rule: the first event of each run of equal synapses applies the
@@ -181,7 +221,7 @@ struct GeneratedSynapses {
     if (i > begin && syn == synapse(i - 1)) return;
     double unused = 0;
     for (int e = i; e < end && synapse(e) == syn; ++e)
-      run(syn, 0.0, t, weight(e), Receive, unused, unused);
+      run(syn, cst(syn), 0.0, t, weight(e), Receive, unused, unused);
   }
 };
 
@@ -222,6 +262,15 @@ inline SynapseValues synapse_values(const MechanismCatalogue& cat, const Synapse
     }
   }
   return r;
+}
+
+// How many constants one synapse of point process m has (make_generated_synapses' order:
+// the variables it never writes and does not keep in rows, its globals, its uniforms, the
+// node's area and diameter).
+inline int synapse_constants(const CatalogueMechanism& m) {
+  int n = 0;
+  for (const CatalogueVariable& v : m.variables) n += !in_rows(v) && !v.written;
+  return n + static_cast<int>(m.globals.size()) + m.num_uniforms + 2;
 }
 
 // Whether some synapse of some template runs a point process.
@@ -302,12 +351,17 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
     row_init.insert(row_init.end(), o.row_init.begin(), o.row_init.end());
   }
   const int first_rows = row.size() > 1 ? row[1] - row[0] : 0;
+  // The constants' stride: those of one synapse (every synapse has as many).
+  const int first_cst = mech.empty() || mech[0] < 0 ? 0 : synapse_constants(cat.mechanisms[mech[0]]);
   bool single = !mech.empty() && mech[0] >= 0;
-  for (std::size_t k = 0; single && k < mech.size(); ++k)
-    single = mech[k] == mech[0] && row[k] == static_cast<int>(k) * first_rows;
+  for (std::size_t s = 0; single && s + 1 < syn_begin_of_slot.size(); ++s)
+    for (int k = syn_begin_of_slot[s]; single && k < syn_begin_of_slot[s + 1]; ++k)
+      single = mech[k] == mech[0] && row[k] == k * first_rows &&
+               cst[k] == cst[syn_begin_of_slot[s]] + (k - syn_begin_of_slot[s]) * first_cst;
   if (single && mech.size() > 1) {
     out.single_mech = mech[0];
     out.single_rows = first_rows;
+    out.single_cst = first_cst;
   }
   if (row_init.empty()) row_init.push_back(0.0);
   if (constants.empty()) constants.push_back(0.0);

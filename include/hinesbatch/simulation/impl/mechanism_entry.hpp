@@ -6,6 +6,7 @@
 // (generated_layout.hpp) names the template's morphology.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
@@ -70,5 +71,13 @@ inline void check_mechanism_entries(const CellTemplate& t, const MechanismCatalo
                      t.morphology.source, 0, p);
   }
 }
+
+// pas and hh given as built-ins (DensityMechanism: cell.mechanisms with their parameters as
+// keys) and the built-in ExpSyn of synapses (tau and e) become the catalogue's mechanisms of
+// those names, compiled from .mod files like any other (mechanisms/default, or a program's
+// own), with every parameter given. Whatever the catalogue lacks, or has with other
+// parameters, stays built-in. The simulation does this unless run.mechanisms is "builtin":
+// the hand-written ones are the references the generated code is tested against.
+void builtins_from_catalogue(std::vector<CellTemplate>& templates, const MechanismCatalogue& cat);
 
 }  // namespace hinesbatch::impl

@@ -37,6 +37,7 @@ struct Exp2Syn {
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
   static constexpr bool has_lanes = false;
+  static constexpr bool state_reads_v = false;
   static constexpr int num_uniforms = 0;
   static constexpr int num_invariants = 2;
 

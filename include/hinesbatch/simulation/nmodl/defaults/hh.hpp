@@ -41,6 +41,7 @@ struct hh {
       {"k", "ik", 1, ::hinesbatch::nmodl::IonRole::Current, false, true},
   }};
   static constexpr bool has_lanes = true;
+  static constexpr bool state_reads_v = true;
   static constexpr int num_uniforms = 1;
   static constexpr int num_invariants = 0;
 

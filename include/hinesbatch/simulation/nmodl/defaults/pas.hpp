@@ -30,6 +30,7 @@ struct pas {
   static constexpr std::array<::hinesbatch::nmodl::IonVariableInfo, 0> ion_variables{{
   }};
   static constexpr bool has_lanes = true;
+  static constexpr bool state_reads_v = false;
   static constexpr int num_uniforms = 0;
   static constexpr int num_invariants = 0;
 
