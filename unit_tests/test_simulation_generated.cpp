@@ -162,6 +162,45 @@ TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedFor) {
   std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
 }
 
+// A template whose generated mechanisms are all leaks (pas alone: folded into the passive
+// terms, no block) beside one with blocks, in either order: the second template's per-node
+// tables (ion values, areas) start where its own offsets say, so its hh reads its own ena and
+// ek and fires as the built-in one does.
+TEST(GeneratedMechanisms, ALeakOnlyTemplateLeavesTheNextTemplatesTablesInPlace) {
+  for (const bool passive_first : {true, false}) {
+    SCOPED_TRACE(passive_first ? "passive template first" : "active template first");
+    const std::string passive = R"({"name": "passive", "count": 3,
+        "morphology": "synthetic:ball-and-stick", "nseg": 5,
+        "mechanisms": [{"name": "pas", "g": 0.001, "e": -65}]})";
+    const std::string active = R"({"name": "active", "count": 4,
+        "morphology": "synthetic:ball-and-stick", "nseg": 5,
+        "mechanisms": [{"name": "hh", "region": "soma"},
+                       {"name": "pas", "region": "dend", "g": 0.0002, "e": -65}],
+        "iclamp": [{"location": {"section": 0, "x": 0.5}, "del": 1, "dur": 20, "amp": 0.5}],
+        "detector": {"location": {"section": 0, "x": 0.5}, "threshold": 0}})";
+    const SimulationConfig c = parse_simulation_config(
+        std::string(R"({"dt": 0.025, "tstop": 25, "cells": [)") +
+            (passive_first ? passive + ", " + active : active + ", " + passive) +
+            R"(], "network": {"type": "single"}, "record": [{"gid": 0}, {"gid": 3}, {"gid": 6}]})",
+        "leak_only.json", "");
+    std::vector<CellTemplate> generated;
+    for (const CellTemplate& t : c.templates) generated.push_back(as_generated(t));
+    auto on = [&](auto exec) {
+      using Exec = decltype(exec);
+      SCOPED_TRACE(Exec::name());
+      const Outcome hand = run<Exec>(c, c.templates);
+      EXPECT_GE(hand.spikes.size(), 4u) << "each hh cell fires";
+      for (const HostSchedule host : {HostSchedule::Lanes, HostSchedule::Cells})
+        for (const OnChipSteps chip : {OnChipSteps::On, OnChipSteps::Off}) {
+          const Outcome gen = run<Exec>(c, generated, host, chip);
+          EXPECT_EQ(gen.spikes, hand.spikes);
+          EXPECT_LT(max_difference(gen, hand), 1e-7);
+        }
+    };
+    std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+  }
+}
+
 // mixed_trees (support/mixed_trees.hpp): templates 0 and 2 share a tree (pas on the dendrite
 // and hh in the soma; hh everywhere), so its tiles mix them. `generated`: which templates'
 // pas and hh are the default catalogue's (the others keep the built-in ones).

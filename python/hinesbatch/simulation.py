@@ -330,7 +330,7 @@ class Network:
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
             partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto",
-            output=None):
+            output=None, mechanisms="catalogue"):
         """Simulates from 0 to tstop (ms). progress: False, True (a line on stderr every
         second), seconds between such lines, a callable progress(t_ms, tstop_ms) or a tqdm
         bar, called at every epoch's end. backend: 'device' (Kokkos' default space) or
@@ -339,6 +339,8 @@ class Network:
         on_chip: 'auto' (on GPUs, a warp per cell runs each epoch with the cell in shared
         memory when the largest cell fits), 'on' (on every backend; an error if a cell
         does not fit) or 'off'; same raster, voltages equal to rounding.
+        mechanisms: 'catalogue' (pas, hh and ExpSyn from the catalogue's .mod files) or
+        'builtin' (the hand-written ones the generated code is tested against); same raster.
         output: a dict as the config's "output" section (spikes, spikes_sonata,
         sonata_population, traces, metrics; relative paths against the current folder),
         written as hinesbatch-sim writes them (traces as the run goes).
@@ -348,7 +350,7 @@ class Network:
         config = self._model(tstop)
         config["run"] = dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
                              partition=str(partition), host_schedule=str(host_schedule),
-                             on_chip=str(on_chip))
+                             on_chip=str(on_chip), mechanisms=str(mechanisms))
         if output:
             config["output"] = dict(output)
         raw = _hinesbatch._run_model(

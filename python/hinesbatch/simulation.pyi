@@ -84,7 +84,8 @@ class Network:
     def run(self, tstop: float, progress: Progress = False, backend: str = "device",
             overlap: bool = False, epoch_steps: int = 0, partition: str = "contiguous",
             comm: Any = None, host_schedule: str = "lanes", on_chip: str = "auto",
-            output: Optional[Dict[str, str]] = None) -> SimulationResult: ...
+            output: Optional[Dict[str, str]] = None,
+            mechanisms: str = "catalogue") -> SimulationResult: ...
     def to_config(self, tstop: float) -> Dict_: ...
 
 def run_config(config: Union[Dict_, str, PathLike[str]], overrides: Sequence[str] = (),

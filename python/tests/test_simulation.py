@@ -93,6 +93,11 @@ def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
     for on_chip in ("on", "off"):  # the on-chip schedule forced on the host (issue #10)
         again = net.run(small_network.TSTOP, backend="host", on_chip=on_chip)
         assert again.raster_lines() == result.raster_lines()
+    # pas, hh and ExpSyn hand-written instead of the catalogue's: the same raster.
+    again = net.run(small_network.TSTOP, backend="host", mechanisms="builtin")
+    assert again.raster_lines() == result.raster_lines()
+    with pytest.raises(Exception, match="catalogue or builtin"):
+        net.run(small_network.TSTOP, backend="host", mechanisms="neuron")
     with pytest.raises(Exception, match="auto, on or off"):
         net.run(small_network.TSTOP, backend="host", on_chip="yes")
 

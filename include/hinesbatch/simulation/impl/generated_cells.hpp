@@ -192,12 +192,13 @@ GeneratedViews<ExecutionSpace, Layout> make_generated_views(
     max_rows = std::max(max_rows, static_cast<int>(t.row_init.size()));
     if (!t.empty())
       max_ion_values = std::max(max_ion_values, t.num_nodes * num_ions * nmodl::IonSlots);
-    // A template without mechanisms still needs its node offsets to be valid.
-    if (t.empty()) {
-      area.resize(area.size() + t.num_nodes, 0.0);
-      diam.resize(diam.size() + t.num_nodes, 0.0);
-      ion_style.resize(ion_style.size() + std::size_t(t.num_nodes) * num_ions, 0);
-    }
+    // Every template takes num_nodes entries of the per-node tables, so that the next
+    // one's offsets hold: one without blocks (no mechanisms, or only leaks, which fold)
+    // may come with its geometry filled or not.
+    const std::size_t end_nodes = std::size_t(node_begin.back()) + t.num_nodes;
+    area.resize(end_nodes, 0.0);
+    diam.resize(end_nodes, 0.0);
+    ion_style.resize(end_nodes * num_ions, 0);
   }
   const auto up = [&](const auto& v, const char* label) { return to_device(exec, v, label); };
   g.template_of_slot = up(template_of_slot, "hb::gen_template_of_slot");

@@ -40,10 +40,12 @@ struct TileLaneViews {
 };
 
 // The accessor of a mechanism's lanes variants (M::current_lanes<W>, M::state_lanes<W>, where
-// nmodl::HasLanes<M>) at one node of a full tile: lane l is slot base.slot + l (rows and ions are
+// nmodl::HasLanes<M>) at one node of a tile: lane l is slot base.slot + l (rows and ions are
 // LayoutLeft, so a tile's W slots are W consecutive values of each row), the rest is the
-// template's and the same for every lane (CellsAccessor's, base: lane 0's).
-template <class Catalogue, class M, class Views, int W>
+// template's and the same for every lane (CellsAccessor's, base: lane 0's). Partial: a tile of
+// `cells` < W cells, whose padding lanes read lane 0's values and write nowhere (the slots
+// after the tile's cells are other cells'), so that the cells' lanes compute as in a full one.
+template <class Catalogue, class M, class Views, int W, bool Partial = false>
 struct TileAccessor {
   using Base = CellsAccessor<Catalogue, M, Views>;
   using Ions = typename Base::Ions;
@@ -52,9 +54,19 @@ struct TileAccessor {
                 "a tile's lanes read W consecutive slots of a row");
   Base base;
   const double* v_;  // the tile's voltages at this node: lane l at v_[l]
+  int cells = W;     // Partial: the tile's cells
   double i[W] = {}, di[W] = {};
 
-  KOKKOS_INLINE_FUNCTION double v(int l) const { return v_[l]; }
+  // The lane whose values lane l reads, and whether it writes.
+  KOKKOS_INLINE_FUNCTION int from(int l) const {
+    if constexpr (Partial)
+      return l < cells ? l : 0;
+    else
+      return l;
+  }
+  KOKKOS_INLINE_FUNCTION bool writes(int l) const { return !Partial || l < cells; }
+
+  KOKKOS_INLINE_FUNCTION double v(int l) const { return v_[from(l)]; }
   KOKKOS_INLINE_FUNCTION double t() const { return base.t(); }
   KOKKOS_INLINE_FUNCTION double dt() const { return base.dt(); }
   KOKKOS_INLINE_FUNCTION double celsius() const { return base.celsius(); }
@@ -64,14 +76,14 @@ struct TileAccessor {
   KOKKOS_INLINE_FUNCTION double get(int l) const {
     constexpr int k = Positions::template kStore<I>;
     if constexpr (nmodl::variable_written<M, I>)
-      return (&base.g.rows(base.slot, base.row + k))[l];
+      return (&base.g.rows(base.slot, base.row + k))[from(l)];
     else
       return base.g.constants(base.cst + k);
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION void set(int l, double x) const {
     if constexpr (Positions::template kInRows<I>)
-      (&base.g.rows(base.slot, base.row + Positions::template kStore<I>))[l] = x;
+      if (writes(l)) (&base.g.rows(base.slot, base.row + Positions::template kStore<I>))[l] = x;
   }
   template <int I>
   KOKKOS_INLINE_FUNCTION double global() const {
@@ -87,12 +99,14 @@ struct TileAccessor {
     if constexpr (Of::slot != nmodl::IonI && !Ions::template kValuesWritten<Of::ion>)
       return base.template ion<K>();
     else
-      return (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l];
+      return (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots +
+                           Of::slot))[from(l)];
   }
   template <int K>
   KOKKOS_INLINE_FUNCTION void set_ion(int l, double x) const {
     using Of = typename Ions::template Of<M, K>;
-    (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l] = x;
+    if (writes(l))
+      (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[l] = x;
   }
   KOKKOS_INLINE_FUNCTION void add_current(int l, double current, double didv) {
     i[l] += current;
@@ -102,6 +116,7 @@ struct TileAccessor {
   KOKKOS_INLINE_FUNCTION void add_ion_current(int l, double current, double didv) const {
     using Of = typename Ions::template Of<M, K>;
     if constexpr (Ions::template kCurrentRead<Of::ion>) {
+      if (!writes(l)) return;
       const int at = base.ion_base + Of::ion * nmodl::IonSlots;
       (&base.g.ions(base.slot, at + nmodl::IonI))[l] += current * base.ion_scale();
       (&base.g.ions(base.slot, at + nmodl::IonDidv))[l] += didv * base.ion_scale();
@@ -146,6 +161,22 @@ struct GeneratedTiles {
     int first_slot, cells, block, tnode;
     double t;
     Phase phase;
+    template <class M, bool Partial>
+    KOKKOS_INLINE_FUNCTION void lanes(int j, int node, int o) const {
+      TileAccessor<Catalogue, M, Views, W, Partial> a{
+          self.template accessor<M>(first_slot, block, j, node, tnode, v[o], t), v + o, cells};
+      if (phase == Cells::Current) {
+        M::template current_lanes<W>(a);
+        const double to_absolute = a.base.area() * 1e-2;
+        for (int k = 0; k < W; ++k) {
+          if (!a.writes(k)) continue;
+          d[o + k] += a.di[k] * to_absolute;
+          rhs[o + k] -= a.i[k] * to_absolute;
+        }
+      } else if constexpr (M::has_state) {
+        M::template state_lanes<W>(a);
+      }
+    }
     template <class M>
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::Density) {
@@ -156,21 +187,13 @@ struct GeneratedTiles {
           const int node = g.nodes(j);
           const int o = node * W;
           if constexpr (nmodl::HasLanes<M>::value) {
-            if (cells == W) {  // a full tile: the W lanes at once
-              TileAccessor<Catalogue, M, Views, W> a{
-                  self.template accessor<M>(first_slot, block, j, node, tnode, v[o], t), v + o};
-              if (phase == Cells::Current) {
-                M::template current_lanes<W>(a);
-                const double to_absolute = a.base.area() * 1e-2;
-                for (int k = 0; k < W; ++k) {
-                  d[o + k] += a.di[k] * to_absolute;
-                  rhs[o + k] -= a.i[k] * to_absolute;
-                }
-              } else if constexpr (M::has_state) {
-                M::template state_lanes<W>(a);
-              }
-              continue;
-            }
+            // The W lanes at once: a full tile, or a partial one whose padding lanes
+            // compute on lane 0's values and write nowhere.
+            if (cells == W)
+              lanes<M, false>(j, node, o);
+            else
+              lanes<M, true>(j, node, o);
+            continue;
           }
           for (int k = 0; k < cells; ++k) {
             auto a = self.template accessor<M>(first_slot + k, block, j, node, tnode, v[o + k], t);
