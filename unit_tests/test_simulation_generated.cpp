@@ -287,7 +287,8 @@ TEST(GeneratedMechanisms, BlocksWaitOnlyWhereTwoLanesCouldShareANode) {
   impl::GeneratedTemplate t;
   t.num_nodes = 4;
   t.nodes = {0, 1, 2, 3, /* soma */ 0, /* two dendrites */ 1, 2, /* all again */ 0, 1, 2, 3};
-  for (const auto& [begin, end] : std::vector<std::pair<int, int>>{{0, 4}, {4, 5}, {5, 7}, {7, 11}}) {
+  for (const auto& [begin, end] :
+       std::vector<std::pair<int, int>>{{0, 4}, {4, 5}, {5, 7}, {7, 11}}) {
     impl::GeneratedBlock b;
     b.node_begin = begin;
     b.node_end = end;

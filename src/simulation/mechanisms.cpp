@@ -135,8 +135,7 @@ MechanismParameter constant(const char* name, double value) {
 
 }  // namespace
 
-void builtins_from_catalogue(std::vector<CellTemplate>& templates,
-                             const MechanismCatalogue& cat) {
+void builtins_from_catalogue(std::vector<CellTemplate>& templates, const MechanismCatalogue& cat) {
   const bool pas = catalogue_twin(cat, "pas", false, {"g", "e"}) != nullptr;
   const bool hh = catalogue_twin(cat, "hh", false, {"gnabar", "gkbar", "gl", "el"}) != nullptr;
   const bool expsyn = catalogue_twin(cat, "ExpSyn", true, {"tau", "e"}) != nullptr;

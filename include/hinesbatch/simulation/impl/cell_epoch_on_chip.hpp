@@ -341,8 +341,8 @@ struct StepCellEpochOnChip {
         const int k = lists.group_syn(q);
         if constexpr (Generated::active) {
           if (gen.syn.is_generated(k)) {
-            gen.syn.current_at(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid,
-                               gn, rn);
+            gen.syn.current_at(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn,
+                               rn);
             continue;
           }
         }

@@ -105,8 +105,7 @@ CsrBySource<typename ExecutionSpace::memory_space> csr_by_counting(const Executi
   const std::int64_t ng = max_gid + 1;
   index_view begin("hb::conn_gid_begin", ng + 1);  // counts (shifted by one), then offsets
   Kokkos::parallel_for(
-      "hinesbatch::conn_count", policy(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
+      "hinesbatch::conn_count", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
         Kokkos::atomic_add(&begin(src(i) + 1), typename index_view::value_type(1));
       });
   std::int64_t fan_out = 0;

@@ -120,7 +120,7 @@ bool team_range_by_position(const ExecutionSpace& exec) {
   } else {
     constexpr int kIndices = 300;
     Kokkos::View<int*, typename ExecutionSpace::memory_space> lane("hb::team_range_lanes",
-                                                                  kIndices);
+                                                                   kIndices);
     for (const int size : {32, 64}) {
       using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
       Kokkos::parallel_for(
@@ -250,9 +250,9 @@ bool setup_generated_views(const ExecutionSpace& exec, const std::vector<CellTem
   // Synapses that run point processes need the hooks too (generated_synapses.hpp).
   const bool synapses = any_generated_synapse(templates);
   if (mechanisms == 0 && !synapses) return false;
-  g = make_generated_views<ExecutionSpace, Layout>(
-      exec, layouts, template_of_slot, static_cast<int>(cat.ions.size()), p.celsius, p.dt,
-      lane_by_position);
+  g = make_generated_views<ExecutionSpace, Layout>(exec, layouts, template_of_slot,
+                                                   static_cast<int>(cat.ions.size()), p.celsius,
+                                                   p.dt, lane_by_position);
   detail = "generated mechanisms of the catalogue '" + cat.name +
            "': " + std::to_string(mechanisms) + " over " + std::to_string(layouts.size()) +
            " template(s)" + (synapses ? " and synapses' point processes" : "") + ", " + where;

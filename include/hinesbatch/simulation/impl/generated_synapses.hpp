@@ -198,7 +198,7 @@ struct GeneratedSynapses {
   }
   // The same with its constants at cst_k (cst_from).
   KOKKOS_INLINE_FUNCTION void current_at(int k, int cst_k, double v, double t, double& g_sum,
-                                        double& rhs) const {
+                                         double& rhs) const {
     run(k, cst_k, v, t, 0.0, Current, g_sum, rhs);
   }
   // Synapse k's states over a step, at the new v.
@@ -352,7 +352,8 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
   }
   const int first_rows = row.size() > 1 ? row[1] - row[0] : 0;
   // The constants' stride: those of one synapse (every synapse has as many).
-  const int first_cst = mech.empty() || mech[0] < 0 ? 0 : synapse_constants(cat.mechanisms[mech[0]]);
+  const int first_cst =
+      mech.empty() || mech[0] < 0 ? 0 : synapse_constants(cat.mechanisms[mech[0]]);
   bool single = !mech.empty() && mech[0] >= 0;
   for (std::size_t s = 0; single && s + 1 < syn_begin_of_slot.size(); ++s)
     for (int k = syn_begin_of_slot[s]; single && k < syn_begin_of_slot[s + 1]; ++k)

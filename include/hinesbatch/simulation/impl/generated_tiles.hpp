@@ -99,8 +99,8 @@ struct TileAccessor {
     if constexpr (Of::slot != nmodl::IonI && !Ions::template kValuesWritten<Of::ion>)
       return base.template ion<K>();
     else
-      return (&base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots +
-                           Of::slot))[from(l)];
+      return (
+          &base.g.ions(base.slot, base.ion_base + Of::ion * nmodl::IonSlots + Of::slot))[from(l)];
   }
   template <int K>
   KOKKOS_INLINE_FUNCTION void set_ion(int l, double x) const {
@@ -193,18 +193,19 @@ struct GeneratedTiles {
               lanes<M, false>(j, node, o);
             else
               lanes<M, true>(j, node, o);
-            continue;
-          }
-          for (int k = 0; k < cells; ++k) {
-            auto a = self.template accessor<M>(first_slot + k, block, j, node, tnode, v[o + k], t);
-            if (phase == Cells::Current) {
-              M::current(a);
-              // mA/cm2 and S/cm2 on area um2: nA and uS.
-              const double to_absolute = a.area() * 1e-2;
-              d[o + k] += a.di * to_absolute;
-              rhs[o + k] -= a.i * to_absolute;
-            } else {
-              M::state(a);
+          } else {
+            for (int k = 0; k < cells; ++k) {
+              auto a =
+                  self.template accessor<M>(first_slot + k, block, j, node, tnode, v[o + k], t);
+              if (phase == Cells::Current) {
+                M::current(a);
+                // mA/cm2 and S/cm2 on area um2: nA and uS.
+                const double to_absolute = a.area() * 1e-2;
+                d[o + k] += a.di * to_absolute;
+                rhs[o + k] -= a.i * to_absolute;
+              } else {
+                M::state(a);
+              }
             }
           }
         }

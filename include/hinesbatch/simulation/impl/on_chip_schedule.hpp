@@ -219,10 +219,10 @@ class OnChipSchedule
   // (slot, row) rows contiguous per slot.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
     template_of_slot_ = setup.template_of_slot;
-    generated_ = setup_generated_views(
-        setup.exec, setup.templates, setup.template_of_slot, nmodl::description<Catalogue>(),
-        params_, "over each team's lanes", layouts_, gen_.g, generated_detail_,
-        team_range_by_position(setup.exec));
+    generated_ = setup_generated_views(setup.exec, setup.templates, setup.template_of_slot,
+                                       nmodl::description<Catalogue>(), params_,
+                                       "over each team's lanes", layouts_, gen_.g,
+                                       generated_detail_, team_range_by_position(setup.exec));
     if (generated_)
       gen_.syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates,
                                                     setup.template_of_slot, setup.syn_begin_of_slot,
