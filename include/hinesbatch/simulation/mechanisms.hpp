@@ -8,6 +8,9 @@
 //           point process of the catalogue: SynapseMechanism)
 // The simulation works in absolute units per node: conductances in uS, currents in nA,
 // capacitances in nF (density x area: S/cm2 x um2 x 1e-2 = uS; uF/cm2 x um2 x 1e-5 = nF).
+// A Simulation runs pas, hh and ExpSyn given here as the catalogue's mechanisms of those
+// names (impl::builtins_from_catalogue); the hand-written ones (impl/mechanisms/) only where
+// RunOptions::builtin_mechanisms asks, as the references the generated code is tested against.
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <string>
@@ -107,7 +110,7 @@ struct CellTemplate {
   SectionedMorphology morphology;
   NeuronCompartments compartments;            // neuron_compartments(morphology, Ra)
   double Ra = 35.4, cm = 1.0;                 // ohm cm, uF/cm2
-  std::vector<DensityMechanism> density;      // the built-in pas and hh
+  std::vector<DensityMechanism> density;      // pas and hh given as built-ins
   std::vector<GeneratedMechanism> generated;  // NMODL mechanisms (the cells schedule runs them)
   std::vector<IonSpec> ions;
   std::vector<IClampSpec> iclamps;
