@@ -112,17 +112,14 @@ bool has_parameter(const CatalogueMechanism& m, const char* name) {
   return v >= 0 && m.variables[v].kind == CatalogueVariable::Parameter;
 }
 
-// The catalogue's mechanism `name` when it is of that kind and has every parameter named.
-const CatalogueMechanism* catalogue_twin(const MechanismCatalogue& cat, const char* name,
-                                         bool point_process,
-                                         std::initializer_list<const char*> parameters) {
+// Whether the catalogue has mechanism `name` of that kind with every parameter named.
+bool catalogue_has(const MechanismCatalogue& cat, const char* name, bool point_process,
+                   std::initializer_list<const char*> parameters) {
   const int k = cat.index_of(name);
-  if (k < 0) return nullptr;
-  const CatalogueMechanism& m = cat.mechanisms[k];
-  if (m.point_process != point_process) return nullptr;
+  if (k < 0 || cat.mechanisms[k].point_process != point_process) return false;
   for (const char* p : parameters)
-    if (!has_parameter(m, p)) return nullptr;
-  return &m;
+    if (!has_parameter(cat.mechanisms[k], p)) return false;
+  return true;
 }
 
 MechanismParameter constant(const char* name, double value) {
@@ -136,9 +133,9 @@ MechanismParameter constant(const char* name, double value) {
 }  // namespace
 
 void builtins_from_catalogue(std::vector<CellTemplate>& templates, const MechanismCatalogue& cat) {
-  const bool pas = catalogue_twin(cat, "pas", false, {"g", "e"}) != nullptr;
-  const bool hh = catalogue_twin(cat, "hh", false, {"gnabar", "gkbar", "gl", "el"}) != nullptr;
-  const bool expsyn = catalogue_twin(cat, "ExpSyn", true, {"tau", "e"}) != nullptr;
+  const bool pas = catalogue_has(cat, "pas", false, {"g", "e"});
+  const bool hh = catalogue_has(cat, "hh", false, {"gnabar", "gkbar", "gl", "el"});
+  const bool expsyn = catalogue_has(cat, "ExpSyn", true, {"tau", "e"});
   for (CellTemplate& t : templates) {
     // Every parameter given, so that a later entry of a mechanism replaces all of an earlier
     // one's where both apply, as among the built-ins; ahead of the template's generated

@@ -88,29 +88,14 @@ struct SynapseAccessor {
   KOKKOS_INLINE_FUNCTION void add_ion_current(double, double) const {}
 };
 
-// Whether point process M reads v in its state() (true where M does not say: a mechanism
-// not made by tools/nmodl).
-template <class M>
-constexpr auto state_reads_v_of(int) -> decltype(bool(M::state_reads_v)) {
-  return M::state_reads_v;
-}
-template <class M>
-constexpr bool state_reads_v_of(long) {
-  return true;
-}
-template <class M>
-constexpr bool point_state_reads_v() {
-  if constexpr (M::kind != nmodl::MechanismKind::PointProcess || !M::has_state)
-    return false;
-  else
-    return state_reads_v_of<M>(0);
-}
 // Whether some point process of the mechanisms (a std::tuple) reads v in its state().
 template <class Mechanisms>
 struct PointStateReadsV;
 template <class... M>
 struct PointStateReadsV<std::tuple<M...>> {
-  static constexpr bool value = (point_state_reads_v<M>() || ... || false);
+  static constexpr bool value = ((M::kind == nmodl::MechanismKind::PointProcess && M::has_state &&
+                                  nmodl::StateReadsV<M>::value) ||
+                                 ... || false);
 };
 
 // The synapses' point processes on the device (empty views: every synapse is the built-in
@@ -268,9 +253,7 @@ inline SynapseValues synapse_values(const MechanismCatalogue& cat, const Synapse
 // the variables it never writes and does not keep in rows, its globals, its uniforms, the
 // node's area and diameter).
 inline int synapse_constants(const CatalogueMechanism& m) {
-  int n = 0;
-  for (const CatalogueVariable& v : m.variables) n += !in_rows(v) && !v.written;
-  return n + static_cast<int>(m.globals.size()) + m.num_uniforms + 2;
+  return count_in_store(m, false) + static_cast<int>(m.globals.size()) + m.num_uniforms + 2;
 }
 
 // Whether some synapse of some template runs a point process.

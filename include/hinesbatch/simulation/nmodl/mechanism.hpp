@@ -140,6 +140,14 @@ struct HasLanes : std::false_type {};
 template <class M>
 struct HasLanes<M, std::void_t<decltype(M::has_lanes)>> : std::bool_constant<M::has_lanes> {};
 
+// Whether M's state() reads v (true where M does not say so: a mechanism not made by
+// tools/nmodl).
+template <class M, class = void>
+struct StateReadsV : std::true_type {};
+template <class M>
+struct StateReadsV<M, std::void_t<decltype(M::state_reads_v)>>
+    : std::bool_constant<M::state_reads_v> {};
+
 // What M::uniforms reads, on the host: celsius and the GLOBALs' values.
 struct UniformInputs {
   double celsius_;
