@@ -80,6 +80,10 @@ struct MapOptions {
   std::vector<std::string> trees{"classes", "real", "chain", "star", "random"};
   int reps = 3;
   std::string export_trees;  // write the Hines trees as a peers' cell file and stop
+  // Forced shapes of the block schedule, each measured beside the schedules as
+  // "BlockPerSystem@<lanes>-<keep>" (keep: dr = d and rhs on chip, drp = and the plan,
+  // all = and u and l); scripts/solver_map.py leaves them out of Auto's tables.
+  std::vector<std::string> block_shapes;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -105,6 +109,20 @@ std::vector<int> split_ints(const std::string& s, const std::string& flag) {
     out.push_back(v);
   }
   return out;
+}
+
+// "128-drp" -> the block schedule's shape (lanes 0: chosen by solve).
+impl::BlockShape block_shape_of(const std::string& text) {
+  const auto dash = text.find('-');
+  const std::string keep = dash == std::string::npos ? "" : text.substr(dash + 1);
+  if (dash == std::string::npos || (keep != "dr" && keep != "drp" && keep != "all"))
+    throw std::invalid_argument("--map-block-shapes: '" + text +
+                                "' is not LANES-KEEP (KEEP: dr, drp or all)");
+  impl::BlockShape shape;
+  shape.lanes = split_ints(text.substr(0, dash), "--map-block-shapes").at(0);
+  shape.plan_on_chip = keep != "dr";
+  shape.coefficients_on_chip = keep == "all";
+  return shape;
 }
 
 // Takes the --map-* options out of argv (Google Benchmark refuses what it does not know).
@@ -137,7 +155,10 @@ MapOptions parse_map_options(int& argc, char** argv) {
       o.export_trees = value;
     else if (key == "--map-reps")
       o.reps = split_ints(value, key).at(0);
-    else
+    else if (key == "--map-block-shapes") {
+      o.block_shapes = split(value);
+      for (const auto& s : o.block_shapes) block_shape_of(s);  // refuse a bad one here
+    } else
       throw std::invalid_argument("unknown option " + key);
   }
   argc = kept;
@@ -356,7 +377,8 @@ const DeviceTree<Mem>& cached_device_tree(const MapTree& t) {
 }
 
 template <class Exec, class Layout>
-void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt, long long total) {
+void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt, long long total,
+              const impl::BlockShape* shape = nullptr) {
   using Mem = typename Exec::memory_space;
   using Batch = HinesBatch<double, Layout, Mem>;
   using V = typename Batch::view_type;
@@ -400,7 +422,12 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
           Kokkos::deep_copy(exec, d, d0);
           Kokkos::deep_copy(exec, rhs, rhs0);
         },
-        [&] { solve(exec, tree, batch, schedule); });
+        [&] {
+          if (shape)
+            impl::solve_block_per_system(exec, tree, batch, *shape);
+          else
+            solve(exec, tree, batch, schedule);
+        });
   } catch (const InputError& e) {
     state.SkipWithError(e.what());
     return;
@@ -474,7 +501,8 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
   for (const auto& mt : trees)
     for (int t : totals)
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
-                     HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem}) {
+                     HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
+                     HinesSchedule::BlockPerSystem}) {
         if (mt.size > (1ll << t)) continue;
         const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/" + mt.name + "/n:" + std::to_string(mt.size) +
@@ -482,6 +510,23 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
         benchmark::RegisterBenchmark(
             name.c_str(),
             [s, mt, t](benchmark::State& st) { BM_Hines<Exec, Layout>(st, s, mt, 1ll << t); })
+            ->UseManualTime()
+            ->Iterations(o.reps)
+            ->Unit(benchmark::kMillisecond);
+      }
+  for (const auto& mt : trees)
+    for (int t : totals)
+      for (const std::string& text : o.block_shapes) {
+        if (mt.size > (1ll << t)) continue;
+        const impl::BlockShape shape = block_shape_of(text);
+        const std::string name = "Hines/" + backend + "/" + Layout::name + "/BlockPerSystem@" +
+                                 text + "/" + mt.name + "/n:" + std::to_string(mt.size) +
+                                 "/total:" + std::to_string(t);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [shape, mt, t](benchmark::State& st) {
+                                       BM_Hines<Exec, Layout>(st, HinesSchedule::BlockPerSystem, mt,
+                                                              1ll << t, &shape);
+                                     })
             ->UseManualTime()
             ->Iterations(o.reps)
             ->Unit(benchmark::kMillisecond);

@@ -15,6 +15,7 @@
 #include "hinesbatch/solvers/hines_serial.hpp"
 #include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "random_systems.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -70,6 +71,28 @@ class HinesBatchSolve : public ::testing::Test {
     return out;
   }
 
+  // The block schedule with a forced shape (lanes, what stays on chip) and level-0 scratch
+  // capped at level0_bytes (0: what the device gives).
+  static Outcome run_block(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
+                           impl::BlockShape shape, std::size_t level0_bytes = 0) {
+    E exec;
+    Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
+    const auto& in = out.input;
+    Batch batch(num_systems, tree.size(), block_size);
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    Kokkos::deep_copy(batch.u(), nan);
+    Kokkos::deep_copy(batch.l(), nan);
+    Kokkos::deep_copy(batch.d(), nan);
+    Kokkos::deep_copy(batch.rhs(), nan);
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    DeviceTree<typename E::memory_space> dtree(exec, tree);
+    impl::solve_block_per_system(exec, dtree, batch, shape, level0_bytes);
+    batch.check(exec);
+    out.x.assign(in.rhs.size(), nan);
+    batch.solution_to_host(exec, out.x);
+    return out;
+  }
+
   // The solution against the sequential algorithm (same precision) and the residual of
   // every system in long double.
   static void expect_correct(const Tree& tree, const Outcome& o, const std::string& what) {
@@ -101,8 +124,9 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    return {HinesSchedule::PerSystem, HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
-            HinesSchedule::PerSystemOnChip, HinesSchedule::Auto};
+    return {HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
+            HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
+            HinesSchedule::BlockPerSystem, HinesSchedule::Auto};
   }
 
   // Every schedule (Auto included) on random systems of tree.
@@ -218,6 +242,62 @@ TYPED_TEST(HinesBatchSolve, WarpLaneCounts) {
     this->check(random_tree(400, 5, 0.9), 7, "bushy400" + tag, 32, 0, lanes);
     for (const auto& c : paper_classes())
       this->check(paper_class_tree(c.id), 37, c.name + tag, 32, 0, lanes);
+  }
+}
+
+// The block schedule with every team size, with u and l on chip or in memory, the plan on
+// chip or in memory, and d and rhs in level-1 scratch (level 0 capped below what they
+// need): unbranched chains (one piece), stars (one level of many pieces), deep binary
+// trees, trees not numbered depth first, and more lanes than nodes.
+TYPED_TEST(HinesBatchSolve, BlockShapes) {
+  struct Keep {
+    const char* name;
+    bool coefficients, plan;
+    std::size_t level0;
+  };
+  const Keep keeps[] = {{"dr+plan", false, true, 0},
+                        {"all", true, true, 0},
+                        {"dr", false, false, 0},
+                        {"level1", false, true, 256}};
+  const std::vector<std::pair<std::string, Tree>> trees = {
+      {"random5", random_tree(5, 8)},
+      {"chain300", chain_tree(300)},
+      {"star1000", star_tree(1000)},
+      {"binary4095", balanced_binary_tree(12)},
+      {"random3000", random_tree(3000, 13)},
+      {"bushy2000", random_tree(2000, 5, 0.9)},
+      {"bighigh", paper_class_tree(PaperClass::BigHigh)}};
+  using E = typename TestFixture::E;
+  const std::vector<int> lane_counts =
+      is_host_backend<E>() ? std::vector<int>{1} : std::vector<int>{32, 64, 128, 256, 512};
+  for (int lanes : lane_counts)
+    for (const Keep& k : keeps)
+      for (const auto& [name, tree] : trees) {
+        const int bs = this->block_size_for(tree.size());
+        if (bs < 1) continue;
+        impl::BlockShape shape;
+        shape.lanes = lanes;
+        shape.coefficients_on_chip = k.coefficients;
+        shape.plan_on_chip = k.plan;
+        const auto o = this->run_block(tree, 9, 31 + lanes, bs, shape, k.level0);
+        this->expect_correct(
+            tree, o, name + " lanes=" + std::to_string(lanes) + " keep=" + std::string(k.name));
+      }
+}
+
+// Every shared NeuroMorpho tree (123-27,442 nodes) under the block schedule as solve()
+// shapes it, and under Auto.
+TYPED_TEST(HinesBatchSolve, BlockScheduleOnEveryRealMorphology) {
+  const auto files = real_morphology_files();
+  if (files.empty()) GTEST_SKIP() << "no morphologies in " << morphology_dir();
+  for (const auto& f : files) {
+    const Tree tree = read_swc(f).tree();
+    const int bs = this->block_size_for(tree.size());
+    if (bs < 1) continue;
+    for (const auto schedule : {HinesSchedule::BlockPerSystem, HinesSchedule::Auto}) {
+      const auto o = this->run(tree, 5, 77, bs, schedule);
+      this->expect_correct(tree, o, f + " " + to_string(schedule));
+    }
   }
 }
 
@@ -352,6 +432,30 @@ TYPED_TEST(HinesBatchSolve, ZeroPivotNamesSystemAndNode) {
       EXPECT_EQ(e.node(), leaf);
     }
     batch.check(exec);  // the record was cleared
+  }
+}
+
+// One thread per system takes several systems in turn on GPUs (Flat storage, more systems
+// than a fraction of the GPU's threads): every system of a large batch is solved, and a
+// zero pivot in the last one is reported against that system.
+TYPED_TEST(HinesBatchSolve, PerSystemThreadsTakingSeveralSystems) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  E exec;
+  const Tree tree = random_tree(7, 3);
+  const int n = tree.size(), systems = 2 * E().concurrency() / 8 + 3;
+  const auto o = this->run(tree, systems, 99, this->block_size_for(n), HinesSchedule::PerSystem);
+  this->expect_correct(tree, o, "strided PerSystem");
+  auto in = random_systems<T>(tree, systems, 6);
+  in.d[static_cast<std::size_t>(systems - 1) * n + n - 1] = T(0);  // a leaf's own pivot
+  typename TestFixture::Batch batch(systems, n, this->block_size_for(n));
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  solve(exec, DeviceTree<typename E::memory_space>(exec, tree), batch, HinesSchedule::PerSystem);
+  try {
+    batch.check(exec);
+    FAIL() << "zero pivot in the last system not reported";
+  } catch (const SolverError& e) {
+    EXPECT_EQ(e.system(), systems - 1) << e.what();
   }
 }
 

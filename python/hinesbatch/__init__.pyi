@@ -24,7 +24,7 @@ from .simulation import (
 __version__: str
 
 Layout = Literal["flat", "interleaved", "full_interleaved"]
-Schedule = Literal["auto", "per_system", "team", "warp", "on_chip"]
+Schedule = Literal["auto", "per_system", "team", "warp", "on_chip", "block"]
 # thomas_batch and thomas_vbatch also take "team_in_memory" (systems past the on-chip capacity).
 ThomasSchedule = Literal["auto", "per_system", "team", "warp", "on_chip", "team_in_memory"]
 # numpy arrays, or any array with __dlpack__ in host memory (solved in place).

@@ -63,7 +63,8 @@ HinesSchedule hines_schedule(const std::string& s) {
   HinesSchedule schedule{};
   if (s != "simd_tiles" && s != "SimdTiles" && from_string(s, schedule)) return schedule;
   throw py::value_error(
-      "schedule must be 'auto', 'per_system', 'team', 'warp' or 'on_chip', got '" + s + "'");
+      "schedule must be 'auto', 'per_system', 'team', 'warp', 'on_chip' or 'block', got '" + s +
+      "'");
 }
 ThomasSchedule thomas_schedule(const std::string& s) {
   ThomasSchedule schedule{};

@@ -85,12 +85,12 @@ def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
     net, result = example_run
     other = net.run(small_network.TSTOP, backend="host", overlap=False)
     assert other.raster_lines() == result.raster_lines()
-    for schedule in ("cells", "lanes"):  # the host schedules (issue #11)
+    for schedule in ("cells", "lanes"):  # both host schedules
         again = net.run(small_network.TSTOP, backend="host", host_schedule=schedule)
         assert again.raster_lines() == result.raster_lines()
     with pytest.raises(Exception, match="lanes or cells"):
         net.run(small_network.TSTOP, backend="host", host_schedule="tiles")
-    for on_chip in ("on", "off"):  # the on-chip schedule forced on the host (issue #10)
+    for on_chip in ("on", "off"):  # the on-chip schedule forced on the host
         again = net.run(small_network.TSTOP, backend="host", on_chip=on_chip)
         assert again.raster_lines() == result.raster_lines()
     # pas, hh and ExpSyn hand-written instead of the catalogue's: the same raster.

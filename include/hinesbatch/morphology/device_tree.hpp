@@ -1,13 +1,16 @@
 #pragma once
 // The parent array of a Tree, copied once into a memory space for the batched solvers,
 // with the tree's plans for the team and warp schedules (solvers/impl/team_tree_plan.hpp,
-// solvers/impl/warp_tree_plan.hpp).
+// solvers/impl/warp_tree_plan.hpp) and, built when a solve first asks, for the block
+// schedule (solvers/impl/hines_block.hpp).
 #include <Kokkos_Core.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/morphology/tree.hpp"
+#include "hinesbatch/solvers/impl/hines_block.hpp"
 #include "hinesbatch/solvers/impl/hines_team.hpp"
 #include "hinesbatch/solvers/impl/hines_warp.hpp"
 #include "hinesbatch/solvers/impl/team_tree_plan.hpp"
@@ -29,7 +32,9 @@ class DeviceTree {
   template <class ExecutionSpace>
   DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0,
              int warp_lanes = 0, int on_chip_nodes = 0)
-      : size_(tree.size()), on_chip_nodes_(on_chip_nodes) {
+      : size_(tree.size()),
+        on_chip_nodes_(on_chip_nodes),
+        block_plans_(std::make_shared<impl::BlockPlanCache<MemorySpace>>(tree.parents())) {
     auto ints = [&exec](const std::vector<int>& src, const char* label) {
       return parent_view(impl::to_device<MemorySpace>(exec, src, label));
     };
@@ -73,6 +78,12 @@ class DeviceTree {
   const parent_view& parents() const { return parent_; }
   const impl::DeviceTeamPlan<MemorySpace>& team_plan() const { return team_plan_; }
   const impl::DeviceWarpPlan<MemorySpace>& warp_plan() const { return warp_plan_; }
+  // The block schedule's plan for teams of `lanes` threads (built on first use, then kept
+  // by this tree and its copies).
+  template <class ExecutionSpace>
+  const impl::BlockPlan<MemorySpace>& block_plan(const ExecutionSpace& exec, int lanes) const {
+    return block_plans_->get(exec, lanes);
+  }
 
  private:
   int size_ = 0;
@@ -80,6 +91,7 @@ class DeviceTree {
   parent_view parent_;
   impl::DeviceTeamPlan<MemorySpace> team_plan_;
   impl::DeviceWarpPlan<MemorySpace> warp_plan_;
+  std::shared_ptr<impl::BlockPlanCache<MemorySpace>> block_plans_;
 };
 
 }  // namespace hinesbatch

@@ -3,13 +3,15 @@
 // schedules of HinesSchedule (hines_schedule.hpp): one thread per system (cuHinesBatch's
 // kernel; the per-system algorithm is hines_solve_system), with the eliminated values kept
 // on chip, a team or a warp per system eliminating it on chip (hines_team.hpp,
-// hines_warp.hpp), tiles of systems per host thread. This file chooses the schedule (Auto:
-// the solver map's table on GPUs) and hands the kernels their views.
+// hines_warp.hpp), several warps per system (hines_block.hpp), tiles of systems per host
+// thread. This file chooses the schedule (Auto: the solver map's table on GPUs) and hands
+// the kernels (impl/hines_batch_kernels.hpp and the files named there) their views.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
@@ -17,238 +19,14 @@
 #include "hinesbatch/morphology/device_tree.hpp"
 #include "hinesbatch/solvers/hines_schedule.hpp"
 #include "hinesbatch/solvers/impl/auto_hines_table.hpp"
+#include "hinesbatch/solvers/impl/hines_batch_kernels.hpp"
+#include "hinesbatch/solvers/impl/hines_block.hpp"
 #include "hinesbatch/solvers/impl/hines_on_chip.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
 
 namespace hinesbatch {
-
-namespace impl {
-
-// Flat, Full-Interleaved, Block-Interleaved: one work item per system over the
-// layout's 1-D subviews.
-template <class Batch, class ParentView>
-struct SolvePerSystem {
-  using Layout = typename Batch::layout_type;
-  typename Batch::view_type u, l, d, rhs;
-  typename Batch::status_view status;
-  ParentView parent;
-  int n, block_size;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    const auto f = hines_solve_system(
-        parent, n, Layout::system_view(u, s, block_size), Layout::system_view(l, s, block_size),
-        Layout::system_view(d, s, block_size), Layout::system_view(rhs, s, block_size));
-    record_failure(status, f, static_cast<long long>(s) * n);
-  }
-};
-
-// Block-Shared: one team per tile; the tile's rhs (n x BS, contiguous in memory) is
-// staged in team scratch, solved there lane by lane, and written back.
-template <class Batch, class ParentView, class ExecutionSpace>
-struct SolveBlockShared {
-  using scalar_type = typename Batch::scalar_type;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = Kokkos::View<scalar_type**, Kokkos::LayoutRight,
-                                    typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  typename Batch::view_type u, l, d, rhs;
-  typename Batch::status_view status;
-  ParentView parent;
-  int n, block_size, num_systems;
-
-  static std::size_t scratch_bytes(int n, int block_size) {
-    return scratch_view::shmem_size(n, block_size);
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int tile = team.league_rank();
-    scratch_view tile_rhs(team.team_scratch(0), n, block_size);
-    const int elements = n * block_size;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int k) {
-      tile_rhs(k / block_size, k % block_size) = rhs(tile, k / block_size, k % block_size);
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, block_size), [&](const int lane) {
-      const int s = tile * block_size + lane;
-      if (s >= num_systems) return;
-      const auto f = hines_solve_system(parent, n, Kokkos::subview(u, tile, Kokkos::ALL, lane),
-                                        Kokkos::subview(l, tile, Kokkos::ALL, lane),
-                                        Kokkos::subview(d, tile, Kokkos::ALL, lane),
-                                        Kokkos::subview(tile_rhs, Kokkos::ALL, lane));
-      record_failure(status, f, static_cast<long long>(s) * n);
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int k) {
-      rhs(tile, k / block_size, k % block_size) = tile_rhs(k / block_size, k % block_size);
-    });
-  }
-};
-
-// The team schedule: league rank = system; the system sits in the team's scratch while it
-// is eliminated.
-template <class Batch, class Plan, class ExecutionSpace>
-struct SolveTeamPerSystem {
-  using Layout = typename Batch::layout_type;
-  using T = typename Batch::scalar_type;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
-  typename Batch::view_type u, l, d, rhs;
-  typename Batch::status_view status;
-  Plan plan;
-  int n, block_size, scratch_level;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int s = team.league_rank();
-    scratch_view scratch(team.team_scratch(scratch_level), plan.scratch_scalars());
-    const long long offset = static_cast<long long>(s) * n;
-    const auto st = status;
-    team_hines_solve(team, scratch.data(), plan, Layout::system_view(u, s, block_size),
-                     Layout::system_view(l, s, block_size), Layout::system_view(d, s, block_size),
-                     Layout::system_view(rhs, s, block_size), [=](int pivot_node, int x_node) {
-                       record_nodes(st, offset, pivot_node, x_node);
-                     });
-  }
-};
-
-// The warp schedule: a team takes `systems` consecutive systems (32 / G on GPUs), G lanes
-// each; scratch holds them all while they are eliminated. The scratch level is a template
-// parameter so that, at level 0, the device compiler sees shared memory behind every
-// scratch pointer (32-bit shared-memory instructions instead of generic 64-bit ones).
-template <class Batch, class Plan, class ExecutionSpace, int ScratchLevel>
-struct SolveWarpPerSystem {
-  using Layout = typename Batch::layout_type;
-  using T = typename Batch::scalar_type;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
-  // Flat storage holds a system's nodes together; the other layouts a node's systems.
-  static constexpr bool system_major = std::is_same<Layout, layouts::Flat>::value;
-  typename Batch::view_type u, l, d, rhs;
-  typename Batch::status_view status;
-  Plan plan;
-  int n, block_size, num_systems, systems;
-  FastDivider element_div;  // element index -> (system, node): by n (Flat) or by systems
-
-  KOKKOS_INLINE_FUNCTION void record(int s, int pivot_node, int x_node) const {
-    record_nodes(status, static_cast<long long>(s) * n, pivot_node, x_node);
-  }
-
-  KOKKOS_INLINE_FUNCTION void element(int e, int& c, int& i) const {
-    const int q = element_div(e);
-    if (system_major) {
-      c = q;
-      i = e - q * n;
-    } else {
-      i = q;
-      c = e - q * systems;
-    }
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int first = team.league_rank() * systems;
-    const int per_system = static_cast<int>(plan.scratch_scalars());
-    T* const base = on_chip<ScratchLevel>(static_cast<T*>(
-        team.team_scratch(ScratchLevel)
-            .get_shmem(sizeof(T) * static_cast<std::size_t>(per_system) * systems, ScratchLevel)));
-    auto system_scratch = [&](int c) { return WarpScratch<T>(base + c * per_system, plan); };
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems),
-                         [&](const int c) { *system_scratch(c).bad_input = T(0); });
-    team.team_barrier();
-
-    // 1. Stage, noting inputs the sweep could not survive where the sequential sweep meets
-    // them (a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs at x).
-    // Each thread loads kBatch elements (coalesced) before it stores any.
-    constexpr int kBatch = 4;
-    const int elements = systems * n;
-    const int chunks = (elements + kBatch - 1) / kBatch;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, chunks), [&](const int ch) {
-      T uv[kBatch], lv[kBatch], dv[kBatch], rv[kBatch];
-      int cs[kBatch], is[kBatch];
-      for (int q = 0; q < kBatch; ++q) {
-        const int e = ch + q * chunks;
-        element(e, cs[q], is[q]);
-        const int s = first + cs[q];
-        uv[q] = T(0);
-        lv[q] = T(0);
-        dv[q] = T(1);
-        rv[q] = T(0);
-        if (e < elements && s < num_systems) {
-          uv[q] = Layout::at(u, s, is[q], block_size);
-          lv[q] = Layout::at(l, s, is[q], block_size);
-          dv[q] = Layout::at(d, s, is[q], block_size);
-          rv[q] = Layout::at(rhs, s, is[q], block_size);
-        }
-        loads_complete_here(uv[q]);
-        loads_complete_here(lv[q]);
-        loads_complete_here(dv[q]);
-        loads_complete_here(rv[q]);
-      }
-      for (int q = 0; q < kBatch; ++q) {
-        const int e = ch + q * chunks, c = cs[q], i = is[q];
-        if (e >= elements || first + c >= num_systems) continue;
-        const WarpScratch<T> sc = system_scratch(c);
-        const int k = plan.slot_of(i);
-        sc.u[k] = uv[q];
-        sc.l[k] = lv[q];
-        sc.d[k] = dv[q];
-        sc.r[k] = rv[q];
-        const bool pivot = !is_usable_pivot(dv[q]) ||
-                           (i > 0 && (!is_finite_value(uv[q]) || !is_finite_value(lv[q])));
-        const bool value = !is_finite_value(rv[q]);
-        if (pivot || value) {
-          *sc.bad_input = T(1);
-          record(first + c, pivot ? i : -1, value ? i : -1);
-        }
-      }
-    });
-    team.team_barrier();
-
-    const int G = plan.lanes;
-    // 2. Each lane its range.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems * G), [&](const int t) {
-      const int c = t / G, s = first + c;
-      if (s >= num_systems) return;
-      const WarpScratch<T> sc = system_scratch(c);
-      const bool input_ok = *sc.bad_input == T(0);
-      warp_lane_eliminate(plan, t - c * G, sc, [&](int slot) {
-        if (input_ok) record(s, plan.node_of(slot), -1);
-      });
-    });
-    team.team_barrier();
-    // 3. The ports, a thread per system.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems), [&](const int c) {
-      const int s = first + c;
-      if (s >= num_systems) return;
-      const WarpScratch<T> sc = system_scratch(c);
-      const bool input_ok = *sc.bad_input == T(0);
-      warp_reduced_solve(plan, sc, [&](int slot) {
-        if (input_ok) record(s, plan.node_of(slot), -1);
-      });
-    });
-    team.team_barrier();
-    // 4. Back down each lane.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, systems * G), [&](const int t) {
-      const int c = t / G;
-      if (first + c >= num_systems) return;
-      warp_lane_substitute(plan, t - c * G, system_scratch(c));
-    });
-    team.team_barrier();
-    // 5. Write x; the smallest node with a non-finite value is recorded.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](const int e) {
-      int c = 0, i = 0;
-      element(e, c, i);
-      const int s = first + c;
-      if (s >= num_systems) return;
-      const WarpScratch<T> sc = system_scratch(c);
-      const T x = sc.r[plan.slot_of(i)];
-      Layout::at(rhs, s, i, block_size) = x;
-      if (!is_finite_value(x) && *sc.bad_input == T(0)) record(s, -1, i);
-    });
-  }
-};
-
-}  // namespace impl
 
 // The largest tree the warp schedule takes under Auto on GPUs for Flat batches the solver
 // map does not cover (float): measured ahead of the team schedule on the two 76-node paper
@@ -289,6 +67,55 @@ HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long 
   return num_nodes <= kWarpScheduleAutoMaxNodes ? HinesSchedule::WarpPerSystem
                                                 : HinesSchedule::TeamPerSystem;
 }
+
+namespace impl {
+
+// The block schedule with a given shape (shape.lanes 0: default_block_shape); level0_bytes
+// > 0 caps the level-0 scratch a team may take (tests). The lanes are at most what the
+// kernel and the device allow for a team.
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                            const HinesBatch<Scalar, Layout, MemorySpace>& batch,
+                            BlockShape shape = {}, std::size_t level0_bytes = 0) {
+  using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  const int n = batch.num_nodes();
+  std::size_t max0 = static_cast<std::size_t>(Policy(exec, 1, 1).scratch_size_max(0));
+  if (level0_bytes > 0) max0 = std::min(max0, level0_bytes);
+  if (shape.lanes <= 0) {
+    const bool coefficients = shape.coefficients_on_chip, plan = shape.plan_on_chip;
+    shape = default_block_shape<ExecutionSpace>(n, sizeof(Scalar), max0);
+    shape.coefficients_on_chip = coefficients;
+    shape.plan_on_chip = plan;
+  }
+  if (is_host_backend<ExecutionSpace>()) shape.lanes = 1;
+  auto run = [&](auto level) {
+    using Functor = SolveBlockPerSystem<Batch, ExecutionSpace, decltype(level)::value>;
+    for (;;) {
+      const BlockPlan<MemorySpace>& plan = tree.block_plan(exec, shape.lanes);
+      const LaneLaunch launch = block_launch(n, plan.entries, sizeof(Scalar), max0, shape);
+      if (launch.level != decltype(level)::value) return false;
+      const Functor f{batch.u(),          batch.l(),   batch.d(),      batch.rhs(),
+                      batch.status(),     plan.plans,  tree.parents(), launch,
+                      batch.block_size(), plan.levels, plan.warp_from};
+      Policy policy(exec, batch.num_systems(), shape.lanes);
+      if (launch.level0_bytes(sizeof(Scalar)) > 0)
+        policy.set_scratch_size(0, Kokkos::PerTeam(launch.level0_bytes(sizeof(Scalar))));
+      if (launch.level == 1)
+        policy.set_scratch_size(1, Kokkos::PerTeam(launch.value_bytes(sizeof(Scalar))));
+      const int most = policy.team_size_max(f, Kokkos::ParallelForTag());
+      if (shape.lanes > most && shape.lanes > 1) {  // registers: halve the lanes, plan again
+        shape.lanes = std::max(1, std::min(shape.lanes / 2, most));
+        continue;
+      }
+      Kokkos::parallel_for(std::string("hinesbatch::solve_block_") + Layout::name, policy, f);
+      return true;
+    }
+  };
+  if (!run(std::integral_constant<int, 0>{})) run(std::integral_constant<int, 1>{});
+}
+
+}  // namespace impl
 
 // Solves every system of the batch in place: rhs becomes the solution and d the
 // eliminated diagonal. Asynchronous on exec (no fence); call batch.check(exec) to turn
@@ -359,6 +186,10 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     }
     return;
   }
+  if (resolved == HinesSchedule::BlockPerSystem) {
+    impl::solve_block_per_system(exec, tree, batch);
+    return;
+  }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.
   if (resolved == HinesSchedule::PerSystemOnChip &&
       batch.u().span() <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -409,11 +240,13 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                          Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
                                  tree.parents(), batch.num_nodes(), bs, batch.num_systems()});
   } else {
-    Kokkos::parallel_for(std::string("hinesbatch::solve_") + Layout::name,
-                         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, batch.num_systems()),
-                         impl::SolvePerSystem<Batch, ParentView>{
-                             batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(),
-                             tree.parents(), batch.num_nodes(), batch.block_size()});
+    const int stride = impl::per_system_stride<ExecutionSpace, Layout>(exec, batch.num_systems());
+    Kokkos::parallel_for(
+        std::string("hinesbatch::solve_") + Layout::name,
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, stride),
+        impl::SolvePerSystem<Batch, ParentView>{batch.u(), batch.l(), batch.d(), batch.rhs(),
+                                                batch.status(), tree.parents(), batch.num_nodes(),
+                                                batch.block_size(), batch.num_systems(), stride});
   }
 }
 

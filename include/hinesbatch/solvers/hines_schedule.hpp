@@ -38,6 +38,12 @@ enum class HinesSchedule {
   // its input on the kept nodes and the eliminated diagonal on the others. A batch of
   // more than 2^31 elements per array runs PerSystem (the schedule's offsets are ints).
   PerSystemOnChip,
+  // A team of several warps per system (hines_block.hpp) for large trees: d and rhs (and
+  // the tree's lane plan) in team scratch, u and l read from memory, each lane eliminating
+  // whole pieces of the tree level by level; x written once (40 B per node in double, read
+  // coalesced from Flat storage); u, l and d are only read. On host backends one thread
+  // per system.
+  BlockPerSystem,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -48,6 +54,7 @@ inline constexpr impl::EnumName<HinesSchedule> kHinesScheduleNames[] = {
     {HinesSchedule::SimdTiles, "SimdTiles", "simd_tiles"},
     {HinesSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
     {HinesSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
+    {HinesSchedule::BlockPerSystem, "BlockPerSystem", "block"},
 };
 
 inline const char* to_string(HinesSchedule s) {

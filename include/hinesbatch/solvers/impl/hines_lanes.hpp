@@ -12,6 +12,7 @@
 //  - the simulation's on-chip step (cell_epoch_on_chip.hpp), whose -g_axial and parents
 //    come from its template's block.
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <vector>
 
 #include "hinesbatch/core/impl/device_copy.hpp"
@@ -66,6 +67,33 @@ struct LanePlanList {
 };
 
 namespace impl {
+
+// How a lanes launch (a packed CellLanes launch, or a BlockPerSystem solve) keeps its cells: d and
+// rhs in level-0 scratch (with u and l too, when coefficients_on_chip) or in level 1; the plan's
+// entries and the parent array copied into level-0 scratch (plan_on_chip; the solve's chain of
+// dependent index loads then stays on chip) or read from memory. capacity / entry_capacity: nodes
+// and plan entries of the launch's largest cell.
+struct LaneLaunch {
+  int first = 0, count = 0, capacity = 0, entry_capacity = 0, level = 0;
+  bool coefficients_on_chip = false, plan_on_chip = false;
+
+  // scalar: sizeof the batch's scalar type. Sizes are rounded up to 16 bytes: Kokkos'
+  // get_shmem rounds a request up before checking it against what the team was given.
+  KOKKOS_INLINE_FUNCTION static std::size_t rounded(std::size_t bytes) {
+    return (bytes + 15) / 16 * 16;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t value_bytes(std::size_t scalar) const {
+    return rounded((coefficients_on_chip ? 4 : 2) * scalar * static_cast<std::size_t>(capacity));
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t plan_bytes() const {
+    return plan_on_chip
+               ? rounded(sizeof(int) * (static_cast<std::size_t>(entry_capacity) + capacity))
+               : 0;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t level0_bytes(std::size_t scalar) const {
+    return (level == 0 ? value_bytes(scalar) : 0) + plan_bytes();
+  }
+};
 
 // A plain system for lanes_hines_solve: A[p(i)][i] = u(i), A[i][p(i)] = l(i), the
 // diagonal in d. d and rhs: team scratch; u and l: team scratch or the cell's rows in
