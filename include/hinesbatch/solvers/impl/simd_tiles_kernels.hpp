@@ -1,0 +1,92 @@
+#pragma once
+// The SIMD-tile schedule's Hines kernel and the helpers both SIMD-tile kernels share (lane
+// chunks, failure records); simd_tiles_solve.hpp launches it, thomas_simd_tiles_kernels.hpp
+// holds the tridiagonal one.
+#include <Kokkos_Core.hpp>
+#include <climits>
+
+#include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+// The compile-time lane count a host functor specialises full tiles for (0: none).
+template <class Scalar, class ExecutionSpace>
+constexpr int full_tile_lanes() {
+  return is_host_backend<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
+}
+
+// Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
+// lanes: on a host W (two vectors; a wider tile, e.g. Block-Interleaved's default
+// 128, is solved W lanes at a time, so that a pass's working set stays n x W), elsewhere
+// max_tile_lanes. A full pass of W host lanes gets the compile-time count Lanes<W>.
+template <int kFull, class F>
+KOKKOS_FORCEINLINE_FUNCTION void for_lane_chunks(const int lanes, const F& solve_chunk) {
+  constexpr int kChunk = kFull > 0 ? kFull : max_tile_lanes;
+  for (int c = 0; c < lanes; c += kChunk) {
+    const int count = lanes - c < kChunk ? lanes - c : kChunk;
+    if constexpr (kFull > 0) {
+      if (count == kFull) {
+        solve_chunk(c, Lanes<kFull>{});
+        continue;
+      }
+    }
+    solve_chunk(c, count);
+  }
+}
+
+// Records a lane's failure as the per-system solves do (hines_batch_solve.hpp): atomic
+// min of the flat index system * n + node.
+template <class StatusView>
+KOKKOS_INLINE_FUNCTION void record_tile_failure(const StatusView& status, const int bad_pivot,
+                                                const int bad_solution, const long long offset) {
+  if (bad_pivot >= 0) Kokkos::atomic_fetch_min(&status(0), offset + bad_pivot);
+  if (bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), offset + bad_solution);
+}
+
+template <class Batch, class ParentView, class ExecutionSpace>
+struct HinesSimdTiles {
+  using scalar_type = typename Batch::scalar_type;
+  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  typename Batch::view_type u, l, d, rhs;
+  typename Batch::status_view status;
+  ParentView parent;
+  int n, block_size, num_systems, tiles;
+  std::size_t inverse_bytes;  // per-tile scratch for 1 / pivot, 0 for none (divide twice)
+
+  // Host spaces keep a tile's reciprocal pivots in team scratch (n x W values: tens of
+  // KB, cache-resident); on a GPU that scratch would be global memory traffic.
+  static std::size_t scratch_bytes(int n, int row_stride) {
+    if (!is_host_backend<ExecutionSpace>()) return 0;
+    const std::size_t bytes = static_cast<std::size_t>(n) * row_stride * sizeof(scalar_type);
+    return bytes <= static_cast<std::size_t>(SimdTilePolicy<ExecutionSpace>::scratch_size_max(1))
+               ? bytes
+               : 0;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int first = tile * block_size;
+    const int lanes = simd_tile_systems(first, block_size, num_systems);
+    const long row_stride = static_cast<long>(u.stride(1));
+    scalar_type* inverse =
+        inverse_bytes ? static_cast<scalar_type*>(team.team_scratch(1).get_shmem(inverse_bytes))
+                      : nullptr;
+    for_lane_chunks<kFull>(lanes, [&](const int c, const auto count) {
+      auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+        record_tile_failure(status, bad_pivot, bad_solution,
+                            static_cast<long long>(first + c + k) * n);
+      };
+      hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0) + c, &l(tile, 0, 0) + c,
+                       &d(tile, 0, 0) + c, &rhs(tile, 0, 0) + c, inverse ? inverse + c : nullptr,
+                       on_failure);
+    });
+  }
+};
+
+}  // namespace impl
+}  // namespace hinesbatch

@@ -1,0 +1,48 @@
+#pragma once
+// The SIMD-tile schedule's tridiagonal kernel (thomas_simd_tiles.hpp launches it): a tile of
+// systems per team, vectorised over its lanes (thomas_solve_tile, tile_system.hpp).
+#include <Kokkos_Core.hpp>
+
+#include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/simd_tiles_kernels.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
+#include "hinesbatch/solvers/thomas_batch.hpp"
+
+namespace hinesbatch {
+namespace impl {
+
+template <class AV, class BV, class CV, class DV, class StatusView, class ExecutionSpace>
+struct ThomasSimdTiles {
+  using scalar_type = scalar_of<DV>;
+  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  AV a;
+  BV b;
+  CV c;
+  DV d;
+  StatusView status;
+  int m, block_size, num_systems, tiles;
+  bool record;
+
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
+    const int tile = simd_tile_of(team);
+    if (tile >= tiles) return;
+    const int first = tile * block_size;
+    const int lanes = simd_tile_systems(first, block_size, num_systems);
+    const long row_stride = static_cast<long>(d.stride(1));
+    for_lane_chunks<kFull>(lanes, [&](const int k0, const auto count) {
+      auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
+        if (!record) return;
+        SolveFailure f;
+        f.bad_pivot = bad_pivot;
+        f.bad_solution = bad_solution;
+        record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
+      };
+      thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0) + k0, &b(tile, 0, 0) + k0,
+                        &c(tile, 0, 0) + k0, &d(tile, 0, 0) + k0, on_failure);
+    });
+  }
+};
+
+}  // namespace impl
+}  // namespace hinesbatch
