@@ -22,6 +22,11 @@ namespace {
 using namespace hinesbatch;
 using namespace hinesbatch::test;
 
+// DeviceTree's plan options (0: chosen from the tree).
+struct DeviceTreeOptions {
+  int piece_length = 0, warp_lanes = 0, on_chip_nodes = 0;
+};
+
 template <class C>
 class HinesBatchSolve : public ::testing::Test {
  public:
@@ -48,49 +53,48 @@ class HinesBatchSolve : public ::testing::Test {
     HostSystems<T> input;
   };
 
-  // Solves num_systems random systems on tree; returns the solution read back.
-  static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
-                     HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0,
-                     int warp_lanes = 0, int on_chip_nodes = 0) {
+  // Solves num_systems random systems on tree with solve_batch(exec, dtree, batch), the
+  // batch poisoned (tile padding included) before it is filled; returns the solution read
+  // back.
+  template <class SolveBatch>
+  static Outcome run_with(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
+                          const DeviceTreeOptions& tree_options, const SolveBatch& solve_batch) {
     E exec;
     Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
     const auto& in = out.input;
     Batch batch(num_systems, tree.size(), block_size);
     const T nan = std::numeric_limits<T>::quiet_NaN();
-    // Poison every element, tile padding included, before filling.
     Kokkos::deep_copy(batch.u(), nan);
     Kokkos::deep_copy(batch.l(), nan);
     Kokkos::deep_copy(batch.d(), nan);
     Kokkos::deep_copy(batch.rhs(), nan);
     batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree, piece_length, warp_lanes, on_chip_nodes);
-    solve(exec, dtree, batch, schedule);
+    DeviceTree<typename E::memory_space> dtree(exec, tree, tree_options.piece_length,
+                                               tree_options.warp_lanes, tree_options.on_chip_nodes);
+    solve_batch(exec, dtree, batch);
     batch.check(exec);
     out.x.assign(in.rhs.size(), nan);
     batch.solution_to_host(exec, out.x);
     return out;
   }
 
+  static Outcome run(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
+                     HinesSchedule schedule = HinesSchedule::Auto, int piece_length = 0,
+                     int warp_lanes = 0, int on_chip_nodes = 0) {
+    return run_with(tree, num_systems, seed, block_size, {piece_length, warp_lanes, on_chip_nodes},
+                    [&](const E& exec, const auto& dtree, const Batch& batch) {
+                      solve(exec, dtree, batch, schedule);
+                    });
+  }
+
   // The block schedule with a forced shape (lanes, what stays on chip) and level-0 scratch
   // capped at level0_bytes (0: what the device gives).
   static Outcome run_block(const Tree& tree, int num_systems, std::uint64_t seed, int block_size,
                            impl::BlockShape shape, std::size_t level0_bytes = 0) {
-    E exec;
-    Outcome out{{}, random_systems<T>(tree, num_systems, seed)};
-    const auto& in = out.input;
-    Batch batch(num_systems, tree.size(), block_size);
-    const T nan = std::numeric_limits<T>::quiet_NaN();
-    Kokkos::deep_copy(batch.u(), nan);
-    Kokkos::deep_copy(batch.l(), nan);
-    Kokkos::deep_copy(batch.d(), nan);
-    Kokkos::deep_copy(batch.rhs(), nan);
-    batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree);
-    impl::solve_block_per_system(exec, dtree, batch, shape, level0_bytes);
-    batch.check(exec);
-    out.x.assign(in.rhs.size(), nan);
-    batch.solution_to_host(exec, out.x);
-    return out;
+    return run_with(tree, num_systems, seed, block_size, {},
+                    [&](const E& exec, const auto& dtree, const Batch& batch) {
+                      impl::solve_block_per_system(exec, dtree, batch, shape, level0_bytes);
+                    });
   }
 
   // The solution against the sequential algorithm (same precision) and the residual of
