@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "hinesbatch/core/backend_traits.hpp"
+
 namespace hinesbatch::perf {
 
 // Bytes read + written per second by a large device-to-device copy on exec's memory
@@ -21,8 +23,7 @@ double host_copy_bandwidth();
 // copy_bandwidth() or host_copy_bandwidth(), for a benchmark running on Exec.
 template <class Exec>
 double copy_bandwidth_of() {
-  return std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value ? host_copy_bandwidth()
-                                                                             : copy_bandwidth();
+  return hinesbatch::is_host_backend<Exec>() ? host_copy_bandwidth() : copy_bandwidth();
 }
 // Read + write bytes per second of a device-to-device copy of `bytes` (best of 9).
 template <class Exec>

@@ -215,7 +215,7 @@ struct KokkosLayoutOf<layouts::FullInterleaved> {
 template <class Exec>
 void flush_device_cache(const Exec& exec) {
   using Mem = typename Exec::memory_space;
-  if constexpr (!std::is_same<Mem, Kokkos::HostSpace>::value) {
+  if constexpr (!hinesbatch::is_host_backend<Exec>()) {
     // Never freed (as the buffers below): a View freed after Kokkos::finalize aborts.
     static const auto* junk = new Kokkos::View<double*, Mem>("map_l2_flush", std::size_t(1) << 25);
     Kokkos::deep_copy(exec, *junk, 0.0);

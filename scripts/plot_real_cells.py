@@ -29,7 +29,7 @@ def main(src, dst):
             continue
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker, label=f"{int(cells):,} cells")
         for n, rate, r in pts:
-            ax.annotate(shape(r["detail"], r["cell_lanes"]), (n, rate), fontsize=6,
+            ax.annotate(shape(r["detail"], r.get("team_lanes", r.get("cell_lanes"))), (n, rate), fontsize=6,
                         xytext=(3, 2), textcoords="offset points")
     ax.set_xscale("log")
     ax.set_yscale("log")

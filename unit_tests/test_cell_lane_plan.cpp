@@ -17,7 +17,7 @@ namespace {
 // The on-chip solve's lane plan (cell_lane_plan.hpp) against its definition, and the
 // elimination it schedules, emulated level by level and lane by lane as the kernel runs it
 // (registers for kept sums included), against the sequential Hines algorithm: random
-// trees (parents uniform below each node), chains, stars, the P3 network's cell, 1 to 32 lanes.
+// trees (parents uniform below each node), chains, stars, the synthetic:p3 cell, 1 to 32 lanes.
 TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
   using P = CellLanePlan;
   std::vector<std::pair<std::string, std::vector<int>>> trees;

@@ -283,9 +283,9 @@ TEST(PackedLanes, ASolveOfAnotherScheduleIsRefused) {
     const auto other = batch == &lanes ? PackedSchedule::TeamPieces : PackedSchedule::CellLanes;
     try {
       solve(exec, *batch, other);
-      FAIL() << "solved with " << name(other);
+      FAIL() << "solved with " << to_string(other);
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(name(other)), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(to_string(other)), std::string::npos) << e.what();
     }
   }
 }
@@ -414,7 +414,7 @@ TEST(MultiMorphologyBackends, AgreeToRounding) {
         size = std::max(size, std::abs(reference[k]));
       }
       EXPECT_LE(diff / size, 1e-12)
-          << "backend " << b << " vs sequential Hines, " << name(schedule);
+          << "backend " << b << " vs sequential Hines, " << to_string(schedule);
     }
   }
 }

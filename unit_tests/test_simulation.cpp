@@ -251,7 +251,7 @@ TEST(SimulationBackends, SameRasterAndTracesOnEveryBackend) {
   std::vector<std::vector<std::vector<double>>> traces;
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
-    for (HostSchedule schedule : {HostSchedule::Lanes, HostSchedule::Cells}) {
+    for (HostSchedule schedule : {HostSchedule::Tiles, HostSchedule::Cells}) {
       LocalExchange ex;
       RunOptions o;
       o.host_schedule = schedule;
@@ -329,7 +329,7 @@ TEST(SimulationErrors, MoreSynapsesThanARankCanNumberIsNamed) {
   }
 }
 
-// The lanes schedule's exp (host_exp.hpp) replaces std::exp only where it gives the same
+// The tiles schedule's exp (host_exp.hpp) replaces std::exp only where it gives the same
 // bits: every argument class glibc's exp distinguishes, and random ones in the hh range.
 TEST(HostVectorExp, SameBitsAsStdExpWhereUsed) {
 #if !defined(HINESBATCH_HOST_VECTOR_EXP)

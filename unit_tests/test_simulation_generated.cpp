@@ -2,7 +2,7 @@
 // pas (mechanisms/default, compiled by tools/nmodl) run by the cells, lanes (host) and
 // on-chip schedules (on a GPU, every shape of on-chip launch) reproduce the hand-written hh
 // and pas on a real cell (same raster, voltages to rounding) on every enabled backend;
-// templates that use them run on the schedule asked for, lanes included; the lanes schedule
+// templates that use them run on the schedule asked for, lanes included; the tiles schedule
 // gives the cells schedule's raster and voltages with several templates, tiles that mix
 // templates and partial tiles; the per-template layout resolves regions, parameters and
 // distance functions.
@@ -96,7 +96,7 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
       };
       std::vector<Shape> shapes{{"cells", OnChipSteps::Off, {}}, {"on_chip", OnChipSteps::On, {}}};
       if (is_host_backend<Exec>())
-        shapes.push_back({"lanes", OnChipSteps::Off, {}, HostSchedule::Lanes});
+        shapes.push_back({"tiles", OnChipSteps::Off, {}, HostSchedule::Tiles});
       if (!is_host_backend<Exec>()) {
         shapes.push_back({"on_chip warp", OnChipSteps::On, {OnChipLaunch::kWarpPerCell, 32}});
         for (int lanes : {64, 256})
@@ -108,7 +108,7 @@ TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell)
         SCOPED_TRACE(std::string(shape.name) + " " + std::to_string(shape.force.lanes));
         const Outcome gen = run<Exec>(c, generated, shape.host, shape.on_chip, shape.force);
         EXPECT_EQ(gen.metrics.schedule, shape.on_chip == OnChipSteps::On    ? "on_chip"
-                                        : shape.host == HostSchedule::Lanes ? "lanes"
+                                        : shape.host == HostSchedule::Tiles ? "tiles"
                                                                             : "cells");
         EXPECT_NE(gen.metrics.schedule_detail.find("generated mechanisms"), std::string::npos)
             << gen.metrics.schedule_detail;
@@ -145,7 +145,7 @@ TEST(GeneratedMechanisms, TemplatesWithThemRunOnTheScheduleAskedFor) {
     using Exec = decltype(exec);
     SCOPED_TRACE(Exec::name());
     const Outcome reference = run<Exec>(c, c.templates);
-    for (const HostSchedule host : {HostSchedule::Lanes, HostSchedule::Cells})
+    for (const HostSchedule host : {HostSchedule::Tiles, HostSchedule::Cells})
       for (const OnChipSteps chip : {OnChipSteps::On, OnChipSteps::Off, OnChipSteps::Auto}) {
         const std::string asked = run<Exec>(c, c.templates, host, chip).metrics.schedule;
         const Outcome r = run<Exec>(c, generated, host, chip);
@@ -190,7 +190,7 @@ TEST(GeneratedMechanisms, ALeakOnlyTemplateLeavesTheNextTemplatesTablesInPlace) 
       SCOPED_TRACE(Exec::name());
       const Outcome hand = run<Exec>(c, c.templates);
       EXPECT_GE(hand.spikes.size(), 4u) << "each hh cell fires";
-      for (const HostSchedule host : {HostSchedule::Lanes, HostSchedule::Cells})
+      for (const HostSchedule host : {HostSchedule::Tiles, HostSchedule::Cells})
         for (const OnChipSteps chip : {OnChipSteps::On, OnChipSteps::Off}) {
           const Outcome gen = run<Exec>(c, generated, host, chip);
           EXPECT_EQ(gen.spikes, hand.spikes);
@@ -212,7 +212,7 @@ SeveralTemplates several_templates(int cells, const std::vector<bool>& generated
   return m;
 }
 
-// The lanes schedule runs generated mechanisms inside its tiles' step: on several
+// The tiles schedule runs generated mechanisms inside its tiles' step: on several
 // templates, with cell counts per tree that are not multiples of W (partial tiles), tiles
 // whose cells have different templates (one tree, other mechanisms) and, in the second
 // case, tiles that mix generated and built-in mechanisms, it gives the cells schedule's
@@ -234,14 +234,14 @@ TEST(GeneratedMechanisms, LanesMatchCellsWithSeveralTemplatesAndPartialTiles) {
         SCOPED_TRACE(Exec::name());
         std::vector<std::vector<Spike>> rasters;
         std::vector<std::vector<std::vector<double>>> traces;
-        for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+        for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Tiles}) {
           LocalExchange ex;
           RunOptions o;
           o.host_schedule = schedule;
           NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
           sim.run();
           EXPECT_EQ(sim.metrics().schedule, to_string(schedule));
-          EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
+          EXPECT_EQ(sim.metrics().tile_cells, schedule == HostSchedule::Tiles ? W : 1);
           EXPECT_NE(sim.metrics().schedule_detail.find("generated mechanisms"), std::string::npos)
               << sim.metrics().schedule_detail;
           rasters.push_back(sim.spikes());

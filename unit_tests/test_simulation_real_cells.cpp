@@ -289,7 +289,7 @@ std::vector<Schedule> schedules_of(bool gpu) {
   std::vector<Schedule> s{{"cells", HostSchedule::Cells, OnChipSteps::Off, {}},
                           {"on_chip", HostSchedule::Cells, OnChipSteps::On, {}}};
   if (!gpu) {
-    s.push_back({"lanes", HostSchedule::Lanes, OnChipSteps::Off, {}});
+    s.push_back({"tiles", HostSchedule::Tiles, OnChipSteps::Off, {}});
     s.push_back({"on_chip in memory",
                  HostSchedule::Cells,
                  OnChipSteps::On,

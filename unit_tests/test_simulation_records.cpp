@@ -50,9 +50,9 @@ std::vector<std::vector<double>> run_traces(const SimulationConfig& c, OnChipSte
   o.host_schedule = host;
   o.on_chip = on_chip;
   NetworkSimulation<Exec> sim(Exec(), c.templates, c.network, {0}, c.params, ex, o, c.records);
-  const bool lanes = host == HostSchedule::Lanes && is_host_backend<Exec>();
+  const bool tiles = host == HostSchedule::Tiles && is_host_backend<Exec>();
   EXPECT_EQ(sim.metrics().schedule,
-            on_chip == OnChipSteps::On ? "on_chip" : (lanes ? "lanes" : "cells"));
+            on_chip == OnChipSteps::On ? "on_chip" : (tiles ? "tiles" : "cells"));
   sim.run();
   return sim.traces();  // [row][record]
 }
@@ -75,9 +75,9 @@ TEST(SimulationRecords, GateParameterAndIonValueOnBothSchedules) {
     const auto chip = run_traces<Exec>(c, OnChipSteps::On);
     const auto cells_v = run_traces<Exec>(v_only, OnChipSteps::Off);
     const auto chip_v = run_traces<Exec>(v_only, OnChipSteps::On);
-    // The lanes schedule keeps the same per-slot storage and arithmetic as the cells one:
+    // The tiles schedule keeps the same per-slot storage and arithmetic as the cells one:
     // the same traces, bit for bit (on a device backend it is the cells schedule itself).
-    EXPECT_EQ(run_traces<Exec>(c, OnChipSteps::Off, HostSchedule::Lanes), cells);
+    EXPECT_EQ(run_traces<Exec>(c, OnChipSteps::Off, HostSchedule::Tiles), cells);
     ASSERT_EQ(cells.size(), chip.size());
     ASSERT_EQ(cells.size(), cells_v.size());
     EXPECT_NEAR(cells[0][1], m_rest, 1e-12);

@@ -23,7 +23,7 @@
 namespace hinesbatch::test {
 namespace {
 
-// The lanes schedule (cell_tiles.hpp) against the cells schedule and the dense network on
+// The tiles schedule (cell_tiles.hpp) against the cells schedule and the dense network on
 // mixed_trees, with cell counts per tree that are not multiples of W (partial tiles). Same
 // raster, same voltages at every recorded node.
 TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
@@ -46,14 +46,15 @@ TEST(SimulationSchedules, LanesMatchCellsWithMixedTreesAndPartialTiles) {
       SCOPED_TRACE(Exec::name());
       std::vector<std::vector<Spike>> rasters;
       std::vector<std::vector<std::vector<double>>> traces;
-      for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+      for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Tiles}) {
         LocalExchange ex;
         RunOptions o;
         o.host_schedule = schedule;
         NetworkSimulation<Exec> sim(exec, templates, net, gids, p, ex, o, rec);
         EXPECT_STREQ(sim.metrics().schedule.c_str(), to_string(schedule));
         sim.run();
-        EXPECT_EQ(sim.metrics().cell_lanes, schedule == HostSchedule::Lanes ? W : 1);
+        EXPECT_EQ(sim.metrics().tile_cells, schedule == HostSchedule::Tiles ? W : 1);
+        EXPECT_EQ(sim.metrics().team_lanes, 1);
         rasters.push_back(sim.spikes());
         traces.push_back(sim.traces());
       }
@@ -101,7 +102,7 @@ TEST(SimulationSchedules, NonPhysicalCellIsNamedTheSameByBothSchedules) {
   const Ring r = ring_with_non_physical_cells(2 * impl::cell_tile_lanes<Exec>() + 3);
   const std::vector<std::int64_t> gids = all_gids(r.net.cells);
   std::vector<std::string> errors;
-  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Tiles}) {
     LocalExchange ex;
     RunOptions o;
     o.host_schedule = schedule;
@@ -149,7 +150,7 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
         NetworkSimulation<Exec> sim(exec, m.templates, m.net, m.gids, m.p, ex, o, m.rec);
         EXPECT_STREQ(sim.metrics().schedule.c_str(), mode == OnChipSteps::On ? "on_chip" : "cells");
         // A warp per cell of these small trees on a GPU, a thread on a host.
-        EXPECT_EQ(sim.metrics().cell_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1)
+        EXPECT_EQ(sim.metrics().team_lanes, mode == OnChipSteps::On ? on_chip_lanes<Exec>() : 1)
             << sim.metrics().schedule_detail;
         // One rank never overlaps: the whole minimum delay (1 ms) is one epoch.
         EXPECT_EQ(sim.epoch_steps(), epoch_steps ? epoch_steps : 40);
@@ -188,7 +189,7 @@ TEST(SimulationSchedules, OnChipMatchesCellsOnEveryBackend) {
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
 }
 
-// the P3 network's cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
+// the synthetic:p3 cell with hh on every node (as CoreNEURON's ringtest has it) fits the on-chip
 // schedule's scratch: its constants live in the template's block, its voltages and gates in
 // memory, the scratch keeps d and rhs. On a GPU backend auto picks it. Forced on every
 // backend, against the cells schedule: same raster, every spike of a 20 ms ring with events
@@ -204,7 +205,7 @@ TEST(SimulationSchedules, OnChipKeepsP3CellsWithHHOnEveryNode) {
                                     DetectorSpec{true, {0, 0.5}, 10})};
   r.p.tstop = 20;
   const int nodes = r.templates[0].compartments.size();
-  ASSERT_GE(nodes, 400) << "P3's cell";
+  ASSERT_GE(nodes, 400) << "the synthetic:p3 cell";
   const std::vector<std::int64_t> gids = all_gids(r.net.cells);
   std::vector<RecordSpec> rec;
   for (std::int64_t g : {std::int64_t{0}, std::int64_t{7}})
@@ -334,7 +335,7 @@ TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {
   p.tstop = 0.5;
   const std::vector<std::int64_t> gids{0, 1, 2};
   {
-    CellGroup<Exec> lanes(Exec(), {t}, net, gids, p, 1, HostSchedule::Lanes);
+    CellGroup<Exec> lanes(Exec(), {t}, net, gids, p, 1, HostSchedule::Tiles);
     ASSERT_EQ(lanes.num_tiles(), 1);
     const std::size_t scratch =
         2 * sizeof(double) * impl::cell_tile_lanes<Exec>() * t.compartments.size();
@@ -347,7 +348,7 @@ TEST(SimulationSchedules, TilesBeyondScratchKeepTheirTemporariesInMemory) {
     for (const double x : {0.0, 0.5, 1.0})
       for (int sec = 0; sec < 4; ++sec) rec.push_back({g, {sec, x}});
   std::vector<std::vector<std::vector<double>>> traces;
-  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Lanes}) {
+  for (HostSchedule schedule : {HostSchedule::Cells, HostSchedule::Tiles}) {
     LocalExchange ex;
     RunOptions o;
     o.host_schedule = schedule;

@@ -172,7 +172,7 @@ TEST(TemplateBlocks, SourceDrivenRunIsTheSameOnEveryScheduleAndBackend) {
   const int after = static_cast<int>(std::lround(8.0 / c.params.dt));
   EXPECT_NEAR(v[before], -65, 1e-6);
   EXPECT_GT(v[after], -64);
-  for (const char* schedule : {"cells", "lanes"}) {
+  for (const char* schedule : {"cells", "tiles"}) {
     SimulationConfig other = c;
     other.run.host_schedule = parse_host_schedule(schedule);
     const SimulationResult h = run_simulation(other, Backend::Host);

@@ -62,7 +62,7 @@ struct Shape {
 template <class Exec>
 std::vector<Shape> shapes() {
   std::vector<Shape> s{{"cells", OnChipSteps::Off, {}}, {"on_chip", OnChipSteps::On, {}}};
-  if (is_host_backend<Exec>()) s.push_back({"lanes", OnChipSteps::Off, {}, HostSchedule::Lanes});
+  if (is_host_backend<Exec>()) s.push_back({"tiles", OnChipSteps::Off, {}, HostSchedule::Tiles});
   if (!is_host_backend<Exec>()) {
     s.push_back({"on_chip warp", OnChipSteps::On, {OnChipLaunch::kWarpPerCell, 32}});
     s.push_back({"on_chip team", OnChipSteps::On, {OnChipLaunch::kTeamPerCell, 64}});
@@ -73,7 +73,7 @@ std::vector<Shape> shapes() {
 
 const char* schedule_of(const Shape& s) {
   return s.on_chip == OnChipSteps::On    ? "on_chip"
-         : s.host == HostSchedule::Lanes ? "lanes"
+         : s.host == HostSchedule::Tiles ? "tiles"
                                          : "cells";
 }
 

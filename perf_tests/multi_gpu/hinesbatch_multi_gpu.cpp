@@ -413,7 +413,8 @@ int main(int argc, char** argv) {
     }
     if (rank == 0) {
       std::printf(
-          "HinesBatch multi-GPU (P1 Fig. 3): %d rank(s), %s, double, median of %d runs "
+          "HinesBatch multi-GPU (the cuHinesBatch paper's Fig. 3): %d rank(s), %s, double, median "
+          "of %d runs "
           "(max over ranks of barrier-to-barrier time), %d warm-up\n",
           ranks, Kokkos::DefaultExecutionSpace::name(), o.repeat, o.warmup);
       for (const auto& d : devices) std::printf("  %s\n", d.c_str());

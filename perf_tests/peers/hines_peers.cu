@@ -58,7 +58,8 @@ using namespace peers;
 
 constexpr int kBlock = 128;  // cuHinesBatch's block size
 
-// cuHinesBatch, Full-Interleaved (P1): thread tid solves system tid; p is the shared tree.
+// cuHinesBatch, Full-Interleaved (the cuHinesBatch paper's kernel): thread tid solves system tid; p
+// is the shared tree.
 template <class T>
 __host__ __device__ inline void hines_fi_body(T* u, T* l, T* d, T* rhs, const int* p,
                                               const int cell_size, const int BATCHCOUNT,

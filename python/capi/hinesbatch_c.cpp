@@ -10,7 +10,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
-#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
 

@@ -329,12 +329,12 @@ class Network:
         self.records.append((int(gid), int(section), float(x), str(variable)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
-            partition="contiguous", comm=None, host_schedule="lanes", on_chip="auto",
+            partition="contiguous", comm=None, host_schedule="tiles", on_chip="auto",
             output=None, mechanisms="catalogue"):
         """Simulates from 0 to tstop (ms). progress: False, True (a line on stderr every
         second), seconds between such lines, a callable progress(t_ms, tstop_ms) or a tqdm
         bar, called at every epoch's end. backend: 'device' (Kokkos' default space) or
-        'host'. host_schedule: 'lanes' (tiles of cells, vectorised) or 'cells' (one cell per
+        'host'. host_schedule: 'tiles' (tiles of cells, vectorised) or 'cells' (one cell per
         work item) on a host backend; same results.
         on_chip: 'auto' (on GPUs, a warp per cell runs each epoch with the cell in shared
         memory when the largest cell fits), 'on' (on every backend; an error if a cell

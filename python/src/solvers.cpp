@@ -5,7 +5,7 @@
 #include "arrays.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
-#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/multi_morphology_solve.hpp"
 #include "hinesbatch/solvers/thomas_batch.hpp"
@@ -394,7 +394,7 @@ its content afterwards unspecified). Returns d. SolveError(system, node = row) o
       R"doc(ThomasVBatch: N tridiagonal systems of sizes[s] <= m_max rows, padded to m_max.
 
 Arrays (N, m_max) ('flat') or (m_max, N) ('interleaved'). computing_padding=False: each
-system stops at its size (padding rows untouched). True: P2's Computing Padding; the padding
+system stops at its size (padding rows untouched). True: the ThomasBatch paper's Computing Padding; the padding
 rows of a, b, c, d are first set to identity rows (written in place) and solved as well
 (c is then written too). Otherwise a, b and c are as they were (overwrite_c as in
 thomas_batch).

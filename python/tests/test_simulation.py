@@ -85,11 +85,11 @@ def test_host_backend_and_no_overlap_give_the_same_raster(example_run):
     net, result = example_run
     other = net.run(small_network.TSTOP, backend="host", overlap=False)
     assert other.raster_lines() == result.raster_lines()
-    for schedule in ("cells", "lanes"):  # both host schedules
+    for schedule in ("cells", "tiles"):  # both host schedules
         again = net.run(small_network.TSTOP, backend="host", host_schedule=schedule)
         assert again.raster_lines() == result.raster_lines()
-    with pytest.raises(Exception, match="lanes or cells"):
-        net.run(small_network.TSTOP, backend="host", host_schedule="tiles")
+    with pytest.raises(Exception, match="tiles or cells"):
+        net.run(small_network.TSTOP, backend="host", host_schedule="lanes")
     for on_chip in ("on", "off"):  # the on-chip schedule forced on the host
         again = net.run(small_network.TSTOP, backend="host", on_chip=on_chip)
         assert again.raster_lines() == result.raster_lines()
@@ -119,7 +119,7 @@ def test_generated_mechanisms_give_the_builtins_raster():
     assert len(builtin.spike_gids) >= 3  # the ring carries the kick: a real comparison
     assert generated.raster_lines() == builtin.raster_lines()
     np.testing.assert_allclose(generated.traces, builtin.traces, rtol=0, atol=1e-8)
-    assert generated.metrics["schedule"] == "lanes"  # the host default runs them too
+    assert generated.metrics["schedule"] == "tiles"  # the host default runs them too
     with pytest.raises(hb.InputError, match=r"cell.mechanisms\[0\].parameters.gbar': unknown parameter of hh"):
         hb.CellTemplate("synthetic:ball-and-stick", mechanisms=[hb.mechanism("hh", gbar=1.0)])
     with pytest.raises(hb.InputError, match=r"cell.ions.ca': unknown ion"):

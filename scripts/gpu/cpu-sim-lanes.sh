@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine's host CPU: hinesbatch-sim --backend host with the lanes schedule
+# Runs on the GPU machine's host CPU: hinesbatch-sim --backend host with the tiles schedule
 # (tiles of W cells stepped together, vectorised: issue #11) against the cells schedule
 # (one cell per work item), built for AVX2 (x86-64-v3) and, where the host has AVX-512F,
 # AVX-512 (x86-64-v4), on P3's synaptically driven network and the ring, on 1 core and
@@ -46,26 +46,26 @@ for v in 3 4; do
   [ $v = 4 ] && [ ! -s "$R/avx512.txt" ] && { echo "no AVX-512F: x86-64-v4 not run" | tee -a "$summary"; continue; }
   [ -x "$c/sim/hinesbatch-sim_v$v" ] || { echo "missing $c/sim/hinesbatch-sim_v$v" | tee -a "$summary"; continue; }
   for net in p3_synaptic ring; do
-    for sched in cells lanes; do
+    for sched in cells tiles; do
       run $v $net 1 $sched "v${v}_${net}_${sched}_t1"
       run $v $net "$cores" $sched "v${v}_${net}_${sched}_t$cores"
     done
     # Same raster from both schedules and thread counts.
     for t in 1 "$cores"; do
-      if cmp -s "$R/v${v}_${net}_cells_t$t.spikes" "$R/v${v}_${net}_lanes_t$t.spikes"; then
-        echo "v$v $net t$t: rasters identical (cells, lanes)" | tee -a "$summary"
+      if cmp -s "$R/v${v}_${net}_cells_t$t.spikes" "$R/v${v}_${net}_tiles_t$t.spikes"; then
+        echo "v$v $net t$t: rasters identical (cells, tiles)" | tee -a "$summary"
       else
-        echo "v$v $net t$t: RASTERS DIFFER (cells, lanes)" | tee -a "$summary"
+        echo "v$v $net t$t: RASTERS DIFFER (cells, tiles)" | tee -a "$summary"
       fi
       if [ -s "$R/v${v}_${net}_cells_t$t.csv" ]; then
-        cmp -s "$R/v${v}_${net}_cells_t$t.csv" "$R/v${v}_${net}_lanes_t$t.csv" &&
+        cmp -s "$R/v${v}_${net}_cells_t$t.csv" "$R/v${v}_${net}_tiles_t$t.csv" &&
           echo "v$v $net t$t: traces identical (%.9g)" | tee -a "$summary" ||
           echo "v$v $net t$t: traces differ (FMA contraction? compare the CSVs)" | tee -a "$summary"
       fi
     done
   done
   # Every core busy with many tiles: 16 x the P3 network's cells, 50 ms.
-  for sched in cells lanes; do
+  for sched in cells tiles; do
     run $v p3_synaptic "$cores" $sched "v${v}_p3x16_${sched}_t$cores" \
       --set network.cells=16000 --set tstop=50
   done

@@ -33,7 +33,7 @@ reserve=${SIM_RESERVE_S:-30}
 start=$(date +%s)
 left() { echo $((budget - ($(date +%s) - start))); }
 [ -f "$out/map.tsv" ] ||
-  printf 'name\tcells\tnodes_per_cell\tcompartment_steps_per_s\twall_s\tspikes\tschedule\tcell_lanes\tdetail\n' >"$out/map.tsv"
+  printf 'name\tcells\tnodes_per_cell\tcompartment_steps_per_s\twall_s\tspikes\tschedule\tteam_lanes\tdetail\n' >"$out/map.tsv"
 run() {  # name config [args...]
   local name=$1 cfg=$2
   shift 2
@@ -58,7 +58,7 @@ cells = m.get("cells") or 0
 nodes = m.get("compartments") or 0
 print("\t".join(str(x) for x in [name, cells, round(nodes / max(cells, 1)),
       "%.3g" % m.get("compartment_steps_per_s", 0), "%.3f" % m.get("wall_s", 0),
-      m.get("spikes", ""), m.get("schedule", ""), m.get("cell_lanes", ""),
+      m.get("spikes", ""), m.get("schedule", ""), m.get("team_lanes", m.get("cell_lanes", "")),
       m.get("schedule_detail", "")]))
 EOF
   printf '[%4ds] %-34s rc=%s %s\n' $(($(date +%s) - start)) "$name" "$rc" "$(tail -1 "$out/map.tsv" | cut -f4,7,8)"

@@ -8,7 +8,7 @@ of l5pc_vs_neuron.py (cnic_004 with Hay et al. 2011's densities, the spiking cur
 NEURON runs one cell (its fastest case: one cell's arrays stay in cache; its cost grows
 linearly with the cells), with its own nrnivmodl build of the same .mod files and
 usetable_* = 0; the fadvance loop is timed. hinesbatch-sim runs --cells copies of the cell
-(no connections) on the host backend with one OpenMP thread (the lanes schedule: --cells
+(no connections) on the host backend with one OpenMP thread (the tiles schedule: --cells
 16 fills a tile of AVX-512 doubles); its run loop is timed (metrics wall_s). Printed:
 compartment-steps per second of each, their ratio, and whether cell 0's spikes are
 NEURON's. Exit 0, 1 when they are not, or 77 when NEURON or the L5PC files are missing.

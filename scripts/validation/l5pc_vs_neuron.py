@@ -4,7 +4,7 @@ NEURON 8.2 running the same .mod files on the same cell read by its own Import3d
 
   l5pc_vs_neuron.py --sim BUILD/tools/nmodl/hinesbatch-sim-l5pc [--shared DIR]
                     [--workdir DIR] [--files cnic_004.CNG.swc,96ML.CNG.swc] [--cases a,b]
-                    [--schedule cells|lanes|on_chip] [--copies N] [-v]
+                    [--schedule cells|tiles|on_chip] [--copies N] [-v]
 
 The model: the 12 mechanisms of <shared>/mechanisms/l5pc with the distributions of Hay et
 al. (2011, L5PCbiophys3): soma, basal and apical densities, Ih growing exponentially with
@@ -303,7 +303,7 @@ def run_case(args, env, lib, desc, swc, case, amp, records, has_axon, W, label, 
                         "--spikes", os.path.join(W, "ours_spikes.txt"),
                         "--traces", os.path.join(W, "ours.csv"),
                         "--metrics", os.path.join(W, "metrics.json"), "--quiet",
-                        "--host-schedule", "lanes" if args.schedule == "lanes" else "cells",
+                        "--host-schedule", "tiles" if args.schedule == "tiles" else "cells",
                         "--on-chip", "on" if args.schedule == "on_chip" else "off"],
                        os.path.join(W, "ours.log"), env)
     t_ours = time.time() - t0
@@ -386,13 +386,13 @@ def main():
     p.add_argument("--cases", default=None, help="comma-separated case names (default: all)")
     p.add_argument("--self-test", action="store_true",
                    help="check that small changes of our side fail (%s)" % "; ".join(PERTURBATIONS))
-    p.add_argument("--schedule", default="cells", choices=["cells", "lanes", "on_chip"],
+    p.add_argument("--schedule", default="cells", choices=["cells", "tiles", "on_chip"],
                    help="our step schedule: cells (a thread per cell), lanes (a tile of cells "
                         "of one tree, the host default) or on_chip (a team per cell, the GPU "
                         "default)")
     p.add_argument("--copies", type=int, default=1,
                    help="our side runs this many copies of the cell (cell 0 is compared): "
-                        "16 fill a tile of the lanes schedule")
+                        "16 fill a tile of the tiles schedule")
     p.add_argument("--neuron", default=None, help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One core each, back to back: NEURON 8.2 (its fadvance loop, scripts/validation/neuron_run.py
 # on the model hinesbatch-sim exports) against hinesbatch-sim's run loop on the host backend
-# (the lanes schedule: cells in SIMD tiles, the default), on networks that run on their
+# (the tiles schedule: cells in SIMD tiles, the default), on networks that run on their
 # synapses.
 # Rasters must be identical (cmp); the ratio is NEURON's loop over ours, per network.
 #   neuron_per_core.sh PATH/hinesbatch-sim OUTDIR [REPEATS (3)]

@@ -21,7 +21,7 @@ Backend parse_backend(const std::string& name) {
 HostSchedule parse_host_schedule(const std::string& name) {
   HostSchedule s{};
   if (from_string(name, s)) return s;
-  throw InputError("host schedule must be lanes or cells", {}, 0, name);
+  throw InputError("host schedule must be tiles or cells", {}, 0, name);
 }
 
 OnChipSteps parse_on_chip_steps(const std::string& name) {
@@ -32,9 +32,8 @@ OnChipSteps parse_on_chip_steps(const std::string& name) {
 
 int parse_on_chip_kind(const std::string& name) {
   if (name == "auto") return -1;
-  if (name == "warp_per_cell") return OnChipLaunch::kWarpPerCell;
-  if (name == "team_per_cell") return OnChipLaunch::kTeamPerCell;
-  if (name == "team_in_memory") return OnChipLaunch::kTeamInMemory;
+  OnChipLaunch::Kind kind{};
+  if (impl::enum_from_string(kOnChipKindNames, name, kind)) return kind;
   throw InputError("on_chip_kind must be auto, warp_per_cell, team_per_cell or team_in_memory", {},
                    0, name);
 }

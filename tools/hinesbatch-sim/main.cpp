@@ -485,10 +485,11 @@ int run(const Cli& cli, SimulationConfig& cfg, SpikeExchange& ex) {
   if (rank == 0 && !cli.quiet)
     std::fprintf(stderr,
                  "[hinesbatch-sim] done: %lld spikes, %.3f s wall (%.3g s per simulated s, "
-                 "%.3g compartment-steps/s, schedule %s, %d lanes), exposed communication %.2f%%, "
+                 "%.3g compartment-steps/s, schedule %s, %d lanes per cell, %d cells per tile), "
+                 "exposed communication %.2f%%, "
                  "load balance %.3f\n",
-                 static_cast<long long>(m.spikes), m.wall_max_s, m.wall_s_per_simulated_s(),
-                 m.compartment_steps_per_s(), m.schedule.c_str(), m.cell_lanes,
+                 static_cast<long long>(m.spikes), m.wall_s, m.wall_s_per_simulated_s(),
+                 m.compartment_steps_per_s(), m.schedule.c_str(), m.team_lanes, m.tile_cells,
                  100 * m.exposed_comm_fraction(), m.load_balance());
   return 0;
 }

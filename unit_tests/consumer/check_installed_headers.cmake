@@ -1,5 +1,8 @@
 # Every header under INCLUDE_DIR/hinesbatch includes only headers that are installed beside
-# it: a public header that needs an internal one (left in src/ or tools/) fails here.
+# it: a public header that needs an internal one (left in src/ or tools/) fails here. A
+# header outside an impl/ folder holds no kernel (a functor's device operator() or a
+# KOKKOS_LAMBDA: kernels live under impl/), and the consumer's own sources include no impl/
+# header (what a user calls is public).
 # cmake -DINCLUDE_DIR=<prefix>/include -P check_installed_headers.cmake
 get_filename_component(INCLUDE_DIR ${INCLUDE_DIR} ABSOLUTE)
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/hinesbatch/*.hpp)
@@ -28,5 +31,27 @@ if(missing)
   list(JOIN missing "\n  " text)
   message(FATAL_ERROR "installed headers include headers that are not installed:\n  ${text}")
 endif()
+set(kernels "")
+foreach(h IN LISTS headers)
+  if(h MATCHES "/impl/")
+    continue()
+  endif()
+  file(READ ${INCLUDE_DIR}/${h} text)
+  if(text MATCHES "KOKKOS_(CLASS_)?LAMBDA"
+     OR text MATCHES "KOKKOS_(INLINE_|FORCEINLINE_)?FUNCTION[ \t\r\n]+void[ \t\r\n]+operator\\(\\)")
+    list(APPEND kernels ${h})
+  endif()
+endforeach()
+if(kernels)
+  list(JOIN kernels "\n  " text)
+  message(FATAL_ERROR "public headers (outside impl/) hold kernels:\n  ${text}")
+endif()
+file(GLOB consumer_sources ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
+foreach(src IN LISTS consumer_sources)
+  file(STRINGS ${src} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]hinesbatch/.*/impl/")
+  if(lines)
+    message(FATAL_ERROR "${src} includes an internal header: ${lines}")
+  endif()
+endforeach()
 list(LENGTH headers n)
 message(STATUS "${n} installed headers include only installed headers")

@@ -14,15 +14,16 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/layouts/batch_storage.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
-#include "hinesbatch/solvers/impl/hines_lanes.hpp"
 #include "hinesbatch/solvers/impl/team_tree_plan.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
@@ -34,9 +35,16 @@ namespace hinesbatch {
 // PackedLanes against PackedTeam).
 enum class PackedSchedule { Auto, CellLanes, TeamPieces };
 
-inline const char* name(PackedSchedule s) {
-  return s == PackedSchedule::TeamPieces ? "TeamPieces"
-                                         : (s == PackedSchedule::CellLanes ? "CellLanes" : "Auto");
+inline constexpr impl::EnumName<PackedSchedule> kPackedScheduleNames[] = {
+    {PackedSchedule::Auto, "Auto", nullptr},
+    {PackedSchedule::CellLanes, "CellLanes", nullptr},
+    {PackedSchedule::TeamPieces, "TeamPieces", nullptr},
+};
+inline const char* to_string(PackedSchedule s) {
+  return impl::enum_to_string(kPackedScheduleNames, s);
+}
+inline bool from_string(std::string_view text, PackedSchedule& s) {
+  return impl::enum_from_string(kPackedScheduleNames, text, s);
 }
 inline PackedSchedule resolved(PackedSchedule s) {
   return s == PackedSchedule::Auto ? PackedSchedule::CellLanes : s;

@@ -2,8 +2,8 @@
 // SIMD tiles: a Block-Interleaved batch (a View (tile, node, lane), lanes fastest) whose
 // lane count W is a small multiple of the vector width, so that vector instructions cover
 // one node of W systems (solvers/simd_tiles_solve.hpp). This file holds what the layout needs
-// beyond layouts.hpp: the lane count for a scalar and backend, the launch policy that maps tiles to
-// threads, and page placement on the same policy.
+// beyond layouts.hpp: the lane count for a scalar and backend, and page placement on the
+// policy that maps tiles to threads (impl/simd_tile_policy.hpp).
 //
 // Tiles go to threads in contiguous chunks (a static schedule): each core streams its
 // own part of the batch. On a multi-socket host, pages belong to the socket that first
@@ -18,31 +18,11 @@
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/impl/simd_tile_fill_kernels.hpp"
+#include "hinesbatch/layouts/impl/simd_tile_policy.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 
 namespace hinesbatch {
-
-// Bytes in one vector register of the host this code is compiled for. The library is
-// built for generic x86-64 (SSE2, 16 bytes) unless the compiler is told otherwise
-// (-mavx2, -march=x86-64-v3, -march=native, or a Kokkos_ARCH_* that sets them).
-constexpr int host_vector_bytes() {
-#if defined(__AVX512F__)
-  return 64;
-#elif defined(__AVX__)
-  return 32;
-#else
-  return 16;  // SSE2 (every x86-64), NEON, VSX
-#endif
-}
-
-// Scalars in one vector register of the host (8 doubles with AVX-512, 4 with AVX2, 2 with
-// SSE2).
-template <class Scalar>
-constexpr int host_vector_lanes() {
-  return host_vector_bytes() / static_cast<int>(sizeof(Scalar)) > 1
-             ? host_vector_bytes() / static_cast<int>(sizeof(Scalar))
-             : 1;
-}
 
 // Vectors per host tile: two. A Hines or Thomas sweep is a chain of dependent divisions
 // and loads per node; two independent vectors of systems keep twice the work in flight
@@ -63,94 +43,6 @@ constexpr int simd_tile_lanes() {
   return is_host_backend<ExecutionSpace>() ? kSimdTileVectors * host_vector_lanes<Scalar>()
                                            : BackendTraits<ExecutionSpace>::warp_lanes;
 }
-
-namespace impl {
-
-// Tiles handed out by the solve and by the page-placing fills: on a host one tile per
-// team of one thread, static schedule (contiguous chunks of tiles per thread); on a GPU
-// up to 128 / vector-length tiles per team, one vector lane per system.
-template <class ExecutionSpace>
-using SimdTilePolicy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>;
-
-template <class ExecutionSpace>
-struct SimdTileShape {
-  int tiles_per_team = 1, vector_length = 1;
-};
-
-template <class ExecutionSpace>
-SimdTileShape<ExecutionSpace> simd_tile_shape(int lanes) {
-  SimdTileShape<ExecutionSpace> s;
-  if (!is_host_backend<ExecutionSpace>()) {
-    int v = 1;
-    while (v < lanes && v < 32) v *= 2;
-    s.vector_length = v;
-    s.tiles_per_team = 128 / v > 1 ? 128 / v : 1;
-  }
-  return s;
-}
-
-template <class ExecutionSpace>
-SimdTilePolicy<ExecutionSpace> simd_tile_policy(const ExecutionSpace& exec, int num_tiles,
-                                                int lanes) {
-  const auto s = simd_tile_shape<ExecutionSpace>(lanes);
-  return SimdTilePolicy<ExecutionSpace>(exec, (num_tiles + s.tiles_per_team - 1) / s.tiles_per_team,
-                                        s.tiles_per_team, s.vector_length);
-}
-
-template <class Member>
-KOKKOS_FORCEINLINE_FUNCTION int simd_tile_of(const Member& team) {
-  return team.league_rank() * team.team_size() + team.team_rank();
-}
-
-// How many systems the tile whose first system is `first` holds: block_size, fewer in the
-// last tile.
-KOKKOS_FORCEINLINE_FUNCTION int simd_tile_systems(int first, int block_size, int num_systems) {
-  return num_systems - first < block_size ? num_systems - first : block_size;
-}
-
-// Writes zero over whole tiles (padding lanes included).
-template <class View, class ExecutionSpace>
-struct TouchTiles {
-  View v;
-  int tiles;
-  KOKKOS_INLINE_FUNCTION void operator()(
-      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
-    const int tile = simd_tile_of(team);
-    if (tile >= tiles) return;
-    const int rows = static_cast<int>(v.extent(1)), lanes = static_cast<int>(v.extent(2));
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int k) {
-      for (int i = 0; i < rows; ++i) v(tile, i, k) = 0;
-    });
-  }
-};
-
-// Copies systems [tile * W, tile * W + W) of host arrays in [system][node] order into
-// their tile (host execution spaces only); padding lanes get zero.
-template <class View, class Scalar, class ExecutionSpace>
-struct FillTiles {
-  View u, l, d, rhs;
-  const Scalar *su, *sl, *sd, *srhs;
-  int num_systems, n, tiles;
-  KOKKOS_INLINE_FUNCTION void operator()(
-      const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
-    const int tile = simd_tile_of(team);
-    if (tile >= tiles) return;
-    const int lanes = static_cast<int>(u.extent(2));
-    for (int k = 0; k < lanes; ++k) {
-      const long long s = static_cast<long long>(tile) * lanes + k;
-      const bool real = s < num_systems;
-      const std::size_t o = real ? static_cast<std::size_t>(s) * n : 0;
-      for (int i = 0; i < n; ++i) {
-        u(tile, i, k) = real ? su[o + i] : Scalar(0);
-        l(tile, i, k) = real ? sl[o + i] : Scalar(0);
-        d(tile, i, k) = real ? sd[o + i] : Scalar(0);
-        rhs(tile, i, k) = real ? srhs[o + i] : Scalar(0);
-      }
-    }
-  }
-};
-
-}  // namespace impl
 
 // Writes zero over every tile of a rank-3 (tile, row, lane) View on the policy the SIMD-
 // tile solves use, so that its pages sit where the threads that solve them run. Call it

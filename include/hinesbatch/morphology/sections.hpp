@@ -86,7 +86,8 @@ SectionedMorphology neuron_sections(const SwcMorphology& m, const SectionOptions
 
 // Synthetic cells built directly as sections (no SWC):
 //  - "ball-and-stick": soma (L = diam = 20 um) and one dendrite (200 um, diam 2 um);
-//  - "p3": the MPI+OpenMP tasking paper's 450-compartment neuron (the P3 network's cell):
+//  - "p3": the MPI+OpenMP tasking paper's 450-compartment neuron (the cell of
+//  examples/sim/p3_*.json):
 //    soma (20 x 20 um) and four primary dendrites, each a binary tree of three levels (7
 //    sections, 100/80/60 um long, diam 3/2/1 um), 28 dendritic sections of nseg 16 (one of
 //    17): 1 + 28 x 16 + 1 = 450 segments.

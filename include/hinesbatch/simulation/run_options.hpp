@@ -26,9 +26,9 @@ constexpr double kMaxSimulationSteps = 2147483648.0;
 // advances a tile of W = 16 cells of the same tree, the lane loop vectorised (cell_tiles.hpp:
 // cell_tile_lanes). Cells: one work item per cell, (cell, node) storage (the reference). Both give
 // the same raster and traces.
-enum class HostSchedule { Lanes, Cells };
+enum class HostSchedule { Tiles, Cells };
 inline constexpr impl::EnumName<HostSchedule> kHostScheduleNames[] = {
-    {HostSchedule::Lanes, "lanes", nullptr},
+    {HostSchedule::Tiles, "tiles", nullptr},
     {HostSchedule::Cells, "cells", nullptr},
 };
 inline const char* to_string(HostSchedule s) { return impl::enum_to_string(kHostScheduleNames, s); }
@@ -63,7 +63,7 @@ struct RunOptions {
   bool overlap = false;
   int epoch_steps = 0;          // 0: the largest the delays allow
   double progress_every_s = 0;  // > 0: rank 0 prints a progress line this often (stderr)
-  HostSchedule host_schedule = HostSchedule::Lanes;
+  HostSchedule host_schedule = HostSchedule::Tiles;
   OnChipSteps on_chip = OnChipSteps::Auto;
   OnChipForce on_chip_force;  // a launch shape to force (benchmarks); default: the model's
   // pas, hh and ExpSyn as the hand-written references (the tests' and benchmarks'
@@ -111,30 +111,34 @@ struct RecordSpec {
 
 struct RunMetrics {
   std::string exchange;
-  std::string schedule;  // "on_chip", "lanes" or "cells" (the step's schedule on this backend)
-  int cell_lanes = 1;    // lanes per cell (on_chip: the team), cells per tile (lanes), 1 (cells)
+  std::string schedule;  // "on_chip", "tiles" or "cells" (the step's schedule on this backend)
+  int team_lanes = 1;    // threads that step one cell together: on_chip's team (its first launch's)
+  int tile_cells = 1;    // cells one work item steps at once: a tile's W (tiles)
   std::string schedule_detail;  // on_chip: each launch's shape and why; any: generated mechanisms
   int ranks = 1;
   bool overlap = false;
   int epoch_steps = 0;
   std::int64_t steps = 0, epochs = 0;
   std::int64_t local_cells = 0, local_nodes = 0, global_nodes = 0, local_connections = 0;
-  double setup_s = 0, wall_s = 0;  // this rank
-  double setup_cells_s = 0;        // of setup_s: the cells (CellGroup: constants, synapses)
-  double setup_connections_s = 0;  // of setup_s: drawing the connections, device CSR
-  double compute_s = 0;            // launching and finishing the steps
-  double exchange_s = 0;           // inside all_gather
-  double exposed_exchange_s = 0;   // main thread waiting for the exchange
-  double events_s = 0;             // queueing, sorting and uploading events
-  double compute_max_s = 0, compute_mean_s = 0, wall_max_s = 0;  // over ranks
+  double setup_s = 0, wall_rank_s = 0;  // this rank
+  double setup_cells_s = 0;             // of setup_s: the cells (CellGroup: constants, synapses)
+  double setup_connections_s = 0;       // of setup_s: drawing the connections, device CSR
+  double compute_s = 0;                 // launching and finishing the steps
+  double exchange_s = 0;                // inside all_gather
+  double exposed_exchange_s = 0;        // main thread waiting for the exchange
+  double events_s = 0;                  // queueing, sorting and uploading events
+  double compute_max_s = 0, compute_mean_s = 0;  // over ranks
+  double wall_s = 0;  // the run's wall time: the slowest rank's (the metrics' wall_s)
   std::int64_t spikes = 0, events_delivered = 0, max_spikes_per_epoch = 0;
   double simulated_ms = 0;
   // Derived.
-  double wall_s_per_simulated_s() const { return wall_max_s / (simulated_ms * 1e-3); }
-  double compartment_steps_per_s() const { return global_nodes * double(steps) / wall_max_s; }
+  double wall_s_per_simulated_s() const { return wall_s / (simulated_ms * 1e-3); }
+  double compartment_steps_per_s() const { return global_nodes * double(steps) / wall_s; }
   double spikes_per_epoch() const { return epochs ? double(spikes) / epochs : 0; }
   double bytes_per_epoch() const { return spikes_per_epoch() * sizeof(Spike); }
-  double exposed_comm_fraction() const { return wall_s > 0 ? exposed_exchange_s / wall_s : 0; }
+  double exposed_comm_fraction() const {
+    return wall_rank_s > 0 ? exposed_exchange_s / wall_rank_s : 0;
+  }
   double load_balance() const { return compute_mean_s > 0 ? compute_max_s / compute_mean_s : 1; }
 };
 

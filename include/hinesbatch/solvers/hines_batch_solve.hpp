@@ -16,7 +16,7 @@
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
-#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/hines_schedule.hpp"
 #include "hinesbatch/solvers/impl/auto_hines_table.hpp"
 #include "hinesbatch/solvers/impl/hines_batch_kernels.hpp"

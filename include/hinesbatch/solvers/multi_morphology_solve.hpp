@@ -15,10 +15,12 @@
 //  - TeamPieces: the mono-morphology team schedule's plan (hines_team.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "hinesbatch/core/backend_traits.hpp"
+#include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
@@ -29,13 +31,20 @@ namespace hinesbatch {
 
 enum class BranchSchedule { LevelLaunches, TeamLevels };
 
-inline const char* name(BranchSchedule s) {
-  return s == BranchSchedule::LevelLaunches ? "LevelLaunches" : "TeamLevels";
+inline constexpr impl::EnumName<BranchSchedule> kBranchScheduleNames[] = {
+    {BranchSchedule::LevelLaunches, "LevelLaunches", nullptr},
+    {BranchSchedule::TeamLevels, "TeamLevels", nullptr},
+};
+inline const char* to_string(BranchSchedule s) {
+  return impl::enum_to_string(kBranchScheduleNames, s);
+}
+inline bool from_string(std::string_view text, BranchSchedule& s) {
+  return impl::enum_from_string(kBranchScheduleNames, text, s);
 }
 
 // Solves every cell in place (rhs <- solution, d <- eliminated diagonal). Asynchronous
 // on exec; batch.check(exec) reports zero pivots and non-finite values by cell and node.
-// team_size (TeamLevels only): 0 picks a warp on CUDA and Kokkos::AUTO elsewhere.
+// team_size (TeamLevels only): 0 picks a warp on a GPU and Kokkos::AUTO on a host.
 // LevelLaunches reads the level sizes from the host plan, so it launches without syncing.
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& batch,
@@ -64,11 +73,10 @@ void solve(const ExecutionSpace& exec, const BranchBatch<Scalar, MemorySpace>& b
     }
   } else {
     using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
-#if defined(KOKKOS_ENABLE_CUDA)
-    // A warp per group: its level blocks are a warp wide (BranchPlanOptions), and a
+    // A warp per group on a GPU: its level blocks are a warp wide (BranchPlanOptions), and a
     // barrier inside one warp is cheap.
-    if (team_size == 0 && std::is_same<ExecutionSpace, Kokkos::Cuda>::value) team_size = 32;
-#endif
+    if (team_size == 0 && !is_host_backend<ExecutionSpace>())
+      team_size = BackendTraits<ExecutionSpace>::warp_lanes;
     const Policy policy = team_size > 0 ? Policy(exec, plan.num_groups(), team_size)
                                         : Policy(exec, plan.num_groups(), Kokkos::AUTO);
     Kokkos::parallel_for("hinesbatch::solve_team_levels", policy,
@@ -91,9 +99,9 @@ void solve(const ExecutionSpace& exec, const PackedMultiBatch<Scalar, MemorySpac
   schedule = resolved(schedule);
   if (schedule != batch.planned_for())
     throw InputError(std::string("hinesbatch::solve: the packed batch was planned for the ") +
-                         name(batch.planned_for()) + " schedule, not " + name(schedule) +
+                         to_string(batch.planned_for()) + " schedule, not " + to_string(schedule) +
                          " (pass the schedule to its constructor)",
-                     {}, 0, name(schedule));
+                     {}, 0, to_string(schedule));
   if (schedule == PackedSchedule::TeamPieces) {
     using Functor = impl::SolvePackedTeam<Batch, ExecutionSpace>;
     const int team_size = BackendTraits<ExecutionSpace>::team_lanes;

@@ -22,7 +22,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
-#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/impl/simd_tiles_kernels.hpp"
 
 namespace hinesbatch {

@@ -249,7 +249,8 @@ std::string metrics_json(const SimulationResult& r, const std::string& config_pa
   j["backend"] = r.backend;
   j["exchange"] = m.exchange;
   j["schedule"] = m.schedule;
-  j["cell_lanes"] = m.cell_lanes;
+  j["team_lanes"] = m.team_lanes;
+  j["tile_cells"] = m.tile_cells;
   j["schedule_detail"] = m.schedule_detail;
   j["ranks"] = m.ranks;
   j["cells"] = r.cells;
@@ -263,7 +264,7 @@ std::string metrics_json(const SimulationResult& r, const std::string& config_pa
   j["setup_s"] = m.setup_s;
   j["setup_cells_s"] = m.setup_cells_s;
   j["setup_connections_s"] = m.setup_connections_s;
-  j["wall_s"] = m.wall_max_s;
+  j["wall_s"] = m.wall_s;
   j["wall_s_per_simulated_s"] = m.wall_s_per_simulated_s();
   j["compartment_steps_per_s"] = m.compartment_steps_per_s();
   j["compute_s_rank0"] = m.compute_s;

@@ -76,16 +76,16 @@ cfg zero.json '{"tstop": 5, "cell": {"morphology": "zero.swc", "mechanisms": [{"
 expect radius_zero_voltage 1 "membrane potential .* mV at gid 0, node [0-9]+, t = .* ms" -- zero.json
 expect iclamp_1e10 1 "membrane potential .* at gid [0-9]+, node [0-9]+, t = " -- \
   "$BASE" --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
-for sched in lanes cells; do  # both host schedules name it
+for sched in tiles cells; do  # both host schedules name it
   expect iclamp_1e10_$sched 1 "membrane potential .* at gid 0, node [0-9]+, t = " -- \
     "$BASE" --backend host --host-schedule $sched --set 'cell.iclamp=[{"amp": 1e10, "dur": 10}]'
 done
 # Run options: a flag is a shorthand for --set run.<key>=VALUE, and both are the JSON key
 # (one check per key): a bad value names the key and the value whichever way it comes.
-sed 's/"run": {/"run": {"host_schedule": "tiles", /' "$BASE" >run_key.json
-for path in "flag:--host-schedule tiles" "set:--set run.host_schedule=tiles" "json:"; do
+sed 's/"run": {/"run": {"host_schedule": "lanes", /' "$BASE" >run_key.json
+for path in "flag:--host-schedule lanes" "set:--set run.host_schedule=lanes" "json:"; do
   # shellcheck disable=SC2086
-  expect "run_key_host_schedule_${path%%:*}" 2 "config key 'run.host_schedule': must be lanes or cells \(value '\"tiles\"'\)" -- \
+  expect "run_key_host_schedule_${path%%:*}" 2 "config key 'run.host_schedule': must be tiles or cells \(value '\"lanes\"'\)" -- \
     "$([[ ${path%%:*} == json ]] && echo run_key.json || echo "$BASE")" ${path#*:}
 done
 for path in "flag:--on-chip maybe" "set:--set run.on_chip=maybe"; do
@@ -118,7 +118,7 @@ same_run() {  # same_run NAME ARGS...: spikes and the run's metrics as those of 
   --metrics flags.metrics >/dev/null 2>&1
 same_run set "$BASE" --set run.host_schedule=cells --set run.dry_run_ranks=2 --set run.overlap=true
 same_run json run_json.json
-same_run flag_wins "$BASE" --set run.host_schedule=lanes --set run.overlap=false --host-schedule cells \
+same_run flag_wins "$BASE" --set run.host_schedule=tiles --set run.overlap=false --host-schedule cells \
   --dry-run-ranks 2 --overlap
 
 # --- 2. outputs

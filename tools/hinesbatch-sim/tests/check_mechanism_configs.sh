@@ -23,9 +23,9 @@ else
   fail generated_same_raster "$(wc -l <builtin.spikes 2>/dev/null) against $(wc -l <generated.spikes 2>/dev/null) spikes"
 fi
 cases=$((cases + 1))
-# The host's default (lanes) and the GPU's (on_chip) run them, and the metrics say so; no
+# The host's default (tiles) and the GPU's (on_chip) run them, and the metrics say so; no
 # schedule falls back to another.
-if grep -Eq '"schedule": "(lanes|on_chip)"' generated.metrics &&
+if grep -Eq '"schedule": "(tiles|on_chip)"' generated.metrics &&
   grep -Eq '"schedule_detail": ".*generated mechanisms' generated.metrics &&
   ! grep -q 'instead of' generated.metrics; then
   ok generated_schedule "$(grep schedule_detail generated.metrics | head -c 200)"

@@ -1,5 +1,5 @@
 """The lanes variants of a mechanism's current and state: the same statements over the W
-cells of a host tile at once (the lanes schedule's tiles: cell_tiles.hpp).
+cells of a host tile at once (the tiles schedule's tiles: cell_tiles.hpp).
 
 Every value that differs between cells (states, assigned and ion variables, locals, v) is
 an array of W; every statement becomes a loop over the lanes, which the compiler

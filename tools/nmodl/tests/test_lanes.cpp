@@ -3,7 +3,7 @@
 // against the scalar current() and state() run lane by lane: on fresh random inputs per lane
 // (voltages, states, parameters, ion values; some lanes at the voltages where the .mod
 // files guard a division by zero), every value written, every current and conductance equal
-// to the bit. Host code: the lanes schedule runs them there.
+// to the bit. Host code: the tiles schedule runs them there.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>

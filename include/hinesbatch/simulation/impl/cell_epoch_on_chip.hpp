@@ -11,7 +11,7 @@
 // cells schedule does, so no lane reads another lane's v. Team scratch keeps d and rhs,
 // what the solve reads and writes across lanes: 16 B per node. Less scratch per cell is more
 // cells per SM, and the launch bounds (OnChipWarpBounds) keep the registers from being
-// the next limit. On an H100 (docs/SCALING.md), P3 networks of 100,000 cells ran 1.5-1.6x
+// the next limit. On an H100 (docs/SCALING.md), networks of 100,000 synthetic:p3 cells ran 1.5-1.6x
 // faster with the constants out of scratch, and 1.2x faster again with v out of it and the
 // launch bounds; keeping the system for dv with v in memory gained nothing (its solve reads
 // other lanes' v from memory). Per step:
@@ -53,9 +53,9 @@ namespace impl {
 
 // The epoch kernel's launch bounds on CUDA, one per kind of launch (OnChipLaunch):
 //  - a warp per cell, at least kOnChipMinCellsPerSM cells per SM: the bounds cap the kernel
-//    at 72 registers (86 without, which let only 20 cells run per SM where the P3 network's cell's
+//    at 72 registers (86 without, which let only 20 cells run per SM where the synthetic:p3 cell's
 //    7.7 KB of scratch allows 25 on an H100; 2.0 -> 2.3-2.5e10 compartment-steps/s on the
-//    100,000-cell P3 network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
+//    100,000-cell p3_synaptic network, docs/SCALING.md). Where an SM holds fewer blocks (16 on
 //    Kepler, Turing and sm_86, 24 on Ada), the bound is that number: a larger one is
 //    ignored with a ptxas warning. Only cells whose scratch lets that many teams share an
 //    SM can take it (Kokkos' team_size_max says 0 otherwise).

@@ -7,7 +7,7 @@
 // capacity test and kernel launches:
 //   cells    one work item per cell per step, (slot, node) storage (impl/cells_schedule.hpp)
 //   lanes    the host default: a work item steps a tile of W cells of one tree, vectorised
-//            over them (impl/lanes_schedule.hpp); HostSchedule::Cells keeps cells
+//            over them (impl/tiles_schedule.hpp); HostSchedule::Cells keeps cells
 //   on_chip  the GPU default: a team per cell runs a whole epoch with the cell's system in
 //            team scratch (impl/on_chip_schedule.hpp); how each run of alike cells is
 //            launched is on_chip_launch_plan.hpp's choice
@@ -36,7 +36,6 @@
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
 #include "hinesbatch/simulation/impl/cells_schedule.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
-#include "hinesbatch/simulation/impl/lanes_schedule.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/detector.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
@@ -45,6 +44,7 @@
 #include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/impl/on_chip_schedule.hpp"
 #include "hinesbatch/simulation/impl/step_schedule.hpp"
+#include "hinesbatch/simulation/impl/tiles_schedule.hpp"
 #include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/network.hpp"
@@ -59,11 +59,11 @@ namespace hinesbatch {
 
 namespace impl {
 
-// The schedules an execution space can run: the lanes schedule on host ones only.
+// The schedules an execution space can run: the tiles schedule on host ones only.
 template <class ExecutionSpace, class Catalogue>
 using StepSchedules = std::conditional_t<
     is_host_backend<ExecutionSpace>(),
-    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, LanesSchedule<ExecutionSpace, Catalogue>,
+    std::variant<CellsSchedule<ExecutionSpace, Catalogue>, TilesSchedule<ExecutionSpace, Catalogue>,
                  OnChipSchedule<ExecutionSpace, Catalogue>>,
     std::variant<CellsSchedule<ExecutionSpace, Catalogue>,
                  OnChipSchedule<ExecutionSpace, Catalogue>>>;
@@ -79,7 +79,7 @@ class CellGroup {
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
 
-  // schedule: HostSchedule::Lanes takes effect on host execution spaces only; on_chip:
+  // schedule: HostSchedule::Tiles takes effect on host execution spaces only; on_chip:
   // OnChipSteps (run_options.hpp), which wins over schedule where it applies.
   CellGroup(const ExecutionSpace& exec, const std::vector<CellTemplate>& templates,
             const NetworkSpec& net, const std::vector<std::int64_t>& gids,
@@ -92,8 +92,8 @@ class CellGroup {
     const bool chip = on_chip == OnChipSteps::On ||
                       (on_chip == OnChipSteps::Auto && !is_host_backend<ExecutionSpace>());
     kind_ = chip ? ScheduleKind::OnChip
-            : is_host_backend<ExecutionSpace>() && schedule == HostSchedule::Lanes
-                ? ScheduleKind::Lanes
+            : is_host_backend<ExecutionSpace>() && schedule == HostSchedule::Tiles
+                ? ScheduleKind::Tiles
                 : ScheduleKind::Cells;
     gid_of_slot_.assign(gids.begin(), gids.end());
     const impl::TemplateTrees trees =
@@ -192,8 +192,8 @@ class CellGroup {
     if (kind_ == ScheduleKind::OnChip)
       schedule_.template emplace<impl::OnChipSchedule<ExecutionSpace, Catalogue>>();
     if constexpr (is_host_backend<ExecutionSpace>()) {
-      if (kind_ == ScheduleKind::Lanes)
-        schedule_.template emplace<impl::LanesSchedule<ExecutionSpace, Catalogue>>();
+      if (kind_ == ScheduleKind::Tiles)
+        schedule_.template emplace<impl::TilesSchedule<ExecutionSpace, Catalogue>>();
     }
     std::visit([&](auto& s) { s.construct(setup); }, schedule_);
   }
@@ -221,31 +221,35 @@ class CellGroup {
     return std::visit([](const auto& s) -> const views& { return s.data(); }, schedule_);
   }
 
-  // "on_chip", "lanes" or "cells": the schedule run_steps() runs; cell_lanes() the lanes
-  // that step one cell (on_chip: a team's size; lanes: the cells W of a tile; cells: 1).
+  // "on_chip", "tiles" or "cells": the schedule run_steps() runs; team_lanes() the threads
+  // that step one cell together (on_chip: a team's size; else 1), tile_cells() the cells one
+  // work item steps at once (tiles: W; else 1).
   const char* schedule_name() const {
     return std::visit([](const auto& s) { return s.schedule_name(); }, schedule_);
   }
-  int cell_lanes() const {
-    return std::visit([](const auto& s) { return s.cell_lanes(); }, schedule_);
+  int team_lanes() const {
+    return std::visit([](const auto& s) { return s.team_lanes(); }, schedule_);
+  }
+  int tile_cells() const {
+    return std::visit([](const auto& s) { return s.tile_cells(); }, schedule_);
   }
   // What the schedule's setup chose (on_chip: what its launches say; any schedule: the
   // generated mechanisms it runs; else empty).
   std::string schedule_detail() const {
     return std::visit([](const auto& s) { return s.detail(); }, schedule_);
   }
-  // The lanes schedule's tiles (0 under the other schedules), and whether a tile's d and
+  // The tiles schedule's tiles (0 under the other schedules), and whether a tile's d and
   // rhs live in team scratch (else in memory: cells too large).
   int num_tiles() const {
     if constexpr (is_host_backend<ExecutionSpace>()) {
-      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
+      if (const auto* l = std::get_if<impl::TilesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
         return l->num_tiles();
     }
     return 0;
   }
   bool tiles_in_scratch() const {
     if constexpr (is_host_backend<ExecutionSpace>()) {
-      if (const auto* l = std::get_if<impl::LanesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
+      if (const auto* l = std::get_if<impl::TilesSchedule<ExecutionSpace, Catalogue>>(&schedule_))
         return l->tiles_in_scratch();
     }
     return false;

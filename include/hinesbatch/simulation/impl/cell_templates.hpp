@@ -3,9 +3,9 @@
 // same per-node constants (the cable's constant diagonal and -g_axial, the mechanisms'
 // flags and parameters) and synapse layout, so CellGroup computes them once per template
 // (TemplateNodes) and each schedule stores them its own way: the cells schedule copies them
-// into each slot's row, the lanes schedule packs TemplateBlocks into its tiles, the on-chip
+// into each slot's row, the tiles schedule packs TemplateBlocks into its tiles, the on-chip
 // schedule keeps TemplateBlocks as one cached block per template. TemplateTrees: the
-// distinct trees, which the lanes schedule tiles by and the on-chip schedule plans once.
+// distinct trees, which the tiles schedule tiles by and the on-chip schedule plans once.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -20,7 +20,7 @@
 namespace hinesbatch::impl {
 
 // The distinct trees (identical parent arrays) of a group's templates: tree_of_template[k]
-// indexes parents. The lanes schedule groups cells of one tree into tiles; the on-chip
+// indexes parents. The tiles schedule groups cells of one tree into tiles; the on-chip
 // schedule plans each tree's solve once.
 struct TemplateTrees {
   std::vector<int> tree_of_template;
@@ -51,7 +51,7 @@ void for_each_node_of(const CellTemplate& t, const DensityMechanism& m, F&& f) {
 
 // One template's per-node constants and synapses, which every cell of it shares: CellGroup
 // computes them once per template; the cells schedule copies them into each slot's row, the
-// lanes schedule into its tiles, and the on-chip schedule keeps one block per template.
+// tiles schedule into its tiles, and the on-chip schedule keeps one block per template.
 struct TemplateNodes {
   std::vector<int> parent;
   std::vector<unsigned char> mechs;

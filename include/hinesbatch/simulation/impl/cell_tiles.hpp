@@ -1,5 +1,5 @@
 #pragma once
-// The lanes schedule of the simulation's step on a host: one work item
+// The tiles schedule of the simulation's step on a host: one work item
 // advances a TILE of W cells that share one tree (same node count and parent array), the
 // lane loop vectorised, as the SIMD-tile solves do for batches (solvers/impl/tile_system.hpp).
 // A Hines sweep of one cell is a serial chain of divisions; W cells side by side make W
@@ -24,7 +24,7 @@
 // the cells schedule's per-slot storage and order: the Generated hooks of InitCellTiles and
 // StepCellTiles (NoGenerated: nothing compiled in).
 //
-// Host execution spaces only (CellGroup instantiates LanesSchedule under
+// Host execution spaces only (CellGroup instantiates TilesSchedule under
 // is_host_backend).
 // Tiles go to threads in contiguous chunks (static schedule) and their pages are first
 // written by the same policy (FillCellTiles), as for the SIMD-tile batches.
@@ -51,10 +51,10 @@
 namespace hinesbatch {
 namespace impl {
 
-// W of the lanes schedule: 16 cells, or two vectors where a vector holds more than 8
+// W of the tiles schedule: 16 cells, or two vectors where a vector holds more than 8
 // doubles. More lanes than one vector: the sweep's divisions are long-latency and their
 // throughput per double is the same at every width, so a tile must put several vectors
-// of independent work in flight per node. Measured on a 2-core Xeon (AVX-512), the P3 network's
+// of independent work in flight per node. Measured on a 2-core Xeon (AVX-512), the synthetic:p3
 // cells, compartment-steps/s on one core (docs/PERFORMANCE.md): W = 2, 4, 8, 16 with SSE2 code
 // 1.5, 1.8, 2.4, 2.6 x 10^8; W = 16, 32 with AVX-512 code 3.3, 3.2 x 10^8.
 // -DHINESBATCH_CELL_TILE_LANES=N overrides it (experiments; any N >= 1).
@@ -113,7 +113,7 @@ TileVoltages<MemorySpace> host_voltages(const TileVoltages<MemorySpace>& v) {
 template <class ExecutionSpace, class Staging, int W>
 struct FillCellTiles {
   CellTileViews<ExecutionSpace> t;
-  Staging s;  // (slot, node) accessors: TemplateBlockRows (lanes_schedule.hpp)
+  Staging s;  // (slot, node) accessors: TemplateBlockRows (tiles_schedule.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename SimdTilePolicy<ExecutionSpace>::member_type& team) const {
     const int tile = simd_tile_of(team);

@@ -142,7 +142,8 @@ class CellsSchedule
   using Generated = GeneratedCells<ExecutionSpace, Catalogue>;
 
   static const char* schedule_name() { return "cells"; }
-  int cell_lanes() const { return 1; }
+  int team_lanes() const { return 1; }
+  int tile_cells() const { return 1; }
   std::string detail() const { return detail_; }
   const views& data() const { return c_; }
 
@@ -171,37 +172,16 @@ class CellsSchedule
     setup_generated(setup);
   }
 
-  // Records other than v read the generated mechanisms' storage at their RecordPlace.
-  void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
-                   const std::vector<int>& slot, const std::vector<int>& node,
-                   const std::vector<RecordedVariable>& variables) {
-    this->set_generated_records(exec, r, layouts_, template_of_slot_, catalogue(), slot, node,
-                                variables);
-  }
-
-  // Row `row` of trace from records of any variable (record() calls it where some record is
-  // not v). Asynchronous.
-  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
-                     int row) const {
-    this->record_generated_values(exec, trace, row, gen_.g);
-  }
+  const typename Generated::Views& generated_views() const { return gen_.g; }
 
   void initialize(const ExecutionSpace& exec) {
     init_cells(exec, c_, cells_, params_.v_init, q10_, true, generated_, gen_);
   }
 
-  // A launch per step, after the step's events.
-  void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
-                 const StepEvents<memory_space>& events, const TraceView<memory_space>& trace) {
-    this->run_steps_one_by_one(exec, first, count, events, trace);
-  }
-
-  // Events [begin, end) before global step `step` (at t = step dt). Asynchronous.
-  void apply_step_events(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
-                         int begin, int end, std::int64_t step) const {
-    this->apply_events_to(exec, events, begin, end, static_cast<double>(step) * params_.dt,
-                          generated_, gen_.syn);
-  }
+  // A launch per step, after the step's events (ScheduleVoltages::run_steps).
+  double dt() const { return params_.dt; }
+  bool runs_generated() const { return generated_; }
+  const auto& generated_synapses() const { return gen_.syn; }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
   void step(const ExecutionSpace& exec, std::int64_t step) const {
@@ -280,14 +260,8 @@ class CellsSchedule
 
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    template_of_slot_ = setup.template_of_slot;
-    generated_ =
-        setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, catalogue(),
-                              params_, "in the cells schedule's step", layouts_, gen_.g, detail_);
-    if (generated_)
-      gen_.syn =
-          make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
-                                             setup.syn_begin_of_slot, catalogue(), params_);
+    generated_ = this->template setup_generated_mechanisms<Catalogue>(
+        setup, params_, "in the cells schedule's step", gen_.g, gen_.syn, detail_);
   }
 
   views c_;
@@ -296,8 +270,6 @@ class CellsSchedule
   int max_nodes_ = 1, cells_ = 0;
   bool generated_ = false;
   Generated gen_;
-  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
-  std::vector<int> template_of_slot_;
   std::string detail_;
 };
 

@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {
@@ -266,12 +267,12 @@ class DeviceEventQueue {
       throw std::invalid_argument("hinesbatch: a connection has source gid " +
                                   std::to_string(range.min_val) + " (gids are >= 0)");
     const std::int64_t max_gid = n > 0 ? range.max_val : 0;
-    // In host memory, counting (the connections' whole setup of the P3 networks on 16 cores
-    // took 3.6-4.4x less than with Kokkos::sort); on the GPU the key sort is the faster one
-    // (H100, 10 M connections: 3 against 5 ms). docs/history/SCALING-log.md (the connections' CSR
-    // by counting on the host).
+    // On a host backend, counting (the connections' whole setup of the p3_synaptic networks on
+    // 16 cores took 3.6-4.4x less than with Kokkos::sort); on the GPU the key sort is the faster
+    // one (H100, 10 M connections: 3 against 5 ms). docs/history/SCALING-log.md (the
+    // connections' CSR by counting on the host).
     impl::CsrBySource<mem> csr;
-    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, mem>::accessible)
+    if constexpr (is_host_backend<ExecutionSpace>())
       csr = impl::csr_by_counting(exec, src_in, max_gid);
     if (csr.order.extent(0) == 0 && n > 0) csr = impl::csr_by_key(exec, src_in, max_gid);
     target_synapse_ = view<int>(Kokkos::view_alloc("hb::conn_syn", Kokkos::WithoutInitializing), n);
@@ -524,7 +525,8 @@ class DeviceEventQueue {
   static host_array<T> host_view(const std::vector<T>& v) {
     return host_array<T>(v.data(), v.size());
   }
-  // The host array itself where the device reads host memory (OpenMP, Serial), else a copy.
+  // The host array itself where the backend's memory is host memory (OpenMP, Serial): a View
+  // of it can wrap the host pointer; else a copy.
   template <class T>
   static Kokkos::View<const T*, mem> upload(const ExecutionSpace& exec, const host_array<T>& h,
                                             const char* label) {

@@ -1,5 +1,5 @@
 #pragma once
-// Generated (NMODL) mechanisms in the lanes schedule (cell_tiles.hpp): a work item steps a
+// Generated (NMODL) mechanisms in the tiles schedule (cell_tiles.hpp): a work item steps a
 // tile of W cells of one tree, and runs their templates' mechanisms inside the same step.
 // The generated code and its storage are the cells schedule's (generated_cells.hpp): rows
 // and ions per slot, read and written through a CellsAccessor built for each lane's slot;
@@ -140,7 +140,7 @@ struct TileAccessor {
   }
 };
 
-// The lanes schedule's hooks, for catalogue Catalogue. active: StepCellTiles and
+// The tiles schedule's hooks, for catalogue Catalogue. active: StepCellTiles and
 // InitCellTiles compile them in only then (NoGenerated otherwise).
 template <class ExecutionSpace, class Catalogue>
 struct GeneratedTiles {

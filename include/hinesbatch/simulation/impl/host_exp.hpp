@@ -1,7 +1,7 @@
 #pragma once
 // exp over an array on x86-64 hosts with AVX2 and FMA, bit for bit glibc's scalar exp (the
 // algorithm of glibc >= 2.28, its FMA variant, which glibc itself selects on such CPUs), four
-// doubles per instruction. The lanes schedule's hh gates spend most of their time in exp; a
+// doubles per instruction. The tiles schedule's hh gates spend most of their time in exp; a
 // libmvec-style vector exp would be a few ulp off and break the equality with the cells
 // schedule and NEURON. host_vector_exp_usable() checks the CPU and compares this code with
 // std::exp on sample arguments once per process; where either fails, callers keep std::exp.

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "hinesbatch/core/impl/enum_names.hpp"
+
 namespace hinesbatch {
 
 // One launch of the epoch kernel.
@@ -32,12 +34,18 @@ struct OnChipLaunch {
   std::string why;          // for the metrics: the choice and what bounded it
 
   int scratch_level() const { return kind == kTeamInMemory ? 1 : 0; }
-  const char* kind_name() const {
-    return kind == kWarpPerCell   ? "warp_per_cell"
-           : kind == kTeamPerCell ? "team_per_cell"
-                                  : "team_in_memory";
-  }
+  const char* kind_name() const;
 };
+
+// The kinds' names in run.on_chip_kind and the metrics.
+inline constexpr impl::EnumName<OnChipLaunch::Kind> kOnChipKindNames[] = {
+    {OnChipLaunch::kWarpPerCell, "warp_per_cell", nullptr},
+    {OnChipLaunch::kTeamPerCell, "team_per_cell", nullptr},
+    {OnChipLaunch::kTeamInMemory, "team_in_memory", nullptr},
+};
+inline const char* OnChipLaunch::kind_name() const {
+  return impl::enum_to_string(kOnChipKindNames, kind);
+}
 
 // What the device allows the epoch kernel.
 struct OnChipDevice {

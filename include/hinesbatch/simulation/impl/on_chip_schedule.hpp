@@ -67,7 +67,8 @@ class OnChipSchedule
 
   static const char* schedule_name() { return "on_chip"; }
   // The lanes of a team (the first launch's).
-  int cell_lanes() const { return launches_.empty() ? 1 : launches_.front().lanes; }
+  int team_lanes() const { return launches_.empty() ? 1 : launches_.front().lanes; }
+  int tile_cells() const { return 1; }
   // What the launches say.
   std::string detail() const {
     std::string out;
@@ -100,8 +101,8 @@ class OnChipSchedule
                    const std::vector<RecordedVariable>& variables) {
     this->records_ = rec;
     std::vector<int> store, index;
-    record_places(layouts_, template_of_slot_, nmodl::description<Catalogue>(), slot, node,
-                  variables, store, index);
+    record_places(this->layouts_, this->template_of_slot_, nmodl::description<Catalogue>(), slot,
+                  node, variables, store, index);
     std::vector<int> begin(cells_ + 1, 0), nodes(slot.size()), columns(slot.size());
     std::vector<int> stores(store.size()), indices(index.size());
     for (int s : slot) ++begin[s + 1];
@@ -126,12 +127,9 @@ class OnChipSchedule
     lists_.record_index = to_device(exec, indices, "hb::rec_index_of_slot");
   }
 
-  // Row `row` of trace (the first, after initialisation; the epoch kernel records the
-  // others) from records of any variable. Asynchronous.
-  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
-                     int row) const {
-    this->record_generated_values(exec, trace, row, gen_.g);
-  }
+  // Records of any variable: ScheduleVoltages::record_values writes the first row (after
+  // initialisation), the epoch kernel the others.
+  const typename Generated::Views& generated_views() const { return gen_.g; }
 
   void initialize(const ExecutionSpace& exec) {
     init_cells(exec, c_, cells_, params_.v_init, q10_, false, generated_, gen_);
@@ -218,15 +216,9 @@ class OnChipSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
   // (slot, row) rows contiguous per slot.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    template_of_slot_ = setup.template_of_slot;
-    generated_ = setup_generated_views(setup.exec, setup.templates, setup.template_of_slot,
-                                       nmodl::description<Catalogue>(), params_,
-                                       "over each team's lanes", layouts_, gen_.g,
-                                       generated_detail_, team_range_by_position(setup.exec));
-    if (generated_)
-      gen_.syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates,
-                                                    setup.template_of_slot, setup.syn_begin_of_slot,
-                                                    nmodl::description<Catalogue>(), params_);
+    generated_ = this->template setup_generated_mechanisms<Catalogue>(
+        setup, params_, "over each team's lanes", gen_.g, gen_.syn, generated_detail_,
+        team_range_by_position(setup.exec));
   }
 
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
@@ -394,8 +386,6 @@ class OnChipSchedule
   views c_;
   bool generated_ = false;
   Generated gen_;
-  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
-  std::vector<int> template_of_slot_;
   std::string generated_detail_;
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;

@@ -195,7 +195,8 @@ class NetworkSimulation {
     trace_host_ = Kokkos::create_mirror_view(trace_buf_);
     metrics_.exchange = exchange.name();
     metrics_.schedule = group_->schedule_name();
-    metrics_.cell_lanes = group_->cell_lanes();
+    metrics_.team_lanes = group_->team_lanes();
+    metrics_.tile_cells = group_->tile_cells();
     metrics_.schedule_detail = group_->schedule_detail();
     metrics_.ranks = exchange.size();
     metrics_.overlap = overlap_;
@@ -268,7 +269,7 @@ class NetworkSimulation {
       queue_spikes(std::move(all), steps_);
     }
     std::sort(raster_.begin(), raster_.end());
-    metrics_.wall_s = since(t_start);
+    metrics_.wall_rank_s = since(t_start);
     metrics_.steps = steps_;
     metrics_.epochs = epochs;
     metrics_.simulated_ms = steps_ * params_.dt;
@@ -276,7 +277,7 @@ class NetworkSimulation {
     // Collective: every rank reaches this point.
     metrics_.compute_max_s = exchange_.max(metrics_.compute_s);
     metrics_.compute_mean_s = exchange_.sum(metrics_.compute_s) / exchange_.size();
-    metrics_.wall_max_s = exchange_.max(metrics_.wall_s);
+    metrics_.wall_s = exchange_.max(metrics_.wall_rank_s);
     metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
   }
 

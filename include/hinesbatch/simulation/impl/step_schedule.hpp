@@ -9,7 +9,7 @@
 //   schedule  file                  kernels                              where
 //   cells     cells_schedule.hpp    StepCells: a work item per cell per  any backend
 //                                   step, (slot, node) storage
-//   lanes     lanes_schedule.hpp    StepCellTiles (cell_tiles.hpp): a    host backends
+//   lanes     tiles_schedule.hpp    StepCellTiles (cell_tiles.hpp): a    host backends
 //                                   tile of W cells of one tree per item
 //   on_chip   on_chip_schedule.hpp  StepCellEpochOnChip                  any backend (GPU
 //                                   (cell_epoch_on_chip.hpp): a team     default); launches
@@ -22,8 +22,8 @@
 //       InputError where a cell does not fit it (its capacity test)
 //   void set_records(exec, const Recordings&, slot, node, variables)  the recordings (trace
 //       column r is variables[r], v unless it says otherwise, at node[r] of slot[r]), on the
-//       device and on the host; once, before run_steps. Only cells and on_chip record
-//       variables other than v (lanes runs no generated mechanisms)
+//       device and on the host; once, before run_steps (ScheduleVoltages' for cells and
+//       lanes; on_chip lists them per slot for its epoch kernel)
 //   void initialize(exec)                       v = v_init, gates at rest, g = 0, detectors
 //   void run_steps(exec, first, count, const StepEvents&, trace)  steps [first, first +
 //       count): before step first + j its events reach their synapses; after it, row j + 1
@@ -32,8 +32,9 @@
 //   void record_voltages(exec, slot, node, trace, row) const  any (slot, node) list
 //   void check_voltages(exec, time_ms, gid_of_slot) const  throws SolverError on a
 //       non-finite or non-physical voltage (voltage_check.hpp)
-//   static const char* schedule_name()          "cells", "lanes", "on_chip"
-//   int cell_lanes() const                      lanes that step one cell
+//   static const char* schedule_name()          "cells", "tiles", "on_chip"
+//   int team_lanes() const                      threads that step one cell together
+//   int tile_cells() const                      cells one work item steps at once
 //   std::string detail() const                  what the setup chose (metrics)
 //   const CellGroupViews<ExecutionSpace>& data() const  the shared Views and its own
 //
@@ -41,7 +42,7 @@
 // into; the mechanisms' device functions are in mechanisms/). Their per-node parameters are
 // computed once per template (template_nodes, cell_templates.hpp) and stored by each
 // schedule's construct: the cells schedule in (slot, node) rows (fill_slot_constants), the
-// lanes schedule in its tiles (build_tiles), the on-chip schedule in one block per template
+// tiles schedule in its tiles (build_tiles), the on-chip schedule in one block per template
 // (upload_template_blocks). The detector (mechanisms/detector.hpp) follows update in all.
 //   cells    initialize InitCells; events ApplySynapticEvents; assemble StepCells::assemble;
 //            update StepCells::update
@@ -59,6 +60,8 @@
 // schedule in a std::variant and visits it on the host.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hinesbatch/layouts/solve_status.hpp"
@@ -70,6 +73,7 @@
 #include "hinesbatch/simulation/impl/voltage_check.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
 #include "hinesbatch/simulation/network.hpp"
+#include "hinesbatch/simulation/nmodl/describe.hpp"
 
 namespace hinesbatch {
 
@@ -94,7 +98,7 @@ struct CellGroupViews {
   nodes_d d0;             // the constant part of d: C/dt + sum of g_axial
   nodes_u8 mechs;
   nodes_d pas_g, pas_e, hh_gna, hh_gk, hh_gl, hh_el, hh_m, hh_h, hh_n;  // absolute (uS)
-  vec_i syn_begin, syn_node;  // syn_node: the cells and lanes schedules only
+  vec_i syn_begin, syn_node;  // syn_node: the cells and tiles schedules only
   vec_d syn_decay, syn_e, syn_g;
   vec_i stim_begin, stim_node;
   vec_d stim_del, stim_dur, stim_amp;
@@ -107,13 +111,13 @@ struct CellGroupViews {
 
 namespace impl {
 
-enum class ScheduleKind { Cells, Lanes, OnChip };
+enum class ScheduleKind { Cells, Tiles, OnChip };
 
 // What CellGroup's shared setup does for a schedule before constructing it: the lanes
 // schedule fills tiles from consecutive slots, so slots of one size are ordered by tree;
 // lanes and on_chip use the distinct trees; the on-chip schedule finds a synapse's node
 // through its groups (OnChipCellLists), the others read syn_node.
-inline bool slots_by_tree(ScheduleKind k) { return k == ScheduleKind::Lanes; }
+inline bool slots_by_tree(ScheduleKind k) { return k == ScheduleKind::Tiles; }
 inline bool uses_trees(ScheduleKind k) { return k != ScheduleKind::Cells; }
 inline bool uses_synapse_nodes(ScheduleKind k) { return k != ScheduleKind::OnChip; }
 
@@ -276,10 +280,10 @@ struct RecordValues {
   }
 };
 
-// What every schedule does with its voltages and its recordings, given Derived's
-// `voltages()` (a (slot, node) accessor of v, valid between steps) and `data()` (its
-// CellGroupViews): record, record_voltages and check_voltages of the interface above.
-// Derived sets `records_` in its set_records.
+// What every schedule does with its voltages, its recordings and its generated mechanisms'
+// setup, given Derived's `voltages()` (a (slot, node) accessor of v, valid between steps),
+// `data()` (its CellGroupViews) and `generated_views()` (its GeneratedViews): record,
+// set_records, record_voltages and check_voltages of the interface above.
 template <class Derived, class ExecutionSpace>
 class ScheduleVoltages {
  public:
@@ -292,37 +296,31 @@ class ScheduleVoltages {
     else
       record_voltages(exec, records_.slot, records_.node, trace, row);
   }
-  // Records of any variable, for the schedules that run generated mechanisms (laid out as
-  // `layouts`, one per template): each record's place (RecordPlace) in their storage.
-  void set_generated_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
-                             const std::vector<GeneratedTemplate>& layouts,
-                             const std::vector<int>& template_of_slot,
-                             const MechanismCatalogue& cat, const std::vector<int>& slot,
-                             const std::vector<int>& node,
-                             const std::vector<RecordedVariable>& variables) {
+  // Records of any variable: each record's place (RecordPlace) in the generated mechanisms'
+  // storage (laid out as layouts_, one per template).
+  void set_records(const ExecutionSpace& exec, const Recordings<memory_space>& r,
+                   const std::vector<int>& slot, const std::vector<int>& node,
+                   const std::vector<RecordedVariable>& variables) {
     records_ = r;
     std::vector<int> store, index;
-    record_places(layouts, template_of_slot, cat, slot, node, variables, store, index);
+    record_places(layouts_, template_of_slot_, self().catalogue(), slot, node, variables, store,
+                  index);
     if (store.empty()) return;
     records_.store = to_device(exec, store, "hb::rec_store");
     records_.index = to_device(exec, index, "hb::rec_index");
   }
-  // Row `row` of trace from those records, g the generated views. Asynchronous.
-  template <class GenViews>
-  void record_generated_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
-                               int row, const GenViews& g) const {
+  // Row `row` of trace from records of any variable (record() calls it where some record is
+  // not v). Asynchronous.
+  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
+                     int row) const {
     const Recordings<memory_space>& r = records_;
+    using GenViews = std::decay_t<decltype(self().generated_views())>;
     Kokkos::parallel_for(
         "hinesbatch::sim_record_values",
         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
         RecordValues<ExecutionSpace, decltype(self().voltages()), GenViews>{
-            self().voltages(), r.slot, r.node, r.store, r.index, trace, row, g});
-  }
-  // Records other than v (records_.store not empty): the schedules that run generated
-  // mechanisms hide this with their own; the others' records are v only.
-  void record_values(const ExecutionSpace& exec, const TraceView<memory_space>& trace,
-                     int row) const {
-    record_voltages(exec, records_.slot, records_.node, trace, row);
+            self().voltages(), r.slot, r.node, r.store, r.index, trace, row,
+            self().generated_views()});
   }
   void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
                        const Kokkos::View<int*, memory_space>& node,
@@ -336,38 +334,60 @@ class ScheduleVoltages {
                                time_ms, gid);
   }
 
- protected:
-  // The schedules that step one launch per step (cells, lanes): before step first + j its
-  // events (Derived's apply_step_events(exec, events, begin, end, step)), after it row
-  // j + 1 of trace.
-  void run_steps_one_by_one(const ExecutionSpace& exec, std::int64_t first, int count,
-                            const StepEvents<memory_space>& events,
-                            const TraceView<memory_space>& trace) const {
+  // The schedules that launch once per step (cells, tiles; on_chip hides both with its epoch
+  // kernel), given Derived's step(exec, step), dt(), runs_generated() and
+  // generated_synapses(): before step first + j its events, after it row j + 1 of trace.
+  void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
+                 const StepEvents<memory_space>& events,
+                 const TraceView<memory_space>& trace) const {
     for (int j = 0; j < count; ++j) {
-      self().apply_step_events(exec, events, events.step_begin[j], events.step_begin[j + 1],
-                               first + j);
+      apply_step_events(exec, events, events.step_begin[j], events.step_begin[j + 1], first + j);
       self().step(exec, first + j);
       record(exec, trace, j + 1);
     }
   }
 
-  // The events [begin, end) of a step that starts at t: the built-in ExpSyn's, or with
-  // point-process synapses (syn: a GeneratedSynapses, `generated`) theirs too. Asynchronous.
-  template <class Synapses>
-  void apply_events_to(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
-                       int begin, int end, double t, bool generated, const Synapses& syn) const {
-    if (!generated || syn.mech.extent(0) == 0) {
+  // Events [begin, end) before global step `step` (at t = step dt): the built-in ExpSyn's, or
+  // with point-process synapses (a GeneratedSynapses) theirs too. Asynchronous.
+  void apply_step_events(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
+                         int begin, int end, std::int64_t step) const {
+    const auto& syn = self().generated_synapses();
+    if (!self().runs_generated() || syn.mech.extent(0) == 0) {
       apply_synaptic_events(exec, events.syn, events.w, self().data().syn_g, begin, end);
       return;
     }
     if (end <= begin) return;
+    using Synapses = std::decay_t<decltype(syn)>;
     Kokkos::parallel_for("hinesbatch::sim_apply_events",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
                          ApplyGeneratedSynapticEvents<memory_space, Synapses>{
-                             events.syn, events.w, self().data().syn_g, syn, begin, end, t});
+                             events.syn, events.w, self().data().syn_g, syn, begin, end,
+                             static_cast<double>(step) * self().dt()});
+  }
+
+ protected:
+  // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device:
+  // their views g and their synapses' point processes syn, for a step described by `where`
+  // (the metrics' detail). extra: setup_generated_views' last arguments. Whether any
+  // template has generated mechanisms.
+  template <class Catalogue, class GenViews, class Synapses, class... Extra>
+  bool setup_generated_mechanisms(const ScheduleSetup<ExecutionSpace>& setup,
+                                  const SimulationParameters& params, const char* where,
+                                  GenViews& g, Synapses& syn, std::string& detail, Extra... extra) {
+    template_of_slot_ = setup.template_of_slot;
+    const MechanismCatalogue& cat = nmodl::description<Catalogue>();
+    const bool generated =
+        setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, cat, params,
+                              where, layouts_, g, detail, extra...);
+    if (generated)
+      syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
+                                               setup.syn_begin_of_slot, cat, params);
+    return generated;
   }
 
   Recordings<memory_space> records_;
+  std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
+  std::vector<int> template_of_slot_;
 
  private:
   const Derived& self() const { return static_cast<const Derived&>(*this); }

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstring>
+#include <hinesbatch/simulation/nmodl/impl/single_compartment_kernel.hpp>
 #include <hinesbatch/simulation/nmodl/ions.hpp>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
 #include <stdexcept>
@@ -18,86 +19,6 @@
 #include <vector>
 
 namespace hinesbatch::nmodl {
-
-// The state of one compartment that the accessor reads and writes.
-struct CompartmentState {
-  double v, t, dt, celsius, area, diam;
-  double rhs, d;  // -(membrane current), di/dv: mA/cm2, S/cm2
-  double* ions;   // [ion * IonSlots + slot]
-};
-
-// Accessor of one instance of mechanism M (the interface in mechanism.hpp).
-template <class M>
-struct InstanceAccessor {
-  CompartmentState& c;
-  double* vars;
-  const double* globals_;
-  const int* ion_index;  // ion variable K -> c.ions index of its value
-  const int* ion_base;   // ion variable K -> c.ions index of its ion's slot 0
-
-  KOKKOS_INLINE_FUNCTION double v() const { return c.v; }
-  KOKKOS_INLINE_FUNCTION double t() const { return c.t; }
-  KOKKOS_INLINE_FUNCTION double dt() const { return c.dt; }
-  KOKKOS_INLINE_FUNCTION double celsius() const { return c.celsius; }
-  KOKKOS_INLINE_FUNCTION double area() const { return c.area; }
-  KOKKOS_INLINE_FUNCTION double diam() const { return c.diam; }
-  template <int I>
-  KOKKOS_INLINE_FUNCTION double get() const {
-    return vars[I];
-  }
-  template <int I>
-  KOKKOS_INLINE_FUNCTION void set(double x) const {
-    vars[I] = x;
-  }
-  template <int I>
-  KOKKOS_INLINE_FUNCTION double global() const {
-    return globals_[I];
-  }
-  template <int K>
-  KOKKOS_INLINE_FUNCTION double ion() const {
-    return c.ions[ion_index[K]];
-  }
-  template <int K>
-  KOKKOS_INLINE_FUNCTION void set_ion(double x) const {
-    c.ions[ion_index[K]] = x;
-  }
-  // Point processes give nA and uS: per unit area of the compartment (um2) as NEURON does.
-  KOKKOS_INLINE_FUNCTION double scale() const {
-    return M::kind == MechanismKind::PointProcess ? 100.0 / c.area : 1.0;
-  }
-  KOKKOS_INLINE_FUNCTION void add_current(double i, double g) const {
-    c.rhs -= i * scale();
-    c.d += g * scale();
-  }
-  template <int K>
-  KOKKOS_INLINE_FUNCTION void add_ion_current(double i, double didv) const {
-    c.ions[ion_base[K] + IonI] += i * scale();
-    c.ions[ion_base[K] + IonDidv] += didv * scale();
-  }
-};
-
-// One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive, 4 the
-// NET_RECEIVE INITIAL of a NetCon.
-struct PhaseCall {
-  CompartmentState& c;
-  double* vars;
-  const double* globals;
-  const int* ion_index;
-  const int* ion_base;
-  int phase;
-  double* w;
-  template <class M>
-  KOKKOS_INLINE_FUNCTION void apply(int) const {
-    InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
-    if (phase == 0) M::initial(a);
-    if (phase == 1) M::current(a);
-    if (phase == 2) M::state(a);
-    if constexpr (M::has_net_receive) {
-      if (phase == 3) M::net_receive(a, w);
-      if (phase == 4) M::net_receive_initial(a, w);
-    }
-  }
-};
 
 // An event through a NetCon: events with the same netcon (>= 0) share one weight vector
 // (NET_RECEIVE's arguments: weight, then per-NetCon state set by its INITIAL block); -1
@@ -109,10 +30,12 @@ struct Event {
   int netcon = -1;
 };
 
-constexpr int kMaxWeights = 8;
-
 struct Record {
-  enum Kind { Voltage, Variable, IonValue } kind = Voltage;
+  enum Kind {
+    Voltage = impl::kRecordVoltage,
+    Variable = impl::kRecordVariable,
+    IonValue = impl::kRecordIonValue
+  } kind = Voltage;
   int instance = -1, index = 0;  // Variable: instance and variable; IonValue: c.ions index
   std::string label;
 };
@@ -338,84 +261,12 @@ class SingleCompartment {
     // Events are delivered in time order; ties in insertion order.
     const double dt_ = dt, cel = celsius, vinit = v_init, cm_ = cm, area_ = area, diam_ = diam;
 
+    using Kernel = impl::StepSingleCompartments<Mechanisms, Memory>;
     Kokkos::parallel_for(
         "hinesbatch::nmodl::single_compartment", Kokkos::RangePolicy<ExecSpace>(0, num_cells),
-        KOKKOS_LAMBDA(const int cell) {
-          double ionbuf[8 * IonSlots];
-          CompartmentState c{vinit, 0.0, dt_, cel, area_, diam_, 0.0, 0.0, ionbuf};
-          for (int k = 0; k < nion; ++k) {
-            double* s = &ion_setup(k * 8);
-            ionbuf[k * IonSlots + IonCi] = s[0];
-            ionbuf[k * IonSlots + IonCo] = s[1];
-            ionbuf[k * IonSlots + IonE] = s[2];
-            ionbuf[k * IonSlots + IonI] = 0;
-            ionbuf[k * IonSlots + IonDidv] = 0;
-            if (s[5] != 0)
-              ionbuf[k * IonSlots + IonE] = nernst(s[0], s[1], static_cast<int>(s[3]), c.celsius);
-          }
-          auto each = [&](auto&& fn) {
-            for (int j = 0; j < ni; ++j) {
-              const int i = ord(j);
-              fn(i);
-            }
-          };
-          auto call = [&](int i, int phase, double* w) {
-            PhaseCall p{
-                c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase, w};
-            Dispatch<Mechanisms>::call(mech(i), p);
-          };
-          auto currents = [&]() {
-            for (int k = 0; k < nion; ++k) {
-              ionbuf[k * IonSlots + IonI] = 0;
-              ionbuf[k * IonSlots + IonDidv] = 0;
-              if (ion_setup(k * 8 + 6) != 0)
-                ionbuf[k * IonSlots + IonE] =
-                    nernst(ionbuf[k * IonSlots + IonCi], ionbuf[k * IonSlots + IonCo],
-                           static_cast<int>(ion_setup(k * 8 + 3)), c.celsius);
-            }
-            c.rhs = 0;
-            c.d = 0;
-            each([&](int i) { call(i, 1, nullptr); });
-          };
-          auto record = [&](int step) {
-            for (int r = 0; r < nr; ++r) {
-              const int kind = rec(3 * r), inst = rec(3 * r + 1), idx = rec(3 * r + 2);
-              out(cell, step, r) = kind == Record::Voltage    ? c.v
-                                   : kind == Record::Variable ? vars(cell, off(inst) + idx)
-                                                              : ionbuf[idx];
-            }
-          };
-          int next_event = 0;
-          auto deliver = [&](double until) {
-            while (next_event < nev && ev(3 * next_event) <= until) {
-              const double tsave = c.t;
-              c.t = ev(3 * next_event);
-              call(static_cast<int>(ev(3 * next_event + 1)), 3,
-                   &nc_w(cell, ev_nc(next_event) * kMaxWeights));
-              c.t = tsave;
-              ++next_event;
-            }
-          };
-          // finitialize: INITIAL blocks in order, then the currents once (ion currents set).
-          each([&](int i) { call(i, 0, nullptr); });
-          for (int k = 0; k < nnc; ++k) call(nc_inst(k), 4, &nc_w(cell, k * kMaxWeights));
-          currents();
-          record(0);
-          for (int step = 1; step <= steps; ++step) {
-            deliver(c.t + 0.5 * c.dt);
-            for (int k = 0; k < nvc; ++k)
-              if (c.t >= vc(2 * k) - 1e-9) c.v = vc(2 * k + 1);
-            c.t += 0.5 * c.dt;
-            currents();
-            // cm dv/dt = -i: NEURON's d = 1e-3 cm / dt + g, dv = rhs / d (mA/cm2, S/cm2).
-            c.v += c.rhs / (1e-3 * cm_ / c.dt + c.d);
-            c.t += 0.5 * c.dt;
-            each([&](int i) { call(i, 2, nullptr); });
-            // NEURON records before it delivers the events due by the next half step.
-            record(step);
-            deliver(c.t + 0.5 * c.dt);
-          }
-        });
+        Kernel{vars, glob,    iidx,  ibase, ion_setup, mech, ord, off, goff, ioff,
+               nc_w, nc_inst, ev_nc, ev,    vc,        rec,  out, dt_, cel,  vinit,
+               cm_,  area_,   diam_, ni,    nion,      nev,  nvc, nr,  nnc,  steps});
     auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     std::vector<double> result(h_out.data(), h_out.data() + h_out.size());
     if (nr == 0) result.clear();

@@ -1,6 +1,7 @@
 #pragma once
-// How the lanes of the on-chip step schedule (cell_epoch_on_chip.hpp) share one cell's
-// Hines solve, planned once per tree on the host.
+// How the lanes of one team share one tree's Hines solve (hines_lanes.hpp: the packed
+// CellLanes schedule, BlockPerSystem, the simulation's on-chip step), planned once per tree
+// on the host; and the plans of several trees concatenated for the device.
 //
 // The tree is cut into *pieces*. A node whose subtree has at most T nodes is *small*; the
 // others are *big*. A small node whose parent is big starts a piece holding its whole
@@ -15,8 +16,10 @@
 // barrier between levels is the only synchronisation. T is the candidate that minimises
 // the modelled critical path (the longest list of each level, plus a barrier each).
 // Unbranched cables stay one piece: correct, but no faster than one lane.
-#include <Kokkos_Macros.hpp>
+#include <Kokkos_Core.hpp>
 #include <vector>
+
+#include "hinesbatch/core/impl/device_copy.hpp"
 
 namespace hinesbatch {
 
@@ -49,6 +52,51 @@ struct CellLanePlan {
   // the few pieces near the root fill the first warp: those levels need only wait for that
   // warp, not for the whole team.
   int warp_levels_from(int warp_lanes) const;
+};
+
+// Every distinct tree's CellLanePlan (for one lane count), concatenated for the device:
+// plan q has levels(q) levels; level v, lane k runs entries[begin(b + v L + k) ..
+// begin(b + v L + k + 1)), b = begin_at(q), L the lanes.
+// warp_from(q): the first level of plan q whose lanes wait for the first warp only
+// (CellLanePlan::warp_levels_from; plan q's levels when its lanes are one warp or fewer).
+template <class MemorySpace>
+struct DeviceLanePlans {
+  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries, warp_from;
+};
+
+// The lanes of a GPU warp: a team of more lanes waits for its first warp alone at the levels
+// near the root.
+constexpr int kLanePlanWarp = 32;
+
+// The host side: plans added one by one, then copied to the device once.
+struct LanePlanList {
+  std::vector<int> levels, begin_at, begin, entries, warp_from;
+
+  // Returns the plan's index.
+  int add(const CellLanePlan& plan) {
+    levels.push_back(plan.levels);
+    warp_from.push_back(plan.lanes > kLanePlanWarp ? plan.warp_levels_from(kLanePlanWarp)
+                                                   : plan.levels);
+    begin_at.push_back(static_cast<int>(begin.size()));
+    for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
+    entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
+    return static_cast<int>(levels.size()) - 1;
+  }
+  // Plan q's number of entries: from its first begin to its last.
+  int entries_of(int q) const {
+    const std::size_t next =
+        q + 1 < static_cast<int>(begin_at.size()) ? begin_at[q + 1] : begin.size();
+    return begin[next - 1] - begin[begin_at[q]];
+  }
+
+  template <class MemorySpace, class ExecutionSpace>
+  DeviceLanePlans<MemorySpace> to_device(const ExecutionSpace& exec) const {
+    return {impl::to_device<MemorySpace>(exec, levels, "hinesbatch::lane_plan_levels"),
+            impl::to_device<MemorySpace>(exec, begin_at, "hinesbatch::lane_plan_begin_at"),
+            impl::to_device<MemorySpace>(exec, begin, "hinesbatch::lane_plan_begin"),
+            impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries"),
+            impl::to_device<MemorySpace>(exec, warp_from, "hinesbatch::lane_plan_warp_from")};
+  }
 };
 
 }  // namespace hinesbatch

@@ -9,7 +9,7 @@
 
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
-#include "hinesbatch/morphology/device_tree.hpp"
+#include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/impl/hines_on_chip.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"

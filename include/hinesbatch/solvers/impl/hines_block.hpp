@@ -64,7 +64,7 @@ class BlockPlanCache {
 };
 
 // How the schedule runs a tree: the team's lanes, and what its level-0 scratch keeps
-// (LaneLaunch, multi_morphology_solve.hpp, for one tree: d and rhs, u and l when
+// (LaneLaunch, hines_lanes.hpp, for one tree: d and rhs, u and l when
 // coefficients_on_chip, the plan's entries and the parents when plan_on_chip; d and rhs
 // in level 1 when even they do not fit).
 struct BlockShape {
@@ -111,64 +111,27 @@ struct SolveBlockPerSystem {
     const int n = launch.capacity;
     const long long offset = static_cast<long long>(s) * n;
     const int e0 = plans.begin(0);
-    char* const chip = launch.level0_bytes(sizeof(T)) > 0
-                           ? on_chip<0>(static_cast<char*>(
-                                 t.team_scratch(0).get_shmem(launch.level0_bytes(sizeof(T)))))
-                           : nullptr;
-    T* const values =
-        Level == 0 ? reinterpret_cast<T*>(chip)
-                   : static_cast<T*>(t.team_scratch(1).get_shmem(launch.value_bytes(sizeof(T))));
-    T* const sd = values;
-    T* const sr = values + n;
-    T* const su = launch.coefficients_on_chip ? sr + n : nullptr;
-    T* const sl = launch.coefficients_on_chip ? su + n : nullptr;
-    int* const plan_entries =
-        launch.plan_on_chip
-            ? reinterpret_cast<int*>(chip + (Level == 0 ? launch.value_bytes(sizeof(T)) : 0))
-            : nullptr;
-    int* const plan_parent = launch.plan_on_chip ? plan_entries + launch.entry_capacity : nullptr;
-    if (launch.plan_on_chip) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, launch.entry_capacity),
-                           [&](const int k) { plan_entries[k] = plans.entries(e0 + k); });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
-                           [&](const int i) { plan_parent[i] = parent(i); });
-    }
-    // Stage, noting inputs the elimination could not survive where the sequential sweep
-    // meets them (a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs
-    // at x): then only those are reported, not what they spoil further up the tree. u and
-    // l are read here even when they stay in memory: the sweeps then find them in cache.
-    int bad_input = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(t, n),
-        [&](const int i, int& bad) {
-          const T di = Layout::at(d, s, i, block_size), ri = Layout::at(rhs, s, i, block_size);
-          const T ui = Layout::at(u, s, i, block_size), li = Layout::at(l, s, i, block_size);
-          sd[i] = di;
-          sr[i] = ri;
-          if (launch.coefficients_on_chip) {
-            su[i] = ui;
-            sl[i] = li;
-          }
-          const bool pivot =
-              !is_usable_pivot(di) || (i > 0 && (!is_finite_value(ui) || !is_finite_value(li)));
-          const bool value = !is_finite_value(ri);
-          if (pivot || value) {
-            record_nodes(status, offset, pivot ? i : -1, value ? i : -1);
-            ++bad;
-          }
+    const auto x = LaneScratch<T>::template carve<Level>(t, launch);
+    x.stage_plan(t, plans, e0, launch.entry_capacity, n, parent.data());
+    const int bad_input = x.stage_values(
+        t, n,
+        [&](const int i, T& di, T& ri, T& ui, T& li) {
+          di = Layout::at(d, s, i, block_size);
+          ri = Layout::at(rhs, s, i, block_size);
+          ui = Layout::at(u, s, i, block_size);
+          li = Layout::at(l, s, i, block_size);
         },
-        bad_input);
+        status, offset);
     t.team_barrier();
     using Parent = const int*;
     const BlockSystem<Layout, typename Batch::view_type, Parent> sys{
-        sd, sr, su, sl, u, l, launch.plan_on_chip ? plan_parent : parent.data(), s, block_size};
+        x.d, x.rhs, x.u, x.l, u, l, x.parent ? x.parent : parent.data(), s, block_size};
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, plans, launch.plan_on_chip ? plan_entries : plans.entries.data(),
-                      launch.plan_on_chip ? e0 : 0, levels, warp_from, t.team_rank(), sys,
-                      bad_pivot, bad_solution);
+    lanes_hines_solve(t, plans, x.entries ? x.entries : plans.entries.data(), x.entries ? e0 : 0,
+                      levels, warp_from, t.team_rank(), sys, bad_pivot, bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
-                         [&](const int i) { Layout::at(rhs, s, i, block_size) = sr[i]; });
+                         [&](const int i) { Layout::at(rhs, s, i, block_size) = x.rhs[i]; });
     if (bad_input == 0 && (bad_pivot >= 0 || bad_solution >= 0))
       record_nodes(status, offset, bad_pivot, bad_solution);
   }

@@ -6,65 +6,23 @@
 // next entry of a lane reads stay in registers, so the dependent chain per node is one
 // reciprocal and a few multiply-adds.
 //
-// Two users, one elimination:
+// Three users, one elimination:
 //  - the packed multi-morphology schedule (PackedSchedule::CellLanes,
-//    multi_morphology_solve.hpp): a team per cell, every cell its own tree;
+//    multi_morphology_kernels.hpp): a team per cell, every cell its own tree;
+//  - HinesSchedule::BlockPerSystem (hines_block.hpp): a team per system of a batch of one
+//    tree; these two stage their systems through LaneScratch;
 //  - the simulation's on-chip step (cell_epoch_on_chip.hpp), whose -g_axial and parents
 //    come from its template's block.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <vector>
 
-#include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/impl/cell_lane_plan.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
+#include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch {
-
-// Every distinct tree's CellLanePlan (for one lane count), concatenated for the device:
-// plan q has levels(q) levels; level v, lane k runs entries[begin(b + v L + k) ..
-// begin(b + v L + k + 1)), b = begin_at(q), L the lanes.
-// warp_from(q): the first level of plan q whose lanes wait for the first warp only
-// (CellLanePlan::warp_levels_from; plan q's levels when its lanes are one warp or fewer).
-template <class MemorySpace>
-struct DeviceLanePlans {
-  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries, warp_from;
-};
-
-// The lanes of a GPU warp: a team of more lanes waits for its first warp alone at the levels
-// near the root.
-constexpr int kLanePlanWarp = 32;
-
-// The host side: plans added one by one, then copied to the device once.
-struct LanePlanList {
-  std::vector<int> levels, begin_at, begin, entries, warp_from;
-
-  // Returns the plan's index.
-  int add(const CellLanePlan& plan) {
-    levels.push_back(plan.levels);
-    warp_from.push_back(plan.lanes > kLanePlanWarp ? plan.warp_levels_from(kLanePlanWarp)
-                                                   : plan.levels);
-    begin_at.push_back(static_cast<int>(begin.size()));
-    for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
-    entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
-    return static_cast<int>(levels.size()) - 1;
-  }
-  // Plan q's number of entries: from its first begin to its last.
-  int entries_of(int q) const {
-    const std::size_t next =
-        q + 1 < static_cast<int>(begin_at.size()) ? begin_at[q + 1] : begin.size();
-    return begin[next - 1] - begin[begin_at[q]];
-  }
-
-  template <class MemorySpace, class ExecutionSpace>
-  DeviceLanePlans<MemorySpace> to_device(const ExecutionSpace& exec) const {
-    return {impl::to_device<MemorySpace>(exec, levels, "hinesbatch::lane_plan_levels"),
-            impl::to_device<MemorySpace>(exec, begin_at, "hinesbatch::lane_plan_begin_at"),
-            impl::to_device<MemorySpace>(exec, begin, "hinesbatch::lane_plan_begin"),
-            impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries"),
-            impl::to_device<MemorySpace>(exec, warp_from, "hinesbatch::lane_plan_warp_from")};
-  }
-};
 
 namespace impl {
 
@@ -92,6 +50,82 @@ struct LaneLaunch {
   }
   KOKKOS_INLINE_FUNCTION std::size_t level0_bytes(std::size_t scalar) const {
     return (level == 0 ? value_bytes(scalar) : 0) + plan_bytes();
+  }
+};
+
+// A lanes team's scratch as its LaneLaunch lays it out. Level 0: [d, rhs (u, l) when the
+// values are on level 0][the plan's entries][the parents]; level 1: [d, rhs (u, l)]. u, l,
+// entries and parent are null where the launch keeps them in memory.
+template <class T>
+struct LaneScratch {
+  T *d = nullptr, *rhs = nullptr, *u = nullptr, *l = nullptr;
+  int *entries = nullptr, *parent = nullptr;
+
+  template <int Level, class Member>
+  KOKKOS_INLINE_FUNCTION static LaneScratch carve(const Member& t, const LaneLaunch& launch) {
+    const std::size_t bytes0 = launch.level0_bytes(sizeof(T));
+    char* const chip =
+        bytes0 > 0 ? on_chip<0>(static_cast<char*>(t.team_scratch(0).get_shmem(bytes0))) : nullptr;
+    T* const values =
+        Level == 0 ? reinterpret_cast<T*>(chip)
+                   : static_cast<T*>(t.team_scratch(1).get_shmem(launch.value_bytes(sizeof(T))));
+    const int cap = launch.capacity;
+    LaneScratch x;
+    x.d = values;
+    x.rhs = values + cap;
+    if (launch.coefficients_on_chip) {
+      x.u = x.rhs + cap;
+      x.l = x.u + cap;
+    }
+    if (launch.plan_on_chip) {
+      x.entries = reinterpret_cast<int*>(chip + (Level == 0 ? launch.value_bytes(sizeof(T)) : 0));
+      x.parent = x.entries + launch.entry_capacity;
+    }
+    return x;
+  }
+
+  // The plan's `count` entries from `first` and the tree's n parents, where the launch keeps
+  // them on chip.
+  template <class Member, class MemorySpace>
+  KOKKOS_INLINE_FUNCTION void stage_plan(const Member& t, const DeviceLanePlans<MemorySpace>& plans,
+                                         int first, int count, int n, const int* parents) const {
+    if (!entries) return;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, count),
+                         [&](const int k) { entries[k] = plans.entries(first + k); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
+                         [&](const int i) { parent[i] = parents[i]; });
+  }
+
+  // Copies the system's n nodes in (read(i, d, rhs, u, l) gives node i's values) and notes
+  // inputs the elimination could not survive where the sequential sweep meets them (a zero
+  // or non-finite diagonal or off-diagonal at its node's pivot, rhs at x): then only those
+  // are reported, not what they spoil further up the tree. u and l are read even where they
+  // stay in memory: the sweeps then find them in cache. Returns the bad nodes' count.
+  template <class Member, class Read, class Status>
+  KOKKOS_INLINE_FUNCTION int stage_values(const Member& t, int n, const Read& read,
+                                          const Status& status, long long offset) const {
+    int bad_input = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(t, n),
+        [&](const int i, int& bad) {
+          T di, ri, ui, li;
+          read(i, di, ri, ui, li);
+          d[i] = di;
+          rhs[i] = ri;
+          if (u) {
+            u[i] = ui;
+            l[i] = li;
+          }
+          const bool pivot =
+              !is_usable_pivot(di) || (i > 0 && (!is_finite_value(ui) || !is_finite_value(li)));
+          const bool value = !is_finite_value(ri);
+          if (pivot || value) {
+            record_nodes(status, offset, pivot ? i : -1, value ? i : -1);
+            ++bad;
+          }
+        },
+        bad_input);
+    return bad_input;
   }
 };
 

@@ -194,66 +194,27 @@ struct SolvePackedLanes {
     const int q = cell_plan(c);
     const int levels = plans.levels(q), warp_from = plans.warp_from(q), lane0 = plans.begin_at(q);
     const int e0 = plans.begin(lane0), e1 = plans.begin(lane0 + levels * t.team_size());
-    // Level 0: [values when Level == 0][entries][parent]; level 1: [values].
-    char* const chip = launch.level0_bytes(sizeof(T)) > 0
-                           ? on_chip<0>(static_cast<char*>(
-                                 t.team_scratch(0).get_shmem(launch.level0_bytes(sizeof(T)))))
-                           : nullptr;
-    T* const values =
-        Level == 0 ? reinterpret_cast<T*>(chip)
-                   : static_cast<T*>(t.team_scratch(1).get_shmem(launch.value_bytes(sizeof(T))));
-    const int cap = launch.capacity;
-    T* const sd = values;
-    T* const sr = values + cap;
-    T* const su = launch.coefficients_on_chip ? sr + cap : nullptr;
-    T* const sl = launch.coefficients_on_chip ? su + cap : nullptr;
-    int* const plan_entries =
-        launch.plan_on_chip
-            ? reinterpret_cast<int*>(chip + (Level == 0 ? launch.value_bytes(sizeof(T)) : 0))
-            : nullptr;
-    int* const plan_parent = launch.plan_on_chip ? plan_entries + launch.entry_capacity : nullptr;
     const int* const parent_in_memory = tree_parents.data() + parent_at(q);
-    if (launch.plan_on_chip) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, e1 - e0),
-                           [&](const int k) { plan_entries[k] = plans.entries(e0 + k); });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
-                           [&](const int i) { plan_parent[i] = parent_in_memory[i]; });
-    }
-    // Stage, noting inputs the elimination could not survive where the sequential sweep
-    // meets them (a zero or non-finite diagonal or off-diagonal at its node's pivot, rhs
-    // at x): then only those are reported, not what they spoil further up the tree. u
-    // and l are read here even when they stay in memory: the sweeps then find them in L2.
-    int bad_input = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(t, n),
-        [&](const int i, int& bad) {
-          const T di = d(offset + i), ri = rhs(offset + i), ui = u(offset + i), li = l(offset + i);
-          sd[i] = di;
-          sr[i] = ri;
-          if (launch.coefficients_on_chip) {
-            su[i] = ui;
-            sl[i] = li;
-          }
-          const bool pivot =
-              !is_usable_pivot(di) || (i > 0 && (!is_finite_value(ui) || !is_finite_value(li)));
-          const bool value = !is_finite_value(ri);
-          if (pivot || value) {
-            record_nodes(status, offset, pivot ? i : -1, value ? i : -1);
-            ++bad;
-          }
+    const auto x = LaneScratch<T>::template carve<Level>(t, launch);
+    x.stage_plan(t, plans, e0, e1 - e0, n, parent_in_memory);
+    const int bad_input = x.stage_values(
+        t, n,
+        [&](const int i, T& di, T& ri, T& ui, T& li) {
+          di = d(offset + i);
+          ri = rhs(offset + i);
+          ui = u(offset + i);
+          li = l(offset + i);
         },
-        bad_input);
+        status, offset);
     t.team_barrier();
-    const LaneSystem<T> sys{sd, sr, launch.coefficients_on_chip ? su : u.data() + offset,
-                            launch.coefficients_on_chip ? sl : l.data() + offset,
-                            launch.plan_on_chip ? plan_parent : parent_in_memory};
+    const LaneSystem<T> sys{x.d, x.rhs, x.u ? x.u : u.data() + offset,
+                            x.l ? x.l : l.data() + offset, x.parent ? x.parent : parent_in_memory};
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, plans, launch.plan_on_chip ? plan_entries : plans.entries.data(),
-                      launch.plan_on_chip ? e0 : 0, levels, warp_from, lane0 + t.team_rank(), sys,
-                      bad_pivot, bad_solution);
+    lanes_hines_solve(t, plans, x.entries ? x.entries : plans.entries.data(), x.entries ? e0 : 0,
+                      levels, warp_from, lane0 + t.team_rank(), sys, bad_pivot, bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
-                         [&](const int i) { rhs(offset + i) = sr[i]; });
+                         [&](const int i) { rhs(offset + i) = x.rhs[i]; });
     if (bad_input == 0 && (bad_pivot >= 0 || bad_solution >= 0))
       record_nodes(status, static_cast<long long>(offset), bad_pivot, bad_solution);
   }

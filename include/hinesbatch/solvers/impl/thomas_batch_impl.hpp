@@ -35,7 +35,7 @@ constexpr int kInterleavedWarpsMaxRows =
 // many systems the ThomasBatch paper's one thread per system leaves most of the
 // GPU idle (fewer threads than a quarter of what it holds: 67,584 on an H100)
 // and the warp schedule, a warp's lanes on 4 systems, is faster. Measured on
-// the H100 (docs/history/PERFORMANCE-log.md, the last 2026-11-23 section),
+// the H100 (docs/history/PERFORMANCE-log.md, "warp schedule" against the paper's kernel),
 // fp64, warp schedule against the ThomasBatch paper's kernel: 25,600
 // systems 30.4 / 19.0 G rows/s at 256 rows, 30.8 / 18.8 at 512; 64,000
 // systems 33.1 / 31.0 and 31.5 / 31.4; 128,000 systems 33.9 / 38.1 and 31.6
