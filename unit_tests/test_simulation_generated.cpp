@@ -1,5 +1,5 @@
 // Generated (NMODL) mechanisms in the network simulation: the default catalogue's hh and
-// pas (mechanisms/default, compiled by tools/nmodl) run by the cells, lanes (host) and
+// pas (mechanisms/default, compiled by tools/nmodl) run by the cells, tiles (host) and
 // on-chip schedules (on a GPU, every shape of on-chip launch) reproduce the hand-written hh
 // and pas on a real cell (same raster, voltages to rounding) on every enabled backend;
 // templates that use them run on the schedule asked for, lanes included; the tiles schedule

@@ -2,7 +2,7 @@
 // connect.synapse): the default catalogue's ExpSyn (compiled from NMODL by tools/nmodl)
 // reproduces the built-in ExpSyn (same raster, same voltages) on every schedule, several
 // events of one step on one synapse included;
-// Exp2Syn gives the same raster and voltages on the cells, lanes and on-chip schedules;
+// Exp2Syn gives the same raster and voltages on the cells, tiles and on-chip schedules;
 // its synapses change the run (they are really used); the config refuses what cannot be a
 // synapse, naming the key.
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 // schedules (impl/step_schedule.hpp describes their interface), each with its own setup,
 // capacity test and kernel launches:
 //   cells    one work item per cell per step, (slot, node) storage (impl/cells_schedule.hpp)
-//   lanes    the host default: a work item steps a tile of W cells of one tree, vectorised
+//   tiles    the host default: a work item steps a tile of W cells of one tree, vectorised
 //            over them (impl/tiles_schedule.hpp); HostSchedule::Cells keeps cells
 //   on_chip  the GPU default: a team per cell runs a whole epoch with the cell's system in
 //            team scratch (impl/on_chip_schedule.hpp); how each run of alike cells is

@@ -9,7 +9,7 @@
 //   schedule  file                  kernels                              where
 //   cells     cells_schedule.hpp    StepCells: a work item per cell per  any backend
 //                                   step, (slot, node) storage
-//   lanes     tiles_schedule.hpp    StepCellTiles (cell_tiles.hpp): a    host backends
+//   tiles     tiles_schedule.hpp    StepCellTiles (cell_tiles.hpp): a    host backends
 //                                   tile of W cells of one tree per item
 //   on_chip   on_chip_schedule.hpp  StepCellEpochOnChip                  any backend (GPU
 //                                   (cell_epoch_on_chip.hpp): a team     default); launches
@@ -23,7 +23,7 @@
 //   void set_records(exec, const Recordings&, slot, node, variables)  the recordings (trace
 //       column r is variables[r], v unless it says otherwise, at node[r] of slot[r]), on the
 //       device and on the host; once, before run_steps (ScheduleVoltages' for cells and
-//       lanes; on_chip lists them per slot for its epoch kernel)
+//       tiles; on_chip lists them per slot for its epoch kernel)
 //   void initialize(exec)                       v = v_init, gates at rest, g = 0, detectors
 //   void run_steps(exec, first, count, const StepEvents&, trace)  steps [first, first +
 //       count): before step first + j its events reach their synapses; after it, row j + 1
@@ -46,12 +46,12 @@
 // (upload_template_blocks). The detector (mechanisms/detector.hpp) follows update in all.
 //   cells    initialize InitCells; events ApplySynapticEvents; assemble StepCells::assemble;
 //            update StepCells::update
-//   lanes    initialize InitCellTiles; events ApplySynapticEvents; assemble
+//   tiles    initialize InitCellTiles; events ApplySynapticEvents; assemble
 //            StepCellTiles::assemble; update StepCellTiles::update
 //   on_chip  initialize InitCells (v, g) and InitOnChipGates; events, assemble and update in
 //            StepCellEpochOnChip: apply_events, assemble_nodes and assemble_synapses, update
 // Generated (NMODL) mechanisms (generated_cells.hpp) run in cells (InitCells, StepCells'
-// assemble and update), lanes (InitCellTiles, StepCellTiles' assemble and update, through
+// assemble and update), tiles (InitCellTiles, StepCellTiles' assemble and update, through
 // generated_tiles.hpp) and on_chip (InitCells, then assemble_lanes and update_lanes in the
 // epoch kernel). Synapses that run a point process of the catalogue (generated_synapses.hpp)
 // take the built-in ExpSyn's place in the same hooks: events (ApplyGeneratedSynapticEvents,
@@ -79,7 +79,7 @@ namespace hinesbatch {
 
 // The Views the step kernels read. CellGroup fills the shared members (per slot, per
 // synapse, the spike buffer, the status); a schedule adds its own: the cells schedule every
-// (slot, node) member, the on-chip schedule v (loaded and stored once per epoch), the lanes
+// (slot, node) member, the on-chip schedule v (loaded and stored once per epoch), the tiles
 // schedule none (its tiles hold that state).
 template <class ExecutionSpace>
 struct CellGroupViews {
@@ -113,9 +113,9 @@ namespace impl {
 
 enum class ScheduleKind { Cells, Tiles, OnChip };
 
-// What CellGroup's shared setup does for a schedule before constructing it: the lanes
+// What CellGroup's shared setup does for a schedule before constructing it: the tiles
 // schedule fills tiles from consecutive slots, so slots of one size are ordered by tree;
-// lanes and on_chip use the distinct trees; the on-chip schedule finds a synapse's node
+// tiles and on_chip use the distinct trees; the on-chip schedule finds a synapse's node
 // through its groups (OnChipCellLists), the others read syn_node.
 inline bool slots_by_tree(ScheduleKind k) { return k == ScheduleKind::Tiles; }
 inline bool uses_trees(ScheduleKind k) { return k != ScheduleKind::Cells; }

@@ -29,7 +29,7 @@
 
 namespace hinesbatch::impl {
 
-// TemplateBlocks read as the (slot, node) arrays that FillCellTiles copies into the lanes
+// TemplateBlocks read as the (slot, node) arrays that FillCellTiles copies into the tiles
 // schedule's tiles (host memory; raw pointers, as the functor is a device function too).
 struct TemplateBlockRows {
   const int *begin_, *parent_;
