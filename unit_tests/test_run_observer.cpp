@@ -91,6 +91,59 @@ TEST(RunObserver, StreamedRowsAreTheKeptRowsAndAreNotKept) {
     for (std::size_t k = 0; k < r.traces.size(); ++k) ASSERT_EQ(rows[j][k], r.traces[k][j]);
 }
 
+// record_dt samples the records every k steps (NEURON's Vector.record(ref, Dt)): the rows
+// of a run that records every step at t = 0, k dt, 2 k dt, ... <= tstop, kept or streamed,
+// for k that divides the epoch (4), that does not (3, 7), and longer than an epoch (56).
+TEST(RunObserver, RecordDtKeepsEveryKthRowOfTheFullTrace) {
+  const SimulationConfig c = parse_simulation_config(kChain, "chain", "");
+  LocalExchange ex;
+  const SimulationResult full = Simulation(c, ex).run();
+  ASSERT_EQ(full.times.size(), static_cast<std::size_t>(c.params.steps()) + 1);
+  for (const int k : {4, 3, 7, 56}) {
+    SCOPED_TRACE("every " + std::to_string(k) + " steps");
+    const SimulationConfig ck = parse_simulation_config(
+        kChain, "chain", "", std::vector<std::string>{"record_dt=" + std::to_string(k * 0.025)});
+    EXPECT_EQ(ck.params.record_every(), k);
+    LocalExchange ex_k, ex_s;
+    const SimulationResult r = Simulation(ck, ex_k).run();
+    EXPECT_EQ(r.spike_gids, full.spike_gids);
+    const std::size_t rows = static_cast<std::size_t>(c.params.steps() / k) + 1;
+    ASSERT_EQ(r.times.size(), rows);
+    for (std::size_t j = 0; j < rows; ++j) {
+      EXPECT_NEAR(r.times[j], full.times[j * k], 1e-9);
+      for (std::size_t q = 0; q < r.traces.size(); ++q)
+        ASSERT_EQ(r.traces[q][j], full.traces[q][j * k]) << "row " << j << ", record " << q;
+    }
+    // Streamed as hinesbatch-sim writes its traces file: the same rows, reported once.
+    std::vector<std::vector<double>> streamed;
+    Simulation(ck, ex_s).run(
+        [&](EpochReport& e) {
+          EXPECT_EQ(e.first_row, static_cast<std::int64_t>(streamed.size()));
+          EXPECT_NEAR(e.record_dt, k * 0.025, 1e-12);
+          streamed.insert(streamed.end(), e.rows.begin(), e.rows.end());
+        },
+        /*keep_traces=*/false);
+    ASSERT_EQ(streamed.size(), rows);
+    for (std::size_t j = 0; j < rows; ++j)
+      for (std::size_t q = 0; q < r.traces.size(); ++q) ASSERT_EQ(streamed[j][q], r.traces[q][j]);
+  }
+}
+
+TEST(RunObserver, RecordDtThatIsNotWholeStepsIsRefusedByName) {
+  for (const char* bad : {"record_dt=0.03", "record_dt=0.01", "record_dt=0", "record_dt=-0.1",
+                          "record_dt=\"x\"", "record_dt=1e300"}) {
+    SCOPED_TRACE(bad);
+    try {
+      parse_simulation_config(kChain, "chain.json", "", std::vector<std::string>{bad});
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("config key 'record_dt'"), std::string::npos) << what;
+      EXPECT_NE(what.find("chain.json"), std::string::npos) << what;
+    }
+  }
+}
+
 TEST(RunObserver, AnExceptionStopsTheRunAtThatEpoch) {
   const SimulationConfig c = parse_simulation_config(kChain, "chain", "");
   LocalExchange ex;

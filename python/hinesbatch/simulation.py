@@ -323,14 +323,15 @@ class Network:
         self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
 
     def record(self, gid, section=0, x=0.5, variable="v"):
-        """Records `variable` of gid at section(x) every step: "v" (the membrane potential),
+        """Records `variable` of gid at section(x) every step, or every record_dt of run():
+        "v" (the membrane potential),
         an ion value ("cai", "eca", "ica") or a generated mechanism's variable as NEURON
         names it ("m_hh")."""
         self.records.append((int(gid), int(section), float(x), str(variable)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
             partition="contiguous", comm=None, host_schedule="tiles", on_chip="auto",
-            output=None, mechanisms="catalogue"):
+            output=None, mechanisms="catalogue", record_dt=None):
         """Simulates from 0 to tstop (ms). progress: False, True (a line on stderr every
         second), seconds between such lines, a callable progress(t_ms, tstop_ms) or a tqdm
         bar, called at every epoch's end. backend: 'device' (Kokkos' default space) or
@@ -344,10 +345,14 @@ class Network:
         output: a dict as the config's "output" section (spikes, spikes_sonata,
         sonata_population, traces, metrics; relative paths against the current folder),
         written as hinesbatch-sim writes them (traces as the run goes).
+        record_dt: ms between the records' samples (a whole number of steps; None: every
+        step), as NEURON's Vector.record(ref, Dt); result.times follow it.
         comm: see _comm (mpi4py). Ctrl-C stops a one-process run at the next epoch's end
         with KeyboardInterrupt. Returns a SimulationResult."""
         seconds, callback = _progress(progress)
         config = self._model(tstop)
+        if record_dt is not None:
+            config["record_dt"] = float(record_dt)
         config["run"] = dict(overlap=bool(overlap), epoch_steps=int(epoch_steps),
                              partition=str(partition), host_schedule=str(host_schedule),
                              on_chip=str(on_chip), mechanisms=str(mechanisms))

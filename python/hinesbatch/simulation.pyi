@@ -85,7 +85,8 @@ class Network:
             overlap: bool = False, epoch_steps: int = 0, partition: str = "contiguous",
             comm: Any = None, host_schedule: str = "tiles", on_chip: str = "auto",
             output: Optional[Dict[str, str]] = None,
-            mechanisms: str = "catalogue") -> SimulationResult: ...
+            mechanisms: str = "catalogue",
+            record_dt: Optional[float] = None) -> SimulationResult: ...
     def to_config(self, tstop: float) -> Dict_: ...
 
 def run_config(config: Union[Dict_, str, PathLike[str]], overrides: Sequence[str] = (),

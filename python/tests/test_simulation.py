@@ -55,6 +55,21 @@ def test_example_raster_and_traces_identical_to_hinesbatch_sim(example_run, tmp_
     np.testing.assert_allclose(table[:, 1:].T, result.traces, rtol=1e-6, atol=1e-6)
 
 
+def test_record_dt_samples_the_every_step_traces(example_run, tmp_path):
+    net, result = example_run
+    k = 8
+    sampled = net.run(small_network.TSTOP, record_dt=k * net.params["dt"],
+                      output={"traces": str(tmp_path / "v.csv")})
+    assert sampled.raster_lines() == result.raster_lines()
+    assert len(sampled.times) == (len(result.times) - 1) // k + 1
+    np.testing.assert_allclose(sampled.times, result.times[::k], atol=1e-9)
+    np.testing.assert_array_equal(sampled.traces, result.traces[:, ::k])
+    table = np.loadtxt(tmp_path / "v.csv", delimiter=",", skiprows=1)
+    np.testing.assert_allclose(table[:, 0], sampled.times, atol=1e-9)
+    with pytest.raises(hb.InputError, match="record_dt"):
+        net.run(small_network.TSTOP, record_dt=0.6 * net.params["dt"])
+
+
 def test_the_ring_propagates(example_run):
     net, result = example_run
     gids, times = result.spikes

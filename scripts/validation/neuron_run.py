@@ -167,13 +167,16 @@ def run(model, quiet=False):
 
     recs = []
     header = ["t"]
+    # record_dt: NEURON's Vector.record(ref, Dt), samples at 0, Dt, 2 Dt, ...
+    rec_dt = model.get("record_dt")
     tvec = h.Vector()
-    tvec.record(h._ref_t)
+    tvec.record(h._ref_t, rec_dt) if rec_dt else tvec.record(h._ref_t)
     for r in model.get("record", []):
         gid, sid, x = int(r["gid"]), int(r["section"]), float(r["x"])
         var = r.get("variable", "v")  # NEURON's own name: v, cai, m_hh
         v = h.Vector()
-        v.record(getattr(cells[gid]["secs"][sid](x), "_ref_" + var))
+        ref = getattr(cells[gid]["secs"][sid](x), "_ref_" + var)
+        v.record(ref, rec_dt) if rec_dt else v.record(ref)
         recs.append(v)
         header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x) + ("" if var == "v" else "_" + var))
 

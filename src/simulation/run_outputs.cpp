@@ -175,7 +175,7 @@ void RunOutputs::on_epoch(const EpochReport& e) {
     header_written_ = true;
   }
   for (std::size_t j = 0; j < e.rows.size(); ++j) {
-    f.printf("%.9g", static_cast<double>(e.first_row + static_cast<std::int64_t>(j)) * e.dt);
+    f.printf("%.9g", static_cast<double>(e.first_row + static_cast<std::int64_t>(j)) * e.record_dt);
     for (const double v : e.rows[j]) f.printf(",%.9g", v);
     f.printf("\n");
   }

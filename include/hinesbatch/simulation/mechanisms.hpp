@@ -12,6 +12,7 @@
 // names (impl::builtins_from_catalogue); the hand-written ones (impl/mechanisms/) only where
 // RunOptions::builtin_mechanisms asks, as the references the generated code is tested against.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -133,7 +134,13 @@ struct SimulationParameters {
   double v_init = -65;   // mV
   double celsius = 6.3;  // degC (NEURON's default)
   double ena = 50, ek = -77;
+  double record_dt = 0;  // ms between trace rows (NEURON's Vector.record Dt); 0: every step
   long steps() const { return std::lround(tstop / dt); }
+  // Steps between trace rows: record_dt is a whole number of steps (the config checks it).
+  long record_every() const {
+    return record_dt > 0 ? std::max(1L, std::lround(record_dt / dt)) : 1;
+  }
+  double record_interval() const { return static_cast<double>(record_every()) * dt; }
 };
 
 // The device functions of each mechanism live in mechanisms/ (pas.hpp, hh.hpp, expsyn.hpp,

@@ -31,7 +31,8 @@ struct SimulationResult {
   std::vector<std::int64_t> spike_gids;
   std::vector<double> spike_times;
   // The records held by this rank (all of them with one rank), in the config's order, and
-  // their voltages (mV): traces[k][j] is records[k] at times[j] = j * dt, j = 0 .. steps.
+  // their values: traces[k][j] is records[k] at times[j] = j * record_dt (dt where the
+  // config sets none), from 0 to tstop.
   std::vector<RecordSpec> records;
   std::vector<double> times;
   std::vector<std::vector<double>> traces;
@@ -44,9 +45,11 @@ struct SimulationResult {
 struct EpochReport {
   std::int64_t steps_done = 0, steps = 0;  // of the whole run
   double dt = 0;                           // ms: t = steps_done * dt
+  double record_dt = 0;                    // ms between rows (dt where the config sets none)
   std::int64_t spikes = 0;                 // of the network, up to this epoch's gather
   double wall_s = 0;                       // since run() began
-  // Voltage rows not reported before: rows[j] is the local records at t = (first_row + j) * dt
+  // Trace rows not reported before: rows[j] is the local records at
+  // t = (first_row + j) * record_dt
   // (row 0 is t = 0). Empty when the epoch ended off the calling thread (see below); those
   // rows come with a later report, so that every row is reported once and in order.
   std::int64_t first_row = 0;

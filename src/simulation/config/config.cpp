@@ -213,7 +213,7 @@ SimulationConfig parse_json(const std::string& text, const Ctx& ctx,
   }
   ctx.only(root, "",
            {"dt", "tstop", "v_init", "celsius", "ena", "ek", "cell", "cells", "sources", "network",
-            "record", "run", "output", "comment"});
+            "record", "record_dt", "run", "output", "comment"});
   SimulationConfig c;
   c.path = path;
   config_impl::read_simulation_section(root, ctx, c.params);

@@ -97,8 +97,8 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
   double per_cell = 0;
   for (const CellTemplate& t : c.templates) per_cell += bytes_per_cell(t, n);
   per_cell /= std::max<std::size_t>(1, c.templates.size());
-  // Every rank lists every rank's gids (partition_gids); traces keep every step's row.
-  const double steps = c.params.tstop / c.params.dt + 1;
+  // Every rank lists every rank's gids (partition_gids); traces keep a row per record_dt.
+  const double steps = c.params.tstop / c.params.record_interval() + 1;
   const double bytes =
       8 * total_cells + local_cells * per_cell + steps * (32 + 8.0 * c.records.size());
   if (bytes <= available_bytes) return;
@@ -127,6 +127,7 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   m["format"] = "hinesbatch-model-1";
   m["dt"] = c.params.dt;
   m["tstop"] = c.params.tstop;
+  if (c.params.record_dt > 0) m["record_dt"] = c.params.record_interval();
   m["v_init"] = c.params.v_init;
   m["celsius"] = c.params.celsius;
   m["ena"] = c.params.ena;

@@ -33,6 +33,21 @@ void read_simulation_section(const json& root, const Ctx& ctx, SimulationParamet
                  " ms (tstop / dt = " + format_value(steps) + "; the run would stop at " +
                  format_value(static_cast<double>(p.steps()) * p.dt) + " ms)",
              json(p.tstop));
+  // Trace rows every record_dt: a whole number of steps, as NEURON's Vector.record(&v, Dt)
+  // samples on the step grid only where Dt is one.
+  if (root.contains("record_dt")) {
+    p.record_dt = ctx.num(root, "", "record_dt", p.record_dt);
+    const double every = p.record_dt / p.dt;
+    if (!(p.record_dt > 0) || !(every <= kMaxSimulationSteps))
+      ctx.fail("record_dt",
+               "must be > 0 ms and at most " + format_value(kMaxSimulationSteps) + " steps of dt",
+               root.at("record_dt"));
+    if (every < 1 - 1e-9 || std::fabs(every - std::round(every)) > 1e-9 * std::max(1.0, every))
+      ctx.fail("record_dt",
+               "is not a whole number of steps of dt = " + format_value(p.dt) +
+                   " ms (record_dt / dt = " + format_value(every) + ")",
+               root.at("record_dt"));
+  }
 }
 
 }  // namespace hinesbatch::config_impl

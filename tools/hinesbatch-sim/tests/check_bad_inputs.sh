@@ -60,6 +60,8 @@ cfg two.json '{"cell": {"morphology": "two.swc"}}'
 expect swc_several_points_per_line 2 "two.swc:1: several points on one line" -- two.json
 expect tstop_huge 2 "config key 'tstop': over dt is 4e\+21 steps" -- "$BASE" --set tstop=1e20
 expect dt_tiny 2 "config key 'tstop': over dt is .* steps.*dt 1e-300" -- "$BASE" --set dt=1e-300
+expect record_dt_off_grid 2 "config key 'record_dt': is not a whole number of steps of dt = 0.025 ms" -- "$BASE" --set record_dt=0.03
+expect record_dt_negative 2 "config key 'record_dt': must be > 0 ms" -- "$BASE" --set record_dt=-1
 expect section_4294967296 2 "key 'cell.iclamp\[\].location.section': must be an integer in" -- \
   "$BASE" --set 'cell.iclamp=[{"location": {"section": 4294967296}}]'
 expect nseg_1e8 2 "key 'cell.nseg': must be an integer in \[0, 32767\].*100000000" -- \

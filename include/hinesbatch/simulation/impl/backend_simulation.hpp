@@ -99,6 +99,7 @@ struct BackendSimulation final : Simulation::Impl {
   BackendSimulation(const SimulationConfig& c, SpikeExchange& ex)
       : Impl(c, ex),
         dt(c.params.dt),
+        record_interval(c.params.record_interval()),
         sim(ExecutionSpace(), c.templates, network, gids, c.params, *observed, c.run, c.records) {
     steps = c.params.steps();
   }
@@ -124,6 +125,7 @@ struct BackendSimulation final : Simulation::Impl {
         e.steps_done = done;
         e.steps = steps;
         e.dt = dt;
+        e.record_dt = record_interval;
         e.spikes = spikes;
         e.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         e.last = last;
@@ -164,7 +166,8 @@ struct BackendSimulation final : Simulation::Impl {
     r.records = sim.local_records();
     const auto& rows = sim.traces();
     r.times.resize(rows.size());
-    for (std::size_t k = 0; k < rows.size(); ++k) r.times[k] = static_cast<double>(k) * dt;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      r.times[k] = static_cast<double>(k) * record_interval;
     r.traces.assign(r.records.size(), std::vector<double>(rows.size()));
     for (std::size_t k = 0; k < rows.size(); ++k)
       for (std::size_t j = 0; j < r.records.size(); ++j) r.traces[j][k] = rows[k][j];
@@ -174,7 +177,7 @@ struct BackendSimulation final : Simulation::Impl {
     return r;
   }
 
-  double dt;
+  double dt, record_interval;  // ms: a step, and between trace rows
   NetworkSimulation<ExecutionSpace, Catalogue> sim;
 };
 

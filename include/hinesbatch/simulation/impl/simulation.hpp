@@ -211,7 +211,7 @@ class NetworkSimulation {
     const auto t_start = clock::now();
     group_->initialize(exec_);
     record(0);
-    copy_trace_rows(0, 1);
+    copy_trace_rows(0, 0, 1);
     std::future<std::vector<Spike>> pending;
     double last_progress = 0;
     std::int64_t epochs = 0;
@@ -226,7 +226,7 @@ class NetworkSimulation {
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
       group_->check_voltages(exec_, (first + count) * params_.dt);
       metrics_.compute_s += since(t);
-      copy_trace_rows(1, count + 1);
+      copy_trace_rows(first, 1, count + 1);
       const std::int64_t open = first + count;  // first step not yet run
       // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
       // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
@@ -284,8 +284,8 @@ class NetworkSimulation {
   // Every spike of the network (all ranks), the sources' included, sorted by (step, gid);
   // time = step * dt.
   const std::vector<Spike>& spikes() const { return raster_; }
-  // Voltage traces of the records that live on this rank: rows t = 0, dt, ..., one column
-  // per local record (in the order given).
+  // Traces of the records that live on this rank: rows t = 0, record_interval, ..., one
+  // column per local record (in the order given).
   const std::vector<RecordSpec>& local_records() const { return local_records_; }
   const std::vector<std::vector<double>>& traces() const { return traces_; }
   // Each trace row handed to `sink` as its epoch is copied back (on the thread that runs
@@ -324,12 +324,16 @@ class NetworkSimulation {
     if (local_records_.empty()) return;
     group_->record(exec_, trace_buf_, row);
   }
-  void copy_trace_rows(int begin, int end) {
+  // The epoch's rows [begin, end) (row r: step first + r) that fall on the record interval.
+  void copy_trace_rows(std::int64_t first, int begin, int end) {
     if (local_records_.empty()) return;
+    const std::int64_t every = params_.record_every();
+    if ((first + begin + every - 1) / every > (first + end - 1) / every) return;  // none due
     const auto& h = trace_host_;
     Kokkos::deep_copy(exec_, h, trace_buf_);
     exec_.fence();
     for (int r = begin; r < end; ++r) {
+      if ((first + r) % every != 0) continue;
       std::vector<double> row(local_records_.size());
       for (std::size_t k = 0; k < row.size(); ++k) row[k] = h(r, k);
       if (row_sink_)
