@@ -11,14 +11,12 @@
 // A Simulation runs pas, hh and ExpSyn given here as the catalogue's mechanisms of those
 // names (impl::builtins_from_catalogue); the hand-written ones (impl/mechanisms/) only where
 // RunOptions::builtin_mechanisms asks, as the references the generated code is tested against.
-#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "hinesbatch/morphology/neuron_compartments.hpp"
-#include "hinesbatch/simulation/impl/mechanisms/hh.hpp"
 
 namespace hinesbatch {
 

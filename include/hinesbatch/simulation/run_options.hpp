@@ -14,7 +14,6 @@
 #include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/core/numbers.hpp"
 #include "hinesbatch/morphology/neuron_compartments.hpp"
-#include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {
@@ -45,6 +44,14 @@ HostSchedule parse_host_schedule(const std::string& name);  // from_string, else
 // every cell (no size is refused); never on hosts. On: on every backend. Off: never. Same
 // raster as the other schedules; voltages agree to rounding (it solves for v, the others
 // for dv).
+// A launch shape of the on-chip schedule to force where the device allows it (benchmarks
+// map the choice with it): lanes > 0, kind >= 0 (an OnChipLaunch::Kind); otherwise the
+// launch plan's model chooses.
+struct OnChipForce {
+  int kind = -1;
+  int lanes = 0;
+};
+
 enum class OnChipSteps { Auto, On, Off };
 inline constexpr impl::EnumName<OnChipSteps> kOnChipStepsNames[] = {
     {OnChipSteps::Auto, "auto", nullptr},

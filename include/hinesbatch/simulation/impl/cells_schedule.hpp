@@ -140,12 +140,12 @@ class CellsSchedule
   using views = CellGroupViews<ExecutionSpace>;
   using memory_space = typename ExecutionSpace::memory_space;
   using Generated = GeneratedCells<ExecutionSpace, Catalogue>;
+  using Base = ScheduleVoltages<CellsSchedule<ExecutionSpace, Catalogue>, ExecutionSpace>;
+  using Base::c_, Base::params_, Base::q10_, Base::max_nodes_, Base::cells_, Base::generated_;
 
   static const char* schedule_name() { return "cells"; }
   int team_lanes() const { return 1; }
   int tile_cells() const { return 1; }
-  std::string detail() const { return detail_; }
-  const views& data() const { return c_; }
 
   // The catalogue's description, by which templates name its mechanisms.
   static const MechanismCatalogue& catalogue() { return nmodl::description<Catalogue>(); }
@@ -153,11 +153,7 @@ class CellsSchedule
   // The shared Views, and the (slot, node) state and constants: each slot's row is its
   // template's.
   void construct(const ScheduleSetup<ExecutionSpace>& setup) {
-    params_ = setup.params;
-    q10_ = setup.q10;
-    max_nodes_ = setup.max_nodes;
-    cells_ = setup.num_cells();
-    c_ = setup.shared;
+    this->take_shared(setup);
     const auto nd = [&](const char* l) {
       return typename views::nodes_d(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(l)), cells_, max_nodes_);
@@ -179,8 +175,6 @@ class CellsSchedule
   }
 
   // A launch per step, after the step's events (ScheduleVoltages::run_steps).
-  double dt() const { return params_.dt; }
-  bool runs_generated() const { return generated_; }
   const auto& generated_synapses() const { return gen_.syn; }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
@@ -260,17 +254,11 @@ class CellsSchedule
 
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    generated_ = this->template setup_generated_mechanisms<Catalogue>(
-        setup, params_, "in the cells schedule's step", gen_.g, gen_.syn, detail_);
+    this->template setup_generated_mechanisms<Catalogue>(setup, "in the cells schedule's step",
+                                                         gen_.g, gen_.syn);
   }
 
-  views c_;
-  SimulationParameters params_;
-  double q10_ = 1;
-  int max_nodes_ = 1, cells_ = 0;
-  bool generated_ = false;
   Generated gen_;
-  std::string detail_;
 };
 
 }  // namespace hinesbatch::impl

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hinesbatch/core/impl/enum_names.hpp"
+#include "hinesbatch/simulation/run_options.hpp"  // OnChipForce
 
 namespace hinesbatch {
 
@@ -65,13 +66,6 @@ struct OnChipDevice {
 struct OnChipCells {
   std::vector<int> nodes, hh_nodes, tree;
   std::function<int(int tree, int lanes)> critical_path;
-};
-
-// A shape to force where the device allows it (benchmarks map the choice with it): lanes
-// > 0, kind >= 0 (an OnChipLaunch::Kind); otherwise the model chooses.
-struct OnChipForce {
-  int kind = -1;
-  int lanes = 0;
 };
 
 // Throws InputError naming the cell and the limit only where no kind can take a cell (its

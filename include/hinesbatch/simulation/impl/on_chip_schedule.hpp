@@ -64,6 +64,9 @@ class OnChipSchedule
   using memory_space = typename ExecutionSpace::memory_space;
   // A team per slot: each slot's rows contiguous, so the lanes' nodes are too.
   using Generated = GeneratedCells<ExecutionSpace, Catalogue, Kokkos::LayoutRight>;
+  using Base = ScheduleVoltages<OnChipSchedule<ExecutionSpace, Catalogue>, ExecutionSpace>;
+  using Base::c_, Base::params_, Base::q10_, Base::max_nodes_, Base::cells_, Base::generated_;
+  using Base::generated_detail_;
 
   static const char* schedule_name() { return "on_chip"; }
   // The lanes of a team (the first launch's).
@@ -75,18 +78,13 @@ class OnChipSchedule
     for (const OnChipLaunch& l : launches_) out += (out.empty() ? "" : "; ") + l.why;
     return generated_detail_.empty() ? out : out + "; " + generated_detail_;
   }
-  const views& data() const { return c_; }
   const std::vector<OnChipLaunch>& launches() const { return launches_; }
 
   // The shared Views and v (slot, node), the capacity, the lists and the launches; throws
   // InputError naming a cell that no launch can take.
   void construct(const ScheduleSetup<ExecutionSpace>& setup) {
-    params_ = setup.params;
-    q10_ = setup.q10;
-    max_nodes_ = setup.max_nodes;
-    cells_ = setup.num_cells();
+    this->take_shared(setup);
     count_on_chip_capacity(setup.templates, setup.net, setup.gid_of_slot);
-    c_ = setup.shared;
     c_.v = typename views::nodes_d(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::v")), cells_, max_nodes_);
     setup_generated(setup);
@@ -216,9 +214,8 @@ class OnChipSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
   // (slot, row) rows contiguous per slot.
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    generated_ = this->template setup_generated_mechanisms<Catalogue>(
-        setup, params_, "over each team's lanes", gen_.g, gen_.syn, generated_detail_,
-        team_range_by_position(setup.exec));
+    this->template setup_generated_mechanisms<Catalogue>(
+        setup, "over each team's lanes", gen_.g, gen_.syn, team_range_by_position(setup.exec));
   }
 
   // The on-chip schedule's rows: the most nodes and hh nodes of any cell (each cell's
@@ -383,18 +380,12 @@ class OnChipSchedule
         std::size_t(on_chip_nodes_) * cells_);
   }
 
-  views c_;
-  bool generated_ = false;
   Generated gen_;
-  std::string generated_detail_;
   int on_chip_nodes_ = 1, on_chip_hh_ = 0;  // each cell's rows of voltages and gates
   std::vector<int> hh_of_template_;
   std::vector<OnChipLaunch> launches_;
   OnChipCellLists<memory_space> lists_;
   Kokkos::View<int*, memory_space> cell_events_;  // LocateCellEvents' output, reused
-  SimulationParameters params_;
-  double q10_ = 1;
-  int max_nodes_ = 1, cells_ = 0;
 };
 
 }  // namespace hinesbatch::impl

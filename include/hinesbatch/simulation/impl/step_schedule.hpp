@@ -280,14 +280,23 @@ struct RecordValues {
   }
 };
 
-// What every schedule does with its voltages, its recordings and its generated mechanisms'
-// setup, given Derived's `voltages()` (a (slot, node) accessor of v, valid between steps),
-// `data()` (its CellGroupViews) and `generated_views()` (its GeneratedViews): record,
-// set_records, record_voltages and check_voltages of the interface above.
+// What every schedule shares: the run's parameters, the slots' count and largest size, the
+// Views (CellGroup's shared ones plus the schedule's own), and what it does with its
+// voltages, its recordings and its generated mechanisms' setup, given Derived's
+// `voltages()` (a (slot, node) accessor of v, valid between steps) and `generated_views()`
+// (its GeneratedViews): data, dt, detail, record, set_records, record_voltages and
+// check_voltages of the interface above.
 template <class Derived, class ExecutionSpace>
 class ScheduleVoltages {
  public:
   using memory_space = typename ExecutionSpace::memory_space;
+
+  const CellGroupViews<ExecutionSpace>& data() const { return c_; }
+  double dt() const { return params_.dt; }
+  // Whether some template runs generated mechanisms, and what they are (the metrics'
+  // detail; the on-chip schedule adds its launches).
+  bool runs_generated() const { return generated_; }
+  std::string detail() const { return generated_detail_; }
 
   void record(const ExecutionSpace& exec, const TraceView<memory_space>& trace, int row) const {
     if (records_.slot.extent(0) == 0) return;
@@ -329,14 +338,14 @@ class ScheduleVoltages {
   }
   template <class GidOfSlot>
   void check_voltages(const ExecutionSpace& exec, double time_ms, const GidOfSlot& gid) const {
-    const auto& size = self().data().size;
+    const auto& size = c_.size;
     hinesbatch::check_voltages(exec, self().voltages(), size, static_cast<int>(size.extent(0)),
                                time_ms, gid);
   }
 
   // The schedules that launch once per step (cells, tiles; on_chip hides both with its epoch
-  // kernel), given Derived's step(exec, step), dt(), runs_generated() and
-  // generated_synapses(): before step first + j its events, after it row j + 1 of trace.
+  // kernel), given Derived's step(exec, step) and generated_synapses(): before step
+  // first + j its events, after it row j + 1 of trace.
   void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
                  const StepEvents<memory_space>& events,
                  const TraceView<memory_space>& trace) const {
@@ -352,8 +361,8 @@ class ScheduleVoltages {
   void apply_step_events(const ExecutionSpace& exec, const StepEvents<memory_space>& events,
                          int begin, int end, std::int64_t step) const {
     const auto& syn = self().generated_synapses();
-    if (!self().runs_generated() || syn.mech.extent(0) == 0) {
-      apply_synaptic_events(exec, events.syn, events.w, self().data().syn_g, begin, end);
+    if (!generated_ || syn.mech.extent(0) == 0) {
+      apply_synaptic_events(exec, events.syn, events.w, c_.syn_g, begin, end);
       return;
     }
     if (end <= begin) return;
@@ -361,30 +370,41 @@ class ScheduleVoltages {
     Kokkos::parallel_for("hinesbatch::sim_apply_events",
                          Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
                          ApplyGeneratedSynapticEvents<memory_space, Synapses>{
-                             events.syn, events.w, self().data().syn_g, syn, begin, end,
-                             static_cast<double>(step) * self().dt()});
+                             events.syn, events.w, c_.syn_g, syn, begin, end,
+                             static_cast<double>(step) * params_.dt});
   }
 
  protected:
-  // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device:
-  // their views g and their synapses' point processes syn, for a step described by `where`
-  // (the metrics' detail). extra: setup_generated_views' last arguments. Whether any
-  // template has generated mechanisms.
-  template <class Catalogue, class GenViews, class Synapses, class... Extra>
-  bool setup_generated_mechanisms(const ScheduleSetup<ExecutionSpace>& setup,
-                                  const SimulationParameters& params, const char* where,
-                                  GenViews& g, Synapses& syn, std::string& detail, Extra... extra) {
-    template_of_slot_ = setup.template_of_slot;
-    const MechanismCatalogue& cat = nmodl::description<Catalogue>();
-    const bool generated =
-        setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, cat, params,
-                              where, layouts_, g, detail, extra...);
-    if (generated)
-      syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
-                                               setup.syn_begin_of_slot, cat, params);
-    return generated;
+  // What every schedule's construct takes from the shared setup first.
+  void take_shared(const ScheduleSetup<ExecutionSpace>& setup) {
+    params_ = setup.params;
+    q10_ = setup.q10;
+    max_nodes_ = setup.max_nodes;
+    cells_ = setup.num_cells();
+    c_ = setup.shared;
   }
 
+  // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device:
+  // their views g and their synapses' point processes syn, for a step described by `where`
+  // (the metrics' detail). extra: setup_generated_views' last arguments. Sets generated_.
+  template <class Catalogue, class GenViews, class Synapses, class... Extra>
+  void setup_generated_mechanisms(const ScheduleSetup<ExecutionSpace>& setup, const char* where,
+                                  GenViews& g, Synapses& syn, Extra... extra) {
+    template_of_slot_ = setup.template_of_slot;
+    const MechanismCatalogue& cat = nmodl::description<Catalogue>();
+    generated_ = setup_generated_views(setup.exec, setup.templates, setup.template_of_slot, cat,
+                                       params_, where, layouts_, g, generated_detail_, extra...);
+    if (generated_)
+      syn = make_generated_synapses<Catalogue>(setup.exec, setup.templates, setup.template_of_slot,
+                                               setup.syn_begin_of_slot, cat, params_);
+  }
+
+  CellGroupViews<ExecutionSpace> c_;  // the shared Views and the schedule's own
+  SimulationParameters params_;
+  double q10_ = 1;
+  int max_nodes_ = 1, cells_ = 0;  // the slots' largest size, and their count
+  bool generated_ = false;
+  std::string generated_detail_;
   Recordings<memory_space> records_;
   std::vector<GeneratedTemplate> layouts_;  // per template, where records find their values
   std::vector<int> template_of_slot_;

@@ -70,12 +70,12 @@ class TilesSchedule
   using memory_space = typename ExecutionSpace::memory_space;
   using Generated = GeneratedTiles<ExecutionSpace, Catalogue>;
   static constexpr int W = cell_tile_lanes<ExecutionSpace>();
+  using Base = ScheduleVoltages<TilesSchedule<ExecutionSpace, Catalogue>, ExecutionSpace>;
+  using Base::c_, Base::params_, Base::q10_, Base::max_nodes_, Base::cells_, Base::generated_;
 
   static const char* schedule_name() { return "tiles"; }
   int team_lanes() const { return 1; }
   int tile_cells() const { return W; }
-  std::string detail() const { return detail_; }
-  const views& data() const { return c_; }
   int num_tiles() const { return tiles_.tiles; }
 
   // The catalogue's description, by which templates name its mechanisms.
@@ -85,11 +85,7 @@ class TilesSchedule
 
   // The shared Views (no (slot, node) ones), and the tiles.
   void construct(const ScheduleSetup<ExecutionSpace>& setup) {
-    params_ = setup.params;
-    q10_ = setup.q10;
-    max_nodes_ = setup.max_nodes;
-    cells_ = setup.num_cells();
-    c_ = setup.shared;
+    this->take_shared(setup);
     const TemplateBlocks blocks = template_blocks(setup.template_of_slot, setup.nodes_of_template);
     std::vector<int> tree_of_slot(cells_);
     for (int s = 0; s < cells_; ++s)
@@ -115,8 +111,6 @@ class TilesSchedule
   }
 
   // A launch per step, after the step's events (ScheduleVoltages::run_steps).
-  double dt() const { return params_.dt; }
-  bool runs_generated() const { return generated_; }
   const auto& generated_synapses() const { return gen_.gen.syn; }
 
   // Global step `step`: from t = step dt to (step + 1) dt. Asynchronous.
@@ -221,19 +215,13 @@ class TilesSchedule
   // The templates' generated mechanisms laid out (generated_layout.hpp), their rows and ions
   // per slot (GeneratedTiles: LayoutLeft, a tile's lanes side by side).
   void setup_generated(const ScheduleSetup<ExecutionSpace>& setup) {
-    generated_ = this->template setup_generated_mechanisms<Catalogue>(
-        setup, params_, "in the tiles schedule's step", gen_.gen.g, gen_.gen.syn, detail_);
+    this->template setup_generated_mechanisms<Catalogue>(setup, "in the tiles schedule's step",
+                                                         gen_.gen.g, gen_.gen.syn);
   }
 
-  views c_;
   CellTileViews<ExecutionSpace> tiles_;  // the cells' per-node state and constants
   std::size_t tile_scratch_bytes_ = 0;
-  SimulationParameters params_;
-  double q10_ = 1;
-  int max_nodes_ = 1, cells_ = 0;
-  bool generated_ = false;
   Generated gen_;
-  std::string detail_;
 };
 
 }  // namespace hinesbatch::impl
