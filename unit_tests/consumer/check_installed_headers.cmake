@@ -1,9 +1,11 @@
 # Every header under INCLUDE_DIR/hinesbatch includes only headers that are installed beside
 # it: a public header that needs an internal one (left in src/ or tools/) fails here. A
 # header outside an impl/ folder holds no kernel (a functor's device operator() or a
-# KOKKOS_LAMBDA: kernels live under impl/), and the consumer's own sources include no impl/
-# header (what a user calls is public).
+# KOKKOS_LAMBDA: kernels live under impl/), only the catalogue builds' headers bring in the
+# simulation's kernels, and the consumer's own sources include no impl/ header (what a user
+# calls is public).
 # cmake -DINCLUDE_DIR=<prefix>/include -P check_installed_headers.cmake
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
 get_filename_component(INCLUDE_DIR ${INCLUDE_DIR} ABSOLUTE)
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/hinesbatch/*.hpp)
 if(NOT headers)
@@ -45,6 +47,42 @@ endforeach()
 if(kernels)
   list(JOIN kernels "\n  " text)
   message(FATAL_ERROR "public headers (outside impl/) hold kernels:\n  ${text}")
+endif()
+# The simulation's kernels come in only through the two headers that compile it for a
+# catalogue (make_simulation<Catalogue>, SingleCompartment): every other public header,
+# and everything it includes, leaves simulation/impl and nmodl/impl out, so describing and
+# running a model (config.hpp, run.hpp, ...) compiles no kernel.
+set(catalogue_builds hinesbatch/simulation/catalogue_simulation.hpp
+                     hinesbatch/simulation/nmodl/single_compartment.hpp)
+set(pulls_kernels "")
+foreach(h IN LISTS headers)
+  if(h MATCHES "/impl/" OR h IN_LIST catalogue_builds)
+    continue()
+  endif()
+  set(seen "")
+  set(todo ${h})
+  while(todo)
+    list(POP_FRONT todo cur)
+    file(STRINGS ${INCLUDE_DIR}/${cur} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]hinesbatch/")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" inc "${line}")
+      if(NOT inc IN_LIST seen AND EXISTS ${INCLUDE_DIR}/${inc})
+        list(APPEND seen ${inc})
+        list(APPEND todo ${inc})
+      endif()
+    endforeach()
+  endwhile()
+  foreach(inc IN LISTS seen)
+    if(inc MATCHES "hinesbatch/simulation/(nmodl/)?impl/")
+      list(APPEND pulls_kernels "${h} includes ${inc}")
+      break()
+    endif()
+  endforeach()
+endforeach()
+if(pulls_kernels)
+  list(JOIN pulls_kernels "\n  " text)
+  message(FATAL_ERROR "public headers other than the catalogue builds' include the simulation's "
+                      "kernels:\n  ${text}")
 endif()
 file(GLOB consumer_sources ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
 foreach(src IN LISTS consumer_sources)

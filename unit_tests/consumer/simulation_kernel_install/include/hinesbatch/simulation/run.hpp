@@ -1,0 +1,2 @@
+#pragma once
+#include "hinesbatch/simulation/impl/step_kernel.hpp"
