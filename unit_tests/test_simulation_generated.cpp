@@ -11,17 +11,22 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/morphology/sections.hpp"
 #include "hinesbatch/simulation/config.hpp"
+#include "hinesbatch/simulation/impl/catalogue_iclamp.hpp"
 #include "hinesbatch/simulation/impl/generated_cells.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/mechanism_entry.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
+#include "hinesbatch/simulation/nmodl/defaults/defaults.hpp"
 #include "support/backends.hpp"
 #include "support/config_runs.hpp"
 #include "support/dense_network.hpp"
@@ -69,6 +74,42 @@ std::string real_network_config(const std::string& file, bool hh_everywhere) {
                 {"gid": 3, "location": {"section": 5, "x": 0.5}},
                 {"gid": 5, "location": {"section": 40, "x": 1.0}}]})";
   return j.str();
+}
+
+// The config's IClamps run the default catalogue's iclamp.mod (the step's generated hooks
+// pick it by name and shape); its electrode current is the hand-written one's to the last
+// bit, at the edges del and del + dur too, so the two paths give the same voltages.
+static_assert(std::is_same_v<impl::StimulusIClamp<nmodl::defaults::defaults::mechanisms>,
+                             nmodl::defaults::IClamp>);
+static_assert(!impl::is_stimulus_iclamp<nmodl::defaults::ExpSyn>());
+static_assert(!impl::is_stimulus_iclamp<nmodl::defaults::pas>());
+static_assert(std::is_void_v<impl::StimulusIClamp<std::tuple<nmodl::defaults::hh>>>);
+
+TEST(GeneratedMechanisms, CatalogueIClampGivesTheHandWrittenCurrentToTheBit) {
+  using Gen = impl::GeneratedCells<Kokkos::DefaultHostExecutionSpace, nmodl::defaults::defaults>;
+  static_assert(Gen::kStimuliFromCatalogue);
+  Gen gen;
+  gen.g.dt = 0.025;
+  gen.g.celsius = 6.3;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-2, 2);
+  int on = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const double del = std::fabs(u(rng)) * 5, dur = std::fabs(u(rng)) * 5, amp = u(rng);
+    // times on, off and exactly at both edges
+    const double t = k % 4 == 0 ? del : k % 4 == 1 ? del + dur : std::fabs(u(rng)) * 6;
+    const double v = u(rng) * 40, rhs0 = u(rng), d0 = 1 + std::fabs(u(rng));
+    double i = -1, gm = -1;
+    gen.stimulus_current(del, dur, amp, t, v, i, gm);
+    double rhs_hand = rhs0;
+    mechanisms::iclamp_current(t, del, dur, amp, rhs_hand);
+    on += rhs_hand != rhs0;
+    // the cells and tiles schedules' use, and the on-chip one's (system for the new v)
+    EXPECT_EQ(rhs0 - i, rhs_hand) << "t " << t << " del " << del << " dur " << dur;
+    EXPECT_EQ(rhs0 + (gm * v - i), rhs_hand);
+    EXPECT_EQ(d0 + gm, d0);
+  }
+  EXPECT_GT(on, 1000);  // both branches taken
 }
 
 TEST(GeneratedMechanisms, DefaultHHAndPasReproduceTheHandWrittenOnesOnARealCell) {

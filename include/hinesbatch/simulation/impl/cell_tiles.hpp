@@ -349,9 +349,17 @@ struct StepCellTiles {
         }
         mechanisms::expsyn_current(c.syn_g(j), c.syn_e(j), v[e], d[e], rhs[e]);
       }
-      for (int j = c.stim_begin(s); j < c.stim_begin(s + 1); ++j)
-        mechanisms::iclamp_current(t_mid, c.stim_del(j), c.stim_dur(j), c.stim_amp(j),
-                                   rhs[c.stim_node(j) * W + k]);
+      for (int j = c.stim_begin(s); j < c.stim_begin(s + 1); ++j) {
+        const int e = c.stim_node(j) * W + k;
+        if constexpr (Generated::kStimuliFromCatalogue) {
+          double i, gm;
+          gen.gen.stimulus_current(c.stim_del(j), c.stim_dur(j), c.stim_amp(j), t_mid, v[e], i, gm);
+          d[e] += gm;
+          rhs[e] -= i;
+        } else {
+          mechanisms::iclamp_current(t_mid, c.stim_del(j), c.stim_dur(j), c.stim_amp(j), rhs[e]);
+        }
+      }
     }
   }
 

@@ -91,9 +91,19 @@ struct StepCells {
       mechanisms::expsyn_current(c.syn_g(k), c.syn_e(k), c.v(s, node), c.d(s, node),
                                  c.rhs(s, node));
     }
-    for (int k = c.stim_begin(s); k < c.stim_begin(s + 1); ++k)
-      mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
-                                 c.rhs(s, c.stim_node(k)));
+    for (int k = c.stim_begin(s); k < c.stim_begin(s + 1); ++k) {
+      const int node = c.stim_node(k);
+      if constexpr (Generated::kStimuliFromCatalogue) {
+        double i, gm;
+        gen.stimulus_current(c.stim_del(k), c.stim_dur(k), c.stim_amp(k), t_mid, c.v(s, node), i,
+                             gm);
+        c.d(s, node) += gm;
+        c.rhs(s, node) -= i;
+      } else {
+        mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
+                                   c.rhs(s, node));
+      }
+    }
   }
 
   // The cell's Hines system (off-diagonal -g_axial, symmetric) for dv, left in rhs.

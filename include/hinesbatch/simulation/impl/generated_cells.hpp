@@ -22,6 +22,7 @@
 
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/simulation/impl/catalogue_iclamp.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/generated_synapses.hpp"
 #include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
@@ -33,6 +34,7 @@ namespace hinesbatch::impl {
 // nothing compiled into the kernels.
 struct NoGenerated {
   static constexpr bool active = false;
+  static constexpr bool kStimuliFromCatalogue = false;  // the hand-written IClamp runs
   template <class Views>
   KOKKOS_INLINE_FUNCTION void initialize(const Views&, int) const {}
   template <class Views>
@@ -370,6 +372,24 @@ struct GeneratedCells {
     return mask;
   }
   static constexpr unsigned long long kStepIons = step_ions();
+
+  // The catalogue's IClamp for the config's stimuli (catalogue_iclamp.hpp; void where the
+  // catalogue has none of that shape, and the hand-written one runs).
+  using StimulusMechanism = StimulusIClamp<Mechanisms>;
+  static constexpr bool kStimuliFromCatalogue = !std::is_void_v<StimulusMechanism>;
+  // A stimulus (del, dur, amp) at time t and voltage v: its membrane current i (nA,
+  // outward positive) and di/dv gm (uS), by the catalogue's IClamp.
+  KOKKOS_INLINE_FUNCTION void stimulus_current(double del, double dur, double amp, double t,
+                                               double v, double& i, double& gm) const {
+    if constexpr (kStimuliFromCatalogue) {
+      StimulusAccessor<StimulusMechanism> a{del, dur, amp, t, v, g.dt, g.celsius};
+      StimulusMechanism::current(a);
+      i = a.i;
+      gm = a.g;
+    } else {
+      i = gm = 0;
+    }
+  }
 
   // InitialCurrent: the currents of finitialize, for the ion currents and assigned
   // variables they set; d and rhs are not touched.

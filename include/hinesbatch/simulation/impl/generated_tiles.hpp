@@ -148,6 +148,7 @@ struct GeneratedTiles {
   using Cells = GeneratedCells<ExecutionSpace, Catalogue, Kokkos::LayoutLeft>;
   using Views = typename Cells::Views;
   using Phase = typename Cells::Phase;
+  static constexpr bool kStimuliFromCatalogue = Cells::kStimuliFromCatalogue;
   Cells gen;
 
   // One block's Current or State phase at the lanes 0..cells-1 of a tile whose cells share
