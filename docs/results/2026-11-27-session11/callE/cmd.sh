@@ -17,10 +17,16 @@ run() { local name=$1 bin=$2; shift 2
   stamp "$name rc=$? $(python3 -c "import json; m=json.load(open('$L/$name.json')); print('%.4g'%m['compartment_steps_per_s'], m['spikes'])" 2>/dev/null) $(md5sum < $L/$name.spk | cut -c1-32)"; }
 P3="examples/sim/p3_synaptic.json --set network.cells=100000 --set network.kick.cells=10000 --set tstop=100"
 MX="examples/sim/real_mixed.json --set network.cells=20000 --set network.kick.cells=1000 --set tstop=50"
-for k in 1 2; do
-  for v in before after; do run p3_${v}_$k $c/binE/hinesbatch-sim-$v $P3; done
-  for v in before after; do run mixed_${v}_$k $c/binE/hinesbatch-sim-$v $MX; done
-done
+if [ "${1:-}" = mixed ]; then  # the second run (cmd.sh mixed): five more pairs, mixed alone
+  for k in 3 4 5 6 7; do
+    for v in before after; do run mixed_${v}_$k $c/binE/hinesbatch-sim-$v $MX; done
+  done
+else
+  for k in 1 2; do
+    for v in before after; do run p3_${v}_$k $c/binE/hinesbatch-sim-$v $P3; done
+    for v in before after; do run mixed_${v}_$k $c/binE/hinesbatch-sim-$v $MX; done
+  done
+fi
 rm -f $L/*.spk
 (cd $OUT && tar cJf d.tar.xz d && rm -rf d)
 stamp done
