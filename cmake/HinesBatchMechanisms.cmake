@@ -5,7 +5,9 @@
 #
 #   #include <<name>/<name>.hpp>      // struct hinesbatch::nmodl::<name>::<name>
 #
-# CATALOGUE defaults to "mechanisms". The headers are written under
+# CATALOGUE defaults to "mechanisms". <target> is linked (PRIVATE) to HinesBatch::catalogue,
+# whose include path holds the simulation's kernels and the headers that compile them for
+# the catalogue (simulation/catalogue_simulation.hpp, simulation/nmodl/single_compartment.hpp). The headers are written under
 # ${CMAKE_CURRENT_BINARY_DIR}/hinesbatch_mechanisms/<name>/ and regenerated when a .mod file
 # or the compiler changes. A refused file fails the build with its file, line and construct.
 #
@@ -74,4 +76,11 @@ function(hinesbatch_add_mechanisms target)
   add_custom_target(${target}_${ARG_CATALOGUE}_nmodl DEPENDS ${stamp})
   add_dependencies(${target} ${target}_${ARG_CATALOGUE}_nmodl)
   target_include_directories(${target} PRIVATE ${root})
+  # The simulation's kernels, which the catalogue is compiled into (the installed
+  # package's second include root; the build tree's include/).
+  if(TARGET HinesBatch::catalogue)
+    target_link_libraries(${target} PRIVATE HinesBatch::catalogue)
+  elseif(TARGET hinesbatch_catalogue)
+    target_link_libraries(${target} PRIVATE hinesbatch_catalogue)
+  endif()
 endfunction()

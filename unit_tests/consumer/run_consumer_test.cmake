@@ -7,11 +7,30 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${HINESBATCH_BINARY_DIR} --pr
 if(rc)
   message(FATAL_ERROR "install failed (${rc})")
 endif()
+# The public root, then the catalogue root (HinesBatch::catalogue's: the simulation's
+# kernels and the two headers that compile them), whose headers also include public ones.
+set(catalogue_root ${WORK_DIR}/install/share/hinesbatch/catalogue/include)
+foreach(dir simulation/impl simulation/nmodl/impl simulation/catalogue_simulation.hpp
+            simulation/nmodl/single_compartment.hpp)
+  if(EXISTS ${WORK_DIR}/install/include/hinesbatch/${dir})
+    message(FATAL_ERROR "hinesbatch/${dir} is on the public include root")
+  endif()
+  if(NOT EXISTS ${catalogue_root}/hinesbatch/${dir})
+    message(FATAL_ERROR "hinesbatch/${dir} is not on the catalogue root ${catalogue_root}")
+  endif()
+endforeach()
 execute_process(COMMAND ${CMAKE_COMMAND} -DINCLUDE_DIR=${WORK_DIR}/install/include
                   -P ${CMAKE_CURRENT_LIST_DIR}/check_installed_headers.cmake
                 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "an installed header includes one that is not installed (${rc})")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -DINCLUDE_DIR=${catalogue_root}
+                  -DOTHER_DIR=${WORK_DIR}/install/include
+                  -P ${CMAKE_CURRENT_LIST_DIR}/check_installed_headers.cmake
+                RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "a catalogue-root header includes one that is not installed (${rc})")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
                   -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
