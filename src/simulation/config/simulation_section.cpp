@@ -6,6 +6,12 @@
 #include "config_reader.hpp"
 
 namespace hinesbatch::config_impl {
+namespace {
+// Whether a time over dt is a whole number of steps, to within the division's rounding.
+bool whole_steps(double steps) {
+  return std::fabs(steps - std::round(steps)) <= 1e-9 * std::max(1.0, steps);
+}
+}  // namespace
 
 void read_simulation_section(const json& root, const Ctx& ctx, SimulationParameters& p) {
   // Physical ranges up front: a voltage beyond +-1000 mV or a temperature below absolute
@@ -27,7 +33,7 @@ void read_simulation_section(const json& root, const Ctx& ctx, SimulationParamet
              p.tstop);
   // A whole number of steps: 1.0125 with dt 0.025 would stop at 1 ms, 0.5 with dt 1 at 1 ms.
   const double steps = p.tstop / p.dt;
-  if (std::fabs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps))
+  if (!whole_steps(steps))
     ctx.fail("tstop",
              "is not a whole number of steps of dt = " + format_value(p.dt) +
                  " ms (tstop / dt = " + format_value(steps) + "; the run would stop at " +
@@ -42,7 +48,7 @@ void read_simulation_section(const json& root, const Ctx& ctx, SimulationParamet
       ctx.fail("record_dt",
                "must be > 0 ms and at most " + format_value(kMaxSimulationSteps) + " steps of dt",
                root.at("record_dt"));
-    if (every < 1 - 1e-9 || std::fabs(every - std::round(every)) > 1e-9 * std::max(1.0, every))
+    if (every < 1 - 1e-9 || !whole_steps(every))
       ctx.fail("record_dt",
                "is not a whole number of steps of dt = " + format_value(p.dt) +
                    " ms (record_dt / dt = " + format_value(every) + ")",
