@@ -203,6 +203,59 @@ TYPED_TEST(Simulation, SingleCellMatchesDenseReference) {
   }
 }
 
+// cm and Ra by region (NEURON's sec.cm, sec.Ra), on every host schedule and on chip, against
+// the dense reference with each node's own cm.
+TYPED_TEST(Simulation, CmAndRaByRegionMatchDenseReference) {
+  using Exec = TypeParam;
+  CellTemplate t = ball_and_stick(true);
+  const CellTemplate uniform = t;
+  // Listed after Dend: the later entry wins on section 1, the only dendrite.
+  set_membrane_by_region(t, {{Region::Dend, 2.5, {}}, {Region::Listed, 3.0, {1}}},
+                         {{Region::Listed, 150.0, {1}}});
+  ASSERT_EQ(t.section_cm(), (std::vector<double>{1.0, 3.0}));
+  ASSERT_EQ(t.section_Ra(), (std::vector<double>{100.0, 150.0}));
+  // The dendrite's axial conductances scale with 1/Ra, the soma's do not; areas stay.
+  const NeuronCompartments& a = uniform.compartments;
+  const NeuronCompartments& b = t.compartments;
+  for (int i = 1; i < b.size(); ++i) {
+    ASSERT_EQ(b.area_um2[i], a.area_um2[i]);
+    if (b.section_of_node[i] == 1 && b.tree.parent(i) != a.first_centre[0])
+      EXPECT_NEAR(b.g_axial_uS[i], a.g_axial_uS[i] * 100.0 / 150.0, 1e-12 * a.g_axial_uS[i]);
+    if (b.section_of_node[i] == 0) EXPECT_EQ(b.g_axial_uS[i], a.g_axial_uS[i]);
+  }
+  SimulationParameters p;
+  p.tstop = 25;
+  const auto rec = every_node(t);
+  const auto ref = dense_reference(t, p, rec);
+  const auto ref_uniform = dense_reference(uniform, p, rec);
+  double moved = 0;
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    for (std::size_t j = 0; j < rec.size(); ++j)
+      moved = std::max(moved, std::fabs(ref[k][j] - ref_uniform[k][j]));
+  EXPECT_GT(moved, 1.0) << "cm and Ra by region must change the voltages (mV)";
+  for (const HostSchedule schedule : {HostSchedule::Tiles, HostSchedule::Cells})
+    for (const OnChipSteps on_chip : {OnChipSteps::Off, OnChipSteps::On}) {
+      SCOPED_TRACE(std::string(schedule == HostSchedule::Tiles ? "tiles" : "cells") +
+                   (on_chip == OnChipSteps::On ? ", on chip" : ""));
+      RunOptions o;
+      o.host_schedule = schedule;
+      o.on_chip = on_chip;
+      NetworkSpec net;
+      LocalExchange ex;
+      NetworkSimulation<Exec> sim(Exec(), {t}, net, {0}, p, ex, o, rec);
+      sim.run();
+      ASSERT_EQ(sim.traces().size(), ref.size());
+      double worst = 0;
+      for (std::size_t k = 0; k < ref.size(); ++k)
+        for (std::size_t j = 0; j < rec.size(); ++j) {
+          ASSERT_TRUE(std::isfinite(sim.traces()[k][j])) << "step " << k << " node " << j;
+          worst = std::max(worst, std::fabs(sim.traces()[k][j] - ref[k][j]));
+        }
+      EXPECT_LT(worst, 1e-7) << "max |v - v_ref| in mV";
+      EXPECT_GE(sim.spikes().size(), 1u);
+    }
+}
+
 TYPED_TEST(Simulation, RingRasterDoesNotDependOnEpochOverlapOrDryRun) {
   using Exec = TypeParam;
   Ring r = ring(18, 3, 1.0, 2.5);

@@ -173,6 +173,83 @@ TEST(SimulationConfigReader, ErrorsNameTheSourceKeyLineAndValue) {
   EXPECT_THROW(load_simulation_config("/nonexistent/model.json"), InputError);
 }
 
+// cell.cm and cell.Ra by region and cell.section_lists: each section's values, the d_lambda
+// rule with each section's own cm and Ra, section lists as mechanism regions, and every
+// bad entry named.
+TEST(SimulationConfigReader, MembraneByRegionAndSectionLists) {
+  // A sphere soma, a basal dendrite (section 1) and an apical one (section 2).
+  const std::string swc = ::testing::TempDir() + "membrane_by_region.swc";
+  std::ofstream(swc) << "1 1 0 0 0 10 -1\n2 3 10 0 0 1 1\n3 3 400 0 0 1 2\n"
+                        "4 4 -10 0 0 1.5 1\n5 4 -600 0 0 1.5 4\n";
+  const auto config = [&](const std::string& cell_extra) {
+    return R"({"dt": 0.025, "tstop": 1, "network": {"type": "single"},
+               "cell": {"morphology": ")" +
+           swc + R"(", "d_lambda": 0.05)" + cell_extra + "}}";
+  };
+  const SimulationConfig uniform = parse_simulation_config(config(R"(, "Ra": 100)"), "u", "");
+  const SimulationConfig c = parse_simulation_config(config(R"(, "section_lists": {"tips": [1]},
+                 "Ra": [{"region": "all", "value": 100}, {"region": "tips", "value": 150}],
+                 "cm": [{"region": "dend", "value": 2}, {"region": "tips", "value": 3}],
+                 "mechanisms": [{"name": "pas", "region": "tips", "g": 0.0002},
+                                {"name": "hh", "region": "soma"}])"),
+                                                     "c", "");
+  const CellTemplate& t = c.templates.at(0);
+  // NEURON's cm 1 where no entry applies; the later entry wins where two do.
+  EXPECT_EQ(t.section_cm(), (std::vector<double>{1.0, 3.0, 2.0}));
+  EXPECT_EQ(t.section_Ra(), (std::vector<double>{100.0, 150.0, 100.0}));
+  ASSERT_EQ(t.density.size(), 2u);
+  EXPECT_EQ(t.density[0].region, Region::Listed);
+  EXPECT_EQ(t.sections_of(t.density[0]), std::vector<int>{1});
+  EXPECT_EQ(t.sections_of(t.density[1]), std::vector<int>{0});
+  // d_lambda: the dendrite's nseg from its own cm and Ra, more segments than with cm 1, Ra 100.
+  SectionOptions o;
+  o.d_lambda = 0.05;
+  o.Ra_ohm_cm = 150;
+  o.cm_uF_cm2 = 3;
+  const int own = nseg_for(t.morphology.sections[1], o);
+  EXPECT_EQ(t.morphology.sections[1].nseg, own);
+  EXPECT_GT(own, uniform.templates.at(0).morphology.sections[1].nseg);
+  EXPECT_EQ(t.compartments.section_nseg[1], own);
+  // The same values as one number: the same cell.
+  const SimulationConfig one = parse_simulation_config(
+      config(R"(, "Ra": [{"region": "all", "value": 100}], "cm": [{"value": 1}])"), "one", "");
+  EXPECT_EQ(one.templates.at(0).compartments.g_axial_uS,
+            uniform.templates.at(0).compartments.g_axial_uS);
+  EXPECT_EQ(one.templates.at(0).section_cm(), uniform.templates.at(0).section_cm());
+
+  const auto error = [&](const std::string& extra) {
+    return error_of([&] { parse_simulation_config(config(extra), "bad", ""); });
+  };
+  EXPECT_EQ(error(R"(, "cm": [{"region": "trunk", "value": 2}])"),
+            "bad: config key 'cell.cm[0].region': must be soma, axon, dend, apic, basal, all or "
+            "a section list of section_lists (none given) (value '\"trunk\"')");
+  EXPECT_TRUE(contains(
+      error(R"(, "section_lists": {"a": [1]}, "mechanisms": [{"name": "pas", "region": "b"}])"),
+      "'cell.mechanisms[].region': must be soma, axon, dend, apic, basal, all or a "
+      "section list of section_lists (a)"));
+  EXPECT_TRUE(contains(error(R"(, "cm": [{"region": "dend", "value": 0}])"),
+                       "'cell.cm[0].value': must be > 0 (uF/cm2)"));
+  EXPECT_TRUE(
+      contains(error(R"(, "Ra": [{"region": "dend"}])"), "'cell.Ra[0].value': is required"));
+  EXPECT_TRUE(contains(error(R"(, "Ra": [])"), "'cell.Ra': must be a number or a non-empty list"));
+  EXPECT_TRUE(contains(error(R"(, "cm": [{"region": "dend", "value": 2, "where": 1}])"),
+                       "'cell.cm[0].where': unknown key"));
+  EXPECT_TRUE(contains(error(R"(, "section_lists": {"soma": [0]})"),
+                       "'cell.section_lists.soma': names a section list as a region is named"));
+  EXPECT_TRUE(contains(error(R"(, "section_lists": {"a": []})"),
+                       "'cell.section_lists.a': must be a non-empty list of section indices"));
+  EXPECT_TRUE(
+      contains(error(R"(, "section_lists": {"a": [0, 1.5]})"),
+               "'cell.section_lists.a': must list section indices (integers >= 0) (value '1.5')"));
+  EXPECT_TRUE(contains(error(R"(, "section_lists": {"a": [1, 0, 1]})"),
+                       "'cell.section_lists.a': lists a section twice (value '1')"));
+  EXPECT_TRUE(contains(
+      error(R"(, "section_lists": {"a": [0, 7]})"),
+      "'cell.section_lists.a': names section 7, but " + swc + " has 3 sections (value '7')"));
+  EXPECT_TRUE(
+      contains(error(R"(, "section_lists": [1])"), "'cell.section_lists': must be an object"));
+}
+
 // --- running from code -------------------------------------------------------------------
 
 TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {

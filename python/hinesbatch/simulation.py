@@ -68,12 +68,23 @@ def detector(section=0, x=0.5, threshold=10.0):
     return {"location": location(section, x), "threshold": float(threshold)}
 
 
+def _by_region(value):
+    """cm or Ra: a number for every section, or entries applied in order, each
+    {"region": R, "value": x} or (R, x), R a region or a section list's name."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    return [{"region": str(e[0]), "value": float(e[1])} if isinstance(e, (tuple, list))
+            else {"region": str(e["region"]), "value": float(e["value"])} for e in value]
+
+
 def _cell_json(settings, with_morphology):
     """A template's settings as the config's "cell" object, with its own "synapses"."""
     cell = {"Ra": settings["Ra"], "cm": settings["cm"], "mechanisms": settings["mechanisms"],
             "iclamp": settings["iclamps"], "synapses": settings["synapses"]}
     if settings["ions"]:
         cell["ions"] = settings["ions"]
+    if settings["section_lists"]:
+        cell["section_lists"] = settings["section_lists"]
     for key in ("nseg", "max_segment_length_um", "d_lambda"):
         if settings[key]:
             cell[key] = settings[key]
@@ -97,15 +108,21 @@ class CellTemplate:
     does, nseg by one rule (nseg, max_segment_length_um or d_lambda; default nseg = 1),
     Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, synapses (expsyn, or
     point_synapse: a point process of the catalogue) and a spike detector. ions: initial
-    concentrations and reversal potentials of the ions the catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}."""
+    concentrations and reversal potentials of the ions the catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}.
+    Ra and cm may differ by region: a list applied in order over NEURON's defaults, e.g.
+    cm=[("all", 1), ("dend", 2)]. section_lists: named lists of section indices, e.g.
+    {"trunk": [4, 5, 6]}, which mechanisms, cm and Ra take as regions by name."""
 
     def __init__(self, morphology, nseg=0, max_segment_length_um=0.0, d_lambda=0.0, Ra=35.4,
-                 cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None, ions=None):
+                 cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None, ions=None,
+                 section_lists=None):
         if isinstance(morphology, os.PathLike):
             morphology = os.fspath(morphology)
         self.settings = dict(morphology=morphology, nseg=int(nseg),
                              max_segment_length_um=float(max_segment_length_um),
-                             d_lambda=float(d_lambda), Ra=float(Ra), cm=float(cm),
+                             d_lambda=float(d_lambda), Ra=_by_region(Ra), cm=_by_region(cm),
+                             section_lists={str(k): [int(i) for i in v]
+                                            for k, v in (section_lists or {}).items()},
                              mechanisms=[dict(m) for m in mechanisms],
                              iclamps=[dict(s) for s in iclamps],
                              synapses=[dict(s) for s in synapses],
@@ -390,7 +407,7 @@ class Network:
             if not isinstance(s["morphology"], str):
                 raise ValueError("to_config needs morphologies given as paths or synthetic:<name>")
             for key in ("nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-                        "iclamps", "detector"):
+                        "iclamps", "detector", "ions", "section_lists"):
                 if s[key] != first[key]:
                     raise ValueError("templates differ in %s: the config's cell block holds one" % key)
         synapses = [syn for t in self.templates for syn in t.settings["synapses"]]
@@ -407,6 +424,9 @@ class Network:
                 cell[key] = first[key]
         if first["detector"] is not None:
             cell["detector"] = first["detector"]
+        for key in ("ions", "section_lists"):
+            if first[key]:
+                cell[key] = first[key]
         config = self._model(tstop)
         if synapses and "synapse" in synapses[0]:
             config["network"].update(synapse=synapses[0]["synapse"],

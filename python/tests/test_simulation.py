@@ -142,6 +142,34 @@ def test_generated_mechanisms_give_the_builtins_raster():
                         ions={"ca": {"cai0": 1e-4}})
 
 
+def test_cm_and_ra_by_region_and_section_lists():
+    """cm and Ra by region (NEURON's sec.cm, sec.Ra) and a section list as a region: the same
+    values written either way give the same run; other values another run; to_config keeps
+    them."""
+    def run(**membrane):
+        cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, mechanisms=[hb.hh(region="soma")],
+                               detector=hb.detector(), **membrane)
+        net = hb.Network(dt=0.025)
+        net.add_cells(cell, 1)
+        net.add_iclamp(0, delay=1.0, dur=5.0, amp=0.5)
+        net.record(0, section=1, x=0.9)
+        return net, net.run(15.0, backend="host")
+    _, uniform = run(Ra=100.0, cm=1.0)
+    _, as_list = run(Ra=[("all", 100.0)], cm=[{"region": "all", "value": 1.0}])
+    np.testing.assert_array_equal(as_list.traces, uniform.traces)
+    net, by_region = run(Ra=[("all", 100.0), ("tips", 300.0)], cm=[("dend", 2.0)],
+                         section_lists={"tips": [1]})
+    _, by_type = run(Ra=[("all", 100.0), ("dend", 300.0)], cm=[("all", 1.0), ("dend", 2.0)])
+    np.testing.assert_array_equal(by_region.traces, by_type.traces)  # the list is the dendrite
+    assert np.max(np.abs(by_region.traces - uniform.traces)) > 1.0
+    config = net.to_config(15.0)
+    assert config["cell"]["section_lists"] == {"tips": [1]}
+    assert config["cell"]["Ra"] == [{"region": "all", "value": 100.0}, {"region": "tips", "value": 300.0}]
+    with pytest.raises(hb.InputError, match=r"cell.cm\[0\].region': must be soma, axon, dend, apic, "
+                                            r"basal, all or a section list of section_lists \(tips\)"):
+        hb.CellTemplate("synthetic:ball-and-stick", cm=[("trunk", 2.0)], section_lists={"tips": [1]})
+
+
 def test_point_process_synapses():
     def run(synapse, on_chip="off"):
         cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,

@@ -9,7 +9,8 @@ validate_import3d.py) gives the file, the nseg rule, Ra, cm, the mechanisms, the
 the recordings and the run:
 
   {"swc": PATH, "nseg_rule": {"max_segment_length_um": 20} | {"d_lambda": 0.1},
-   "Ra": 100, "cm": 1, "mechanism": "pas" | "hh", "pas": {"g": .., "e": ..},
+   "Ra": 100, "cm": 1 (each a number or [{"region", "value"}, ...] as in a hinesbatch-sim
+   cell, with "section_lists"), "mechanism": "pas" | "hh", "pas": {"g": .., "e": ..},
    "iclamp": {"section": K, "x": X, "del": .., "dur": .., "amp": ..},
    "detector": {"section": K, "x": X, "threshold": 10} (optional),
    "record": [[K, X], ...], "dt": .., "tstop": .., "v_init": .., "celsius": ..,
@@ -44,8 +45,28 @@ def type_name(t):
     return {1: "soma", 2: "axon", 3: "dend", 4: "apic"}.get(t, "minus_%d" % -t if t < 0 else "dend_%d" % t)
 
 
+def in_region(region, swc_type, index=None, section_lists=None):
+    """HinesBatch's regions (mechanisms.hpp), written again: by SWC type, or a section list."""
+    if section_lists and region in section_lists:
+        return index in section_lists[region]
+    return {"soma": swc_type == 1, "axon": swc_type == 2, "dend": swc_type not in (1, 2),
+            "apic": swc_type == 4, "basal": swc_type == 3, "all": True}[region]
+
+
+def by_region(value, swc_type, index, section_lists=None, default=None):
+    """A number, or [{"region", "value"}, ...] applied in order (cell.cm and cell.Ra)."""
+    if not isinstance(value, list):
+        return float(value)
+    out = default
+    for e in value:
+        if in_region(e.get("region", "all"), swc_type, index, section_lists):
+            out = float(e["value"])
+    return out
+
+
 def build(h, spec, types=None):
     """The sections in Import3d's order; `types`, when a list, gets each one's SWC type."""
+    own_types = []
     reader = h.Import3d_SWC_read()
     reader.quiet = 1
     reader.input(spec["swc"])
@@ -58,6 +79,7 @@ def build(h, spec, types=None):
         if s.is_subsidiary:
             continue
         secs.append(getattr(h, type_name(int(s.type)))[int(s.nameindex)])
+        own_types.append(int(s.type))
         if types is not None:
             types.append(int(s.type))
     min_diam = float(spec.get("min_diam", 0))
@@ -75,9 +97,10 @@ def build(h, spec, types=None):
                     if p[3] < min_diam:
                         h.pt3dchange(i, min_diam, sec=sec)
     rule = spec["nseg_rule"]
-    for sec in secs:
-        sec.Ra = float(spec["Ra"])
-        sec.cm = float(spec["cm"])
+    lists = spec.get("section_lists")
+    for k, sec in enumerate(secs):  # before nseg: lambda_f reads each section's Ra and cm
+        sec.Ra = by_region(spec["Ra"], own_types[k], k, lists, 35.4)
+        sec.cm = by_region(spec["cm"], own_types[k], k, lists, 1.0)
     for sec in secs:
         if "max_segment_length_um" in rule:
             n = max(int(math.ceil(sec.L / float(rule["max_segment_length_um"]) - 1e-9)), 1)

@@ -10,9 +10,10 @@ The model: the 12 mechanisms of <shared>/mechanisms/l5pc with the distributions 
 al. (2011, L5PCbiophys3): soma, basal and apical densities, Ih growing exponentially with
 the normalised path distance along the apical tree, the Ca_HVA and Ca_LVAst hot zone 685 to
 885 um from the soma, CaDynamics_E2 writing cai (so eca follows Nernst), ek -85 and ena 50
-mV, pas everywhere (e -90 mV); 34 C, Ra 100 ohm cm, nseg by d_lambda 0.1. Differences from
-Hay's model: cm is 1 uF/cm2 everywhere (HinesBatch has one cm per cell; Hay: 2 in the
-dendrites), distances are from the middle of the soma (Hay: its 0 end), the hot zone is
+mV, pas everywhere (e -90 mV); 34 C, Ra 100 ohm cm, cm 1 uF/cm2 and 2 in the basal and
+apical dendrites, nseg by d_lambda 0.1 with each section's cm. Differences from Hay's model:
+his nseg is computed before cm is set (cm 1 everywhere for it), distances are from the
+middle of the soma (Hay: its 0 end), the hot zone is
 at the same fraction of the apical tree (the trees here are shorter than Hay's), and the
 cells are of ../shared/morphologies: cnic_004 (a pyramidal cell: soma, basal and apical
 dendrites) and 96ML (soma, axon, basal and apical dendrites).
@@ -51,6 +52,7 @@ sys.path.insert(0, HERE)
 import compare  # noqa: E402
 import nmodl_vs_neuron  # noqa: E402
 from validate_import3d import check_structure  # noqa: E402
+from import3d_run import in_region  # noqa: E402
 from validate_neuron import run_logged, tail  # noqa: E402
 
 SKIP = 77
@@ -69,6 +71,10 @@ TOL_SPIKING = 5e-2  # mV
 # once: its spread during an upstroke is the voltage's). The tolerances leave the same
 # margin as the voltages' (about 10 to 25 times).
 ION_RECORDS = [("cai", 1e-8, 1e-5), ("ica", 1e-6, 1e-4)]
+# Hay's cm: 1 uF/cm2, 2 in the basal and apical dendrites (L5PCbiophys3's forsec basal and
+# apical); nseg by d_lambda with each section's cm (Hay's template takes cm 1 for it).
+HAY_CM = [{"region": "all", "value": 1.0}, {"region": "basal", "value": 2.0},
+          {"region": "apic", "value": 2.0}]
 HOT = (685.0 / 1300.0, 885.0 / 1300.0)  # Hay's Ca hot zone, as fractions of the apical tree
 T_SAME_STEP = 1e-6
 
@@ -113,7 +119,7 @@ def hay_mechanisms(has_axon):
 
 
 def config(swc, case, amp, records, has_axon):
-    cell = {"morphology": swc, "d_lambda": 0.1, "Ra": 100.0, "cm": 1.0,
+    cell = {"morphology": swc, "d_lambda": 0.1, "Ra": 100.0, "cm": HAY_CM,
             "mechanisms": hay_mechanisms(has_axon),
             "ions": {"k": {"e": -85.0}, "na": {"e": 50.0}},
             "iclamp": [{"location": {"section": 0, "x": 0.5}, "del": case["del"],
@@ -138,11 +144,6 @@ AMPS = {"cnic_004.CNG.swc": {"subthreshold": 0.05, "spiking": 0.8},
 
 
 # --- the NEURON side (run in its own process: --neuron SPEC.json) -------------------------
-
-def in_region(region, swc_type):
-    return {"soma": swc_type == 1, "axon": swc_type == 2, "dend": swc_type not in (1, 2),
-            "apic": swc_type == 4, "basal": swc_type == 3, "all": True}[region]
-
 
 def distance_value(v, x):
     """mechanisms.hpp's ParameterValue::at, written again."""
@@ -429,7 +430,7 @@ def main():
         # NEURON's sections (for the recording sites and the structure check).
         probe = os.path.join(workdir, stem + ".probe.json")
         with open(probe, "w") as f:
-            json.dump({"swc": swc, "nseg_rule": {"d_lambda": 0.1}, "Ra": 100.0, "cm": 1.0,
+            json.dump({"swc": swc, "nseg_rule": {"d_lambda": 0.1}, "Ra": 100.0, "cm": HAY_CM,
                        "min_diam": MIN_DIAM}, f)
         described = os.path.join(workdir, stem + ".sections.json")
         rc, _ = run_logged([sys.executable, os.path.join(HERE, "import3d_run.py"), probe,

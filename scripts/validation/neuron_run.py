@@ -68,8 +68,8 @@ def build(h, model):
                 secs[k].connect(secs[par](float(sd["parent_x"])), 0.0)
         for k, sd in enumerate(morph["sections"]):
             secs[k].nseg = int(sd["nseg"])
-            secs[k].Ra = Ra
-            secs[k].cm = cm
+            secs[k].Ra = float(sd.get("Ra", Ra))  # per section where the model gives it
+            secs[k].cm = float(sd.get("cm", cm))
         for dm in cell.get("density", []):
             name = dm["mechanism"]
             params = {kk: vv for kk, vv in dm.items() if kk not in ("mechanism", "sections")}

@@ -40,7 +40,9 @@ VTOL = 0.1
 # Active cases judged strictly: voltages within this many mV at every step, and every
 # spike in the same step (|dt| <= 1e-9 ms). exp2syn_random_p3: synapses as the default
 # catalogue's Exp2Syn (compiled from NMODL) against NEURON's own built-in Exp2Syn.
-STRICT = {"exp2syn_random_p3": 1e-3}
+# hh_96ML_membrane_by_region: cm and Ra by region and by section list, a section list as a
+# mechanism region, nseg by d_lambda with each section's cm and Ra.
+STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3}
 
 
 def neuron_importable(python):
@@ -57,8 +59,14 @@ def needs_shared(cfg_text):
     return "${HINESBATCH_SHARED_DIR}" in cfg_text
 
 
-def region_ids(sections, region):
+def region_ids(sections, region, section_lists=None):
     t = lambda s: int(s["swc_type"])  # noqa: E731
+    if section_lists and region in section_lists:
+        return {int(k) for k in section_lists[region]}
+    if region == "apic":
+        return {int(s["id"]) for s in sections if t(s) == 4}
+    if region == "basal":
+        return {int(s["id"]) for s in sections if t(s) == 3}
     if region == "all":
         return {int(s["id"]) for s in sections}
     if region == "soma":
@@ -74,8 +82,24 @@ def check_model(cfg, model):
     """Cross-checks of the exported model against the config. Returns a list of messages."""
     errs = []
     cell = cfg.get("cell", {})
+    lists = cell.get("section_lists", {})
+    by_region = {k: cell[k] for k in ("Ra", "cm") if isinstance(cell.get(k), list)}
     expect = {"dt": cfg.get("dt", 0.025), "tstop": cfg.get("tstop"), "v_init": cfg.get("v_init", -65.0),
-              "celsius": cfg.get("celsius", 6.3), "Ra": cell.get("Ra"), "cm": cell.get("cm")}
+              "celsius": cfg.get("celsius", 6.3)}
+    expect.update({k: cell.get(k) for k in ("Ra", "cm") if k not in by_region})
+    # Ra and cm by region: each section's value in the model, from the config's entries in order
+    for k, entries in by_region.items():
+        default = {"Ra": 35.4, "cm": 1.0}[k]
+        for mi, morph in enumerate(model.get("morphologies", [])):
+            secs = morph["sections"]
+            want = {int(sd["id"]): default for sd in secs}
+            for e in entries:
+                for i in region_ids(secs, e.get("region", "all"), lists):
+                    want[i] = float(e["value"])
+            for sd in secs:
+                if abs(float(sd.get(k, -1)) - want[int(sd["id"])]) > 1e-12 * want[int(sd["id"])]:
+                    errs.append("morphology %d section %s: %s = %s, config regions give %s" % (
+                        mi, sd["id"], k, sd.get(k), want[int(sd["id"])]))
     for k, v in expect.items():
         if v is None:
             continue
@@ -90,7 +114,7 @@ def check_model(cfg, model):
         secs = model["morphologies"][int(c["morphology"])]["sections"]
         want = {}
         for m in cell.get("mechanisms", []):
-            ids = region_ids(secs, m.get("region", "all"))
+            ids = region_ids(secs, m.get("region", "all"), lists)
             if ids is None:
                 continue
             want.setdefault(m["name"], set()).update(ids)

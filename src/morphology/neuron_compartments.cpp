@@ -14,8 +14,6 @@ namespace hinesbatch {
 
 namespace {
 
-
-
 // Arc length and diameter along a section's pt3d, integrated over [s0, s1].
 struct HalfSegment {
   double area = 0;  // um^2
@@ -66,8 +64,21 @@ int NeuronCompartments::node_at(const Location& where) const {
 
 NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) {
   if (!(Ra > 0) || !std::isfinite(Ra))
-    throw InputError("axial resistivity Ra must be positive (ohm cm)", m.source, 0, format_value(Ra));
+    throw InputError("axial resistivity Ra must be positive (ohm cm)", m.source, 0,
+                     format_value(Ra));
+  return neuron_compartments(m, std::vector<double>(static_cast<std::size_t>(m.size()), Ra));
+}
+
+NeuronCompartments neuron_compartments(const SectionedMorphology& m,
+                                       const std::vector<double>& Ra_of_section) {
   const int ns = m.size();
+  if (static_cast<int>(Ra_of_section.size()) != ns)
+    throw InputError("axial resistivity: one Ra per section expected", m.source, 0,
+                     std::to_string(Ra_of_section.size()));
+  for (int s = 0; s < ns; ++s)
+    if (!(Ra_of_section[s] > 0) || !std::isfinite(Ra_of_section[s]))
+      throw InputError("axial resistivity Ra must be positive (ohm cm)", m.source,
+                       m.sections[s].first_swc_line, format_value(Ra_of_section[s]));
   if (ns == 0) throw InputError("morphology has no sections", m.source);
   NeuronCompartments c;
   c.first_centre.assign(ns, -1);
@@ -133,7 +144,7 @@ NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra) 
       throw InputError("section " + std::to_string(s) + " has zero length", m.source,
                        sec.first_swc_line, format_value(L));
     const double dx = L / sec.nseg;
-    const double to_megohm = 4 * Ra / kPi * 1e-2;
+    const double to_megohm = 4 * Ra_of_section[s] / kPi * 1e-2;
     double r_right_prev = 0;
     int prev = attach;
     for (int j = 0; j < sec.nseg; ++j) {

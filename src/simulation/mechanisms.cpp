@@ -34,6 +34,8 @@ bool in_region(Region r, int swc_type) {
       return swc_type == 4;
     case Region::Basal:
       return swc_type == 3;
+    case Region::Listed:
+      return false;
   }
   return false;
 }
@@ -54,7 +56,8 @@ double ParameterValue::at(double x) const {
   return value;
 }
 
-std::vector<int> CellTemplate::sections_in(Region r) const {
+std::vector<int> CellTemplate::sections_in(Region r, const std::vector<int>& listed) const {
+  if (r == Region::Listed) return listed;
   std::vector<int> out;
   for (int s = 0; s < morphology.size(); ++s)
     if (in_region(r, morphology.sections[s].swc_type)) out.push_back(s);
@@ -62,7 +65,53 @@ std::vector<int> CellTemplate::sections_in(Region r) const {
 }
 
 std::vector<int> CellTemplate::sections_of(const DensityMechanism& m) const {
-  return sections_in(m.region);
+  return sections_in(m.region, m.listed);
+}
+
+std::vector<int> CellTemplate::sections_of(const GeneratedMechanism& m) const {
+  return sections_in(m.region, m.listed);
+}
+
+std::vector<double> values_by_region(const SectionedMorphology& m, double base,
+                                     const std::vector<RegionValue>& entries) {
+  std::vector<double> out(static_cast<std::size_t>(m.size()), base);
+  for (const RegionValue& e : entries) {
+    if (e.region == Region::Listed) {
+      for (int s : e.listed)
+        if (s >= 0 && s < m.size()) out[static_cast<std::size_t>(s)] = e.value;
+      continue;
+    }
+    for (int s = 0; s < m.size(); ++s)
+      if (in_region(e.region, m.sections[s].swc_type)) out[static_cast<std::size_t>(s)] = e.value;
+  }
+  return out;
+}
+
+std::vector<double> CellTemplate::section_cm() const {
+  return values_by_region(morphology, cm, cm_by_region);
+}
+
+std::vector<double> CellTemplate::section_Ra() const {
+  return values_by_region(morphology, Ra, Ra_by_region);
+}
+
+void set_membrane_by_region(CellTemplate& t, std::vector<RegionValue> cm,
+                            std::vector<RegionValue> Ra) {
+  for (const auto* entries : {&cm, &Ra})
+    for (const RegionValue& e : *entries) {
+      const char* what = entries == &cm ? "membrane capacitance cm" : "axial resistivity Ra";
+      if (!(e.value > 0) || !std::isfinite(e.value))
+        throw InputError(std::string(what) + " must be positive", t.morphology.source, 0,
+                         format_value(e.value));
+      for (int s : e.listed)
+        if (s < 0 || s >= t.morphology.size())
+          throw InputError(std::string(what) + ": a listed section the morphology does not have (" +
+                               std::to_string(t.morphology.size()) + " sections)",
+                           t.morphology.source, 0, std::to_string(s));
+    }
+  t.cm_by_region = std::move(cm);
+  t.Ra_by_region = std::move(Ra);
+  t.compartments = neuron_compartments(t.morphology, t.section_Ra());
 }
 
 CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, double cm,
@@ -145,6 +194,7 @@ void builtins_from_catalogue(std::vector<CellTemplate>& templates, const Mechani
     for (const DensityMechanism& d : t.density) {
       GeneratedMechanism g;
       g.region = d.region;
+      g.listed = d.listed;
       if (d.kind == DensityMechanism::Pas && pas) {
         g.name = "pas";
         g.parameters = {constant("g", d.pas.g), constant("e", d.pas.e)};

@@ -55,7 +55,7 @@ struct DenseCell {
   const SimulationParameters& p;
   int n;
   std::vector<long double> v, m, h, nn, syn_g;
-  std::vector<double> gpas, epas, gna, gk, gl, el;
+  std::vector<double> gpas, epas, gna, gk, gl, el, cm;  // cm per node: its section's
   std::vector<char> has_hh;
   std::vector<IClampSpec> stims;
   int det_node = -1;
@@ -76,6 +76,9 @@ struct DenseCell {
     gl.assign(n, 0);
     el.assign(n, 0);
     has_hh.assign(n, 0);
+    cm.assign(n, 0);
+    const std::vector<double> section_cm = t.section_cm();
+    for (int i = 0; i < n; ++i) cm[i] = section_cm[c.section_of_node[i]];
     syn_g.assign(t.synapses.size(), 0);
     for (const auto& d : t.density)
       for (int s : t.sections_of(d))
@@ -113,7 +116,7 @@ struct DenseCell {
     const double tmid = (step + 0.5) * p.dt;
     std::vector<std::vector<long double>> A(n, std::vector<long double>(n + 1, 0));
     for (int i = 0; i < n; ++i) {
-      A[i][i] += t.cm * c.area_um2[i] * 1e-5 / p.dt + gpas[i];
+      A[i][i] += cm[i] * c.area_um2[i] * 1e-5 / p.dt + gpas[i];
       A[i][n] -= gpas[i] * (v[i] - epas[i]);
       if (has_hh[i]) {
         const long double a = gna[i] * m[i] * m[i] * m[i] * h[i];

@@ -20,6 +20,9 @@ struct CableMatrix {
 
 // cm in uF/cm2, dt in ms. Throws InputError for a non-positive or non-finite cm or dt.
 CableMatrix cable_matrix(const NeuronCompartments& c, double cm_uF_cm2, double dt_ms);
+// The same with each section's own cm (NEURON's sec.cm), indexed like c.first_centre.
+CableMatrix cable_matrix(const NeuronCompartments& c, const std::vector<double>& cm_of_section,
+                         double dt_ms);
 
 // A membrane conductance density (S/cm2) on a node's area, in uS.
 inline double membrane_uS(const NeuronCompartments& c, int node, double g_S_cm2) {

@@ -12,8 +12,8 @@
 // only its left half counts; the 1-end node gets 1 / r_right(last centre).
 #include <vector>
 
-#include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/morphology/sections.hpp"
+#include "hinesbatch/morphology/tree.hpp"
 
 namespace hinesbatch {
 
@@ -42,5 +42,9 @@ struct NeuronCompartments {
 };
 
 NeuronCompartments neuron_compartments(const SectionedMorphology& m, double Ra_ohm_cm);
+// The same with each section's own Ra (NEURON's sec.Ra): a half segment's resistance is its
+// section's, so an edge between two sections sums the two sections' halves.
+NeuronCompartments neuron_compartments(const SectionedMorphology& m,
+                                       const std::vector<double>& Ra_of_section);
 
 }  // namespace hinesbatch

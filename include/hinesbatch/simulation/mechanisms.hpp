@@ -31,17 +31,29 @@ struct HHParameters {
 
 // Which sections a density mechanism goes into, by SWC type of the section: soma (1),
 // axon (2), dend (every other type: basal, apical, custom), apic (4, NEURON's Import3d
-// `apic`), basal (3, Import3d's `dend`), all.
-enum class Region { Soma, Axon, Dend, All, Apic, Basal };
+// `apic`), basal (3, Import3d's `dend`), all; or Listed: the sections a section list names
+// (the entry's `listed`, section indices in Import3d's order, as locations give them).
+enum class Region { Soma, Axon, Dend, All, Apic, Basal, Listed };
 Region parse_region(const std::string& name);  // "soma", "axon", "dend", "apic", "basal", "all"
-bool in_region(Region r, int swc_type);
+bool in_region(Region r, int swc_type);        // false for Listed (its sections are listed)
 
 struct DensityMechanism {
   enum Kind { Pas, HH } kind = Pas;
   Region region = Region::All;
   PasParameters pas;
   HHParameters hh;
+  std::vector<int> listed;  // Region::Listed: its sections
 };
+// A membrane property of the sections of a region (NEURON's sec.cm, sec.Ra). A cell's
+// entries are applied in order: a later one replaces an earlier one where both apply.
+struct RegionValue {
+  Region region = Region::All;
+  double value = 0;
+  std::vector<int> listed;  // Region::Listed: its sections
+};
+// Per section of m: `base`, then each entry's value on the sections of its region, in order.
+std::vector<double> values_by_region(const SectionedMorphology& m, double base,
+                                     const std::vector<RegionValue>& entries);
 // A parameter of a generated (NMODL) mechanism: a number, or a function of x, the path
 // distance (um) of a segment's centre from the middle of the root section (the soma),
 // or with `normalize` that distance over the largest path distance of the region's
@@ -69,6 +81,7 @@ struct GeneratedMechanism {
   std::string name;
   Region region = Region::All;
   std::vector<MechanismParameter> parameters;
+  std::vector<int> listed;  // Region::Listed: its sections
 };
 // An ion's initial concentrations (mM) and reversal potential (mV); NaN: the default
 // (NEURON's, and for na and k the simulation's ena and ek). Where a mechanism reads or
@@ -107,17 +120,23 @@ enum MechanismBits : unsigned char { kPasBit = 1, kHHBit = 2 };
 // Everything about one kind of cell that does not depend on the network.
 struct CellTemplate {
   SectionedMorphology morphology;
-  NeuronCompartments compartments;            // neuron_compartments(morphology, Ra)
-  double Ra = 35.4, cm = 1.0;                 // ohm cm, uF/cm2
+  NeuronCompartments compartments;  // neuron_compartments(morphology, section_Ra())
+  double Ra = 35.4, cm = 1.0;       // ohm cm, uF/cm2: where no entry below applies
+  std::vector<RegionValue> cm_by_region, Ra_by_region;  // set_membrane_by_region
+
   std::vector<DensityMechanism> density;      // pas and hh given as built-ins
   std::vector<GeneratedMechanism> generated;  // NMODL mechanisms (the cells schedule runs them)
   std::vector<IonSpec> ions;
   std::vector<IClampSpec> iclamps;
   std::vector<ExpSynSpec> synapses;  // a connection targets one by index
   DetectorSpec detector;
-  // Sections of each density mechanism (resolved from its region).
+  // Sections of each mechanism (resolved from its region).
   std::vector<int> sections_of(const DensityMechanism& m) const;
-  std::vector<int> sections_in(Region r) const;
+  std::vector<int> sections_of(const GeneratedMechanism& m) const;
+  std::vector<int> sections_in(Region r, const std::vector<int>& listed = {}) const;
+  // cm (uF/cm2) and Ra (ohm cm) of every section: cm and Ra, then the entries by region.
+  std::vector<double> section_cm() const;
+  std::vector<double> section_Ra() const;
 };
 
 // Builds compartments and checks every location (InputError naming the bad one).
@@ -125,6 +144,12 @@ CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, doubl
                                 std::vector<DensityMechanism> density,
                                 std::vector<IClampSpec> iclamps, std::vector<ExpSynSpec> synapses,
                                 DetectorSpec detector);
+
+// Sets cm and Ra by region (RegionValue) and recomputes the compartments with each
+// section's Ra. Throws InputError naming the morphology for a value that is not positive
+// or a listed section that it does not have. Call it before the template is used.
+void set_membrane_by_region(CellTemplate& t, std::vector<RegionValue> cm,
+                            std::vector<RegionValue> Ra);
 
 struct SimulationParameters {
   double dt = 0.025;     // ms

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "config_reader.hpp"
@@ -169,14 +170,105 @@ struct CellParts {
   std::vector<DensityMechanism> density;  // the built-ins
   std::vector<GeneratedMechanism> generated;
   std::vector<IonSpec> ions;
+  // cell.section_lists by name: sections by index (Import3d's order), sorted.
+  std::map<std::string, std::vector<int>> section_lists;
+  // cell.cm and cell.Ra given by region (after cm and Ra on every section).
+  std::vector<RegionValue> cm_by_region, Ra_by_region;
   // Every cell.mechanisms entry's region, as read and as given, for the check against each
   // template.
-  std::vector<Region> regions;
+  std::vector<RegionValue> regions;
   std::vector<std::string> region_names;
   std::vector<IClampSpec> iclamps;
   DetectorSpec det;
   std::vector<KeyedLocation> locations;  // checked against every template
 };
+
+// cell.section_lists: {"NAME": [section index, ...]}, each a region by that name.
+void read_section_lists(const json& cell, const Ctx& ctx, const std::string& cell_key,
+                        CellParts& p) {
+  if (!cell.contains("section_lists")) return;
+  const std::string key = cell_key + ".section_lists";
+  const json& lists = cell.at("section_lists");
+  if (!lists.is_object())
+    ctx.fail(key, "must be an object {\"name\": [section index, ...], ...}", lists);
+  for (auto it = lists.begin(); it != lists.end(); ++it) {
+    const std::string k = key + "." + shown_key(it.key());
+    bool builtin = true;
+    try {
+      parse_region(it.key());
+    } catch (const InputError&) {
+      builtin = false;
+    }
+    if (builtin || it.key().empty())
+      ctx.fail(k, "names a section list as a region is named (soma, axon, dend, apic, basal, all)",
+               json(it.key()));
+    const json& v = it.value();
+    if (!v.is_array() || v.empty())
+      ctx.fail(k, "must be a non-empty list of section indices (Import3d's order)", v);
+    std::vector<int> sections;
+    for (const json& x : v) {
+      if (!x.is_number_integer() || x.get<std::int64_t>() < 0 ||
+          x.get<std::int64_t>() > std::numeric_limits<int>::max())
+        ctx.fail(k, "must list section indices (integers >= 0)", x);
+      sections.push_back(static_cast<int>(x.get<std::int64_t>()));
+    }
+    std::sort(sections.begin(), sections.end());
+    const auto twice = std::adjacent_find(sections.begin(), sections.end());
+    if (twice != sections.end()) ctx.fail(k, "lists a section twice", json(*twice));
+    p.section_lists[it.key()] = std::move(sections);
+  }
+}
+
+// An entry's "region": soma, axon, dend, apic, basal, all or a name of cell.section_lists.
+RegionValue region_of(const json& entry, const std::string& key, const Ctx& ctx,
+                      const CellParts& p) {
+  RegionValue r;
+  const std::string name = ctx.str(entry, key + ".", "region", "all");
+  const auto listed = p.section_lists.find(name);
+  if (listed != p.section_lists.end()) {
+    r.region = Region::Listed;
+    r.listed = listed->second;
+    return r;
+  }
+  try {
+    r.region = parse_region(name);
+  } catch (const InputError&) {
+    std::string lists;
+    for (const auto& l : p.section_lists) lists += (lists.empty() ? "" : ", ") + shown_key(l.first);
+    ctx.fail(key + ".region",
+             "must be soma, axon, dend, apic, basal, all or a section list of section_lists (" +
+                 (lists.empty() ? std::string("none given") : lists) + ")",
+             entry.at("region"));
+  }
+  return r;
+}
+
+// cell.cm or cell.Ra: a number for every section, or [{"region", "value"}, ...] applied in
+// order over NEURON's default (`def`) on every section.
+double membrane_value(const json& cell, const Ctx& ctx, const std::string& cell_key,
+                      const char* name, double def, const char* unit, const CellParts& p,
+                      std::vector<RegionValue>& by_region) {
+  const std::string key = cell_key + "." + name;
+  if (!cell.contains(name) || !cell.at(name).is_array()) {
+    const double x = ctx.num(cell, cell_key + ".", name, def);
+    if (!(x > 0)) ctx.fail(key, std::string("must be > 0 (") + unit + ")", json(x));
+    return x;
+  }
+  const json& entries = cell.at(name);
+  if (entries.empty())
+    ctx.fail(key, "must be a number or a non-empty list of {\"region\", \"value\"}", entries);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string k = key + "[" + std::to_string(i) + "]";
+    ctx.only(entries[i], k, {"region", "value"});
+    if (!entries[i].contains("value")) ctx.fail(k + ".value", "is required", json());
+    RegionValue r = region_of(entries[i], k, ctx, p);
+    r.value = ctx.num(entries[i], k + ".", "value", 0);
+    if (!(r.value > 0))
+      ctx.fail(k + ".value", std::string("must be > 0 (") + unit + ")", json(r.value));
+    by_region.push_back(std::move(r));
+  }
+  return def;
+}
 
 CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_default,
                           const std::string& cell_key = "cell") {
@@ -191,10 +283,9 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
   so.d_lambda = ctx.num(cell, cell_key + ".", "d_lambda", 0, 0);  // NEURON's rule at 100 Hz
   if (so.nseg_per_section == 0 && so.max_segment_length_um == 0 && so.d_lambda == 0)
     so.nseg_per_section = 1;
-  p.Ra = ctx.num(cell, cell_key + ".", "Ra", 35.4);
-  p.cm = ctx.num(cell, cell_key + ".", "cm", 1.0);
-  if (!(p.Ra > 0)) ctx.fail(cell_key + ".Ra", "must be > 0 (ohm cm)", json(p.Ra));
-  if (!(p.cm > 0)) ctx.fail(cell_key + ".cm", "must be > 0 (uF/cm2)", json(p.cm));
+  read_section_lists(cell, ctx, cell_key, p);
+  p.Ra = membrane_value(cell, ctx, cell_key, "Ra", 35.4, "ohm cm", p, p.Ra_by_region);
+  p.cm = membrane_value(cell, ctx, cell_key, "cm", 1.0, "uF/cm2", p, p.cm_by_region);
   so.Ra_ohm_cm = p.Ra;
   so.cm_uF_cm2 = p.cm;
   const json mechanisms = ctx.array(cell, cell_key + ".", "mechanisms");
@@ -204,12 +295,10 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     if (!m.is_object()) ctx.fail(key, "must be an object", m);
     DensityMechanism d;
     const std::string name = ctx.str(m, key + ".", "name", "");
-    try {
-      d.region = parse_region(ctx.str(m, key + ".", "region", "all"));
-    } catch (const InputError&) {
-      ctx.fail(key + ".region", "must be soma, axon, dend, apic, basal or all", m.at("region"));
-    }
-    p.regions.push_back(d.region);
+    const RegionValue where = region_of(m, key, ctx, p);
+    d.region = where.region;
+    d.listed = where.listed;
+    p.regions.push_back(where);
     p.region_names.push_back(ctx.str(m, key + ".", "region", "all"));
     // The built-ins take their parameters as keys; an entry with "parameters", or naming
     // another mechanism, is the catalogue's generated one.
@@ -217,6 +306,7 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
       p.generated.push_back(
           generated_mechanism(m, cell_key + ".mechanisms[" + std::to_string(index) + "]", ctx));
       p.generated.back().region = d.region;
+      p.generated.back().listed = d.listed;
       continue;
     }
     if (name == "pas") {
@@ -274,13 +364,36 @@ SectionedMorphology build_sections(const std::string& raw, const CellParts& p, c
 }
 
 // A mechanism whose region matches no section of this cell would insert nothing; every
-// location must name one of its sections.
-void check_cell(const CellParts& p, const SectionedMorphology& sm, const Ctx& ctx,
+// location and listed section must name one of its sections. Then NEURON's d_lambda rule
+// again with each section's own cm and Ra, where they differ by region.
+void check_cell(const CellParts& p, SectionedMorphology& sm, const Ctx& ctx,
                 const std::string& cell_key = "cell") {
+  for (const auto& l : p.section_lists)
+    if (l.second.back() >= sm.size())
+      ctx.fail(cell_key + ".section_lists." + shown_key(l.first),
+               "names section " + std::to_string(l.second.back()) + ", but " +
+                   shown_key(sm.source) + " has " + std::to_string(sm.size()) + " sections",
+               json(l.second.back()));
+  if (p.so.d_lambda > 0 && (!p.cm_by_region.empty() || !p.Ra_by_region.empty())) {
+    const std::vector<double> cm = values_by_region(sm, p.cm, p.cm_by_region);
+    const std::vector<double> Ra = values_by_region(sm, p.Ra, p.Ra_by_region);
+    // Synthetic cells keep their own nseg (synthetic_sections takes no d_lambda).
+    const bool synthetic = sm.source.rfind("synthetic:", 0) == 0;
+    for (int s = 0; s < sm.size() && !synthetic; ++s) {
+      SectionOptions o = p.so;
+      o.cm_uF_cm2 = cm[static_cast<std::size_t>(s)];
+      o.Ra_ohm_cm = Ra[static_cast<std::size_t>(s)];
+      try {
+        sm.sections[s].nseg = nseg_for(sm.sections[s], o);
+      } catch (const InputError& e) {
+        throw InputError(e.what(), sm.source, sm.sections[s].first_swc_line, e.value());
+      }
+    }
+  }
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
-    bool any = false;
+    bool any = p.regions[k].region == Region::Listed;
     for (int sec = 0; sec < sm.size() && !any; ++sec)
-      any = in_region(p.regions[k], sm.sections[sec].swc_type);
+      any = in_region(p.regions[k].region, sm.sections[sec].swc_type);
     if (!any)
       ctx.fail(cell_key + ".mechanisms[" + std::to_string(k) + "].region",
                "matches no section of " + shown_key(sm.source) +
@@ -560,7 +673,8 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
                                "ions",
                                "iclamp",
                                "detector",
-                               "keep_largest_component"};
+                               "keep_largest_component",
+                               "section_lists"};
     if (listed) keys.insert({"name", "count", "fraction"});
     ctx.only(cell, b.key, keys);
     const std::vector<std::string> morphologies = morphology_list(cell, ctx, b.key);
@@ -609,6 +723,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
       }
       templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
                                              std::move(syns), p.det));
+      set_membrane_by_region(templates.back(), p.cm_by_region, p.Ra_by_region);
       templates.back().generated = p.generated;
       templates.back().ions = p.ions;
     }
@@ -621,7 +736,7 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
 CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology) {
   ctx.only(cell, "cell",
            {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "ions", "iclamp", "detector", "keep_largest_component", "synapses"});
+            "ions", "iclamp", "detector", "keep_largest_component", "synapses", "section_lists"});
   CellParts p = read_cell_parts(cell, ctx, false);
   std::vector<ExpSynSpec> synapses;
   for (const json& s : ctx.array(cell, "cell.", "synapses")) {
@@ -658,6 +773,7 @@ CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorph
   check_cell(p, sm, ctx);
   CellTemplate t = make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
                                       std::move(synapses), p.det);
+  set_membrane_by_region(t, p.cm_by_region, p.Ra_by_region);
   t.generated = p.generated;
   t.ions = p.ions;
   return t;

@@ -137,6 +137,7 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   json morphs = json::array();
   for (const CellTemplate& t : c.templates) {
     json secs = json::array();
+    const std::vector<double> cm = t.section_cm(), Ra = t.section_Ra();
     for (int s = 0; s < t.morphology.size(); ++s) {
       const Section& sec = t.morphology.sections[s];
       json pts = json::array();
@@ -146,6 +147,8 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
                       {"parent_x", sec.parent_x},
                       {"swc_type", sec.swc_type},
                       {"nseg", sec.nseg},
+                      {"Ra", Ra[static_cast<std::size_t>(s)]},
+                      {"cm", cm[static_cast<std::size_t>(s)]},
                       {"pt3d", pts}});
     }
     morphs.push_back({{"source", t.morphology.source}, {"sections", secs}});
@@ -197,7 +200,7 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
       json params = json::object();
       for (const MechanismParameter& p : g.parameters) params[p.name] = parameter_json(p.value);
       gen.push_back(
-          {{"mechanism", g.name}, {"sections", t.sections_in(g.region)}, {"parameters", params}});
+          {{"mechanism", g.name}, {"sections", t.sections_of(g)}, {"parameters", params}});
     }
     for (const IonSpec& x : t.ions) {
       json e = json::object();

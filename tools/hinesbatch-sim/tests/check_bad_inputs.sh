@@ -62,6 +62,12 @@ expect tstop_huge 2 "config key 'tstop': over dt is 4e\+21 steps" -- "$BASE" --s
 expect dt_tiny 2 "config key 'tstop': over dt is .* steps.*dt 1e-300" -- "$BASE" --set dt=1e-300
 expect record_dt_off_grid 2 "config key 'record_dt': is not a whole number of steps of dt = 0.025 ms" -- "$BASE" --set record_dt=0.03
 expect record_dt_negative 2 "config key 'record_dt': must be > 0 ms" -- "$BASE" --set record_dt=-1
+expect cm_by_region_zero 2 "key 'cell.cm\[1\].value': must be > 0 \(uF/cm2\)" -- \
+  "$BASE" --set 'cell.cm=[{"value": 1}, {"region": "dend", "value": 0}]'
+expect section_list_past_the_cell 2 "key 'cell.section_lists.tips': names section 9, but .* has .* sections" -- \
+  "$BASE" --set 'cell.section_lists={"tips": [1, 9]}'
+expect section_list_unknown_region 2 "key 'cell.Ra\[0\].region': must be soma, axon, dend, apic, basal, all or a section list of section_lists \(tips\)" -- \
+  "$BASE" --set 'cell.section_lists={"tips": [1]}' --set 'cell.Ra=[{"region": "tip", "value": 100}]'
 expect section_4294967296 2 "key 'cell.iclamp\[\].location.section': must be an integer in" -- \
   "$BASE" --set 'cell.iclamp=[{"location": {"section": 4294967296}}]'
 expect nseg_1e8 2 "key 'cell.nseg': must be an integer in \[0, 32767\].*100000000" -- \

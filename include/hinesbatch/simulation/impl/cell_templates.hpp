@@ -66,7 +66,7 @@ struct TemplateNodes {
 inline TemplateNodes template_nodes(const CellTemplate& t, double dt) {
   const NeuronCompartments& comp = t.compartments;
   const int n = comp.size();
-  const CableMatrix cable = cable_matrix(comp, t.cm, dt);
+  const CableMatrix cable = cable_matrix(comp, t.section_cm(), dt);
   TemplateNodes k;
   k.parent.resize(n);
   for (int i = 0; i < n; ++i) k.parent[i] = comp.tree.parent(i);

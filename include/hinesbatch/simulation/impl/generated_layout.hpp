@@ -162,7 +162,7 @@ inline MechanismValues mechanism_values(const CellTemplate& t, const CatalogueMe
   for (const CatalogueGlobal& x : m.globals) r.globals.push_back(x.default_value);
   for (const GeneratedMechanism& e : t.generated) {
     if (e.name != m.name) continue;
-    const std::vector<int> sections = t.sections_in(e.region);
+    const std::vector<int> sections = t.sections_of(e);
     double longest = 0;
     for (int s : sections) longest = std::max(longest, distance.at(s, 1.0));
     for (const MechanismParameter& par : e.parameters) {
@@ -384,7 +384,7 @@ inline bool resolve_recorded_variable(const CellTemplate& t, const MechanismCata
   // The generated mechanisms inserted at the location's section (catalogue indices).
   std::vector<int> here;
   for (const GeneratedMechanism& e : t.generated) {
-    const std::vector<int> sections = t.sections_in(e.region);
+    const std::vector<int> sections = t.sections_of(e);
     const int k = cat.index_of(e.name);
     if (k >= 0 && std::find(sections.begin(), sections.end(), where.section) != sections.end() &&
         std::find(here.begin(), here.end(), k) == here.end())
