@@ -108,6 +108,13 @@ TEST(GeneratedMechanisms, CatalogueIClampGivesTheHandWrittenCurrentToTheBit) {
     EXPECT_EQ(rhs0 - i, rhs_hand) << "t " << t << " del " << del << " dur " << dur;
     EXPECT_EQ(rhs0 + (gm * v - i), rhs_hand);
     EXPECT_EQ(d0 + gm, d0);
+    // Without generated mechanisms every schedule applies the hand-written one as (i, g)
+    // the same way: the same bits again.
+    double i_hand = -1, g_hand = -1;
+    impl::NoGenerated{}.stimulus_current(del, dur, amp, t, v, i_hand, g_hand);
+    EXPECT_EQ(rhs0 - i_hand, rhs_hand);
+    EXPECT_EQ(rhs0 + (g_hand * v - i_hand), rhs_hand);
+    EXPECT_EQ(d0 + g_hand, d0);
   }
   EXPECT_GT(on, 1000);  // both branches taken
 }

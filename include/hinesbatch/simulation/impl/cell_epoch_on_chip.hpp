@@ -244,17 +244,13 @@ struct StepCellEpochOnChip {
           const double t_mid = (static_cast<double>(step) + 0.5) * dt;
           for (int k = r.stim_begin; k < r.stim_end; ++k) {
             const int node = c.stim_node(k);
-            if constexpr (Generated::kStimuliFromCatalogue) {
-              // as a generated current: the system for the new v gets g and g v - i
-              double i, gm;
-              gen.stimulus_current(c.stim_del(k), c.stim_dur(k), c.stim_amp(k), t_mid, x.v[node], i,
-                                   gm);
-              x.d[node] += gm;
-              x.rhs[node] += gm * x.v[node] - i;
-            } else {
-              mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
-                                         x.rhs[node]);
-            }
+            // the catalogue's IClamp or the hand-written one (the same bits), as a current:
+            // the system for the new v gets g and g v - i
+            double i, gm;
+            gen.stimulus_current(c.stim_del(k), c.stim_dur(k), c.stim_amp(k), t_mid, x.v[node], i,
+                                 gm);
+            x.d[node] += gm;
+            x.rhs[node] += gm * x.v[node] - i;
           }
         }
         t.team_barrier();

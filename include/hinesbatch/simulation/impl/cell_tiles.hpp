@@ -351,14 +351,10 @@ struct StepCellTiles {
       }
       for (int j = c.stim_begin(s); j < c.stim_begin(s + 1); ++j) {
         const int e = c.stim_node(j) * W + k;
-        if constexpr (Generated::kStimuliFromCatalogue) {
-          double i, gm;
-          gen.gen.stimulus_current(c.stim_del(j), c.stim_dur(j), c.stim_amp(j), t_mid, v[e], i, gm);
-          d[e] += gm;
-          rhs[e] -= i;
-        } else {
-          mechanisms::iclamp_current(t_mid, c.stim_del(j), c.stim_dur(j), c.stim_amp(j), rhs[e]);
-        }
+        double i, gm;  // the catalogue's IClamp or the hand-written one (the same bits)
+        gen.stimulus_current(c.stim_del(j), c.stim_dur(j), c.stim_amp(j), t_mid, v[e], i, gm);
+        d[e] += gm;
+        rhs[e] -= i;
       }
     }
   }

@@ -93,16 +93,10 @@ struct StepCells {
     }
     for (int k = c.stim_begin(s); k < c.stim_begin(s + 1); ++k) {
       const int node = c.stim_node(k);
-      if constexpr (Generated::kStimuliFromCatalogue) {
-        double i, gm;
-        gen.stimulus_current(c.stim_del(k), c.stim_dur(k), c.stim_amp(k), t_mid, c.v(s, node), i,
-                             gm);
-        c.d(s, node) += gm;
-        c.rhs(s, node) -= i;
-      } else {
-        mechanisms::iclamp_current(t_mid, c.stim_del(k), c.stim_dur(k), c.stim_amp(k),
-                                   c.rhs(s, node));
-      }
+      double i, gm;  // the catalogue's IClamp or the hand-written one (the same bits)
+      gen.stimulus_current(c.stim_del(k), c.stim_dur(k), c.stim_amp(k), t_mid, c.v(s, node), i, gm);
+      c.d(s, node) += gm;
+      c.rhs(s, node) -= i;
     }
   }
 

@@ -25,6 +25,7 @@
 #include "hinesbatch/simulation/impl/catalogue_iclamp.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/generated_synapses.hpp"
+#include "hinesbatch/simulation/impl/mechanisms/iclamp.hpp"
 #include "hinesbatch/simulation/nmodl/impl/node_rows.hpp"
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
@@ -35,6 +36,11 @@ namespace hinesbatch::impl {
 struct NoGenerated {
   static constexpr bool active = false;
   static constexpr bool kStimuliFromCatalogue = false;  // the hand-written IClamp runs
+  // A stimulus (del, dur, amp) at time t: its current i (nA) and di/dv gm (uS).
+  KOKKOS_INLINE_FUNCTION void stimulus_current(double del, double dur, double amp, double t, double,
+                                               double& i, double& gm) const {
+    mechanisms::iclamp_current(t, del, dur, amp, i, gm);
+  }
   template <class Views>
   KOKKOS_INLINE_FUNCTION void initialize(const Views&, int) const {}
   template <class Views>
@@ -378,7 +384,7 @@ struct GeneratedCells {
   using StimulusMechanism = StimulusIClamp<Mechanisms>;
   static constexpr bool kStimuliFromCatalogue = !std::is_void_v<StimulusMechanism>;
   // A stimulus (del, dur, amp) at time t and voltage v: its membrane current i (nA,
-  // outward positive) and di/dv gm (uS), by the catalogue's IClamp.
+  // outward positive) and di/dv gm (uS), by the catalogue's IClamp (else the hand-written).
   KOKKOS_INLINE_FUNCTION void stimulus_current(double del, double dur, double amp, double t,
                                                double v, double& i, double& gm) const {
     if constexpr (kStimuliFromCatalogue) {
@@ -387,7 +393,7 @@ struct GeneratedCells {
       i = a.i;
       gm = a.g;
     } else {
-      i = gm = 0;
+      mechanisms::iclamp_current(t, del, dur, amp, i, gm);
     }
   }
 

@@ -150,6 +150,10 @@ struct GeneratedTiles {
   using Phase = typename Cells::Phase;
   static constexpr bool kStimuliFromCatalogue = Cells::kStimuliFromCatalogue;
   Cells gen;
+  KOKKOS_INLINE_FUNCTION void stimulus_current(double del, double dur, double amp, double t,
+                                               double v, double& i, double& gm) const {
+    gen.stimulus_current(del, dur, amp, t, v, i, gm);
+  }
 
   // One block's Current or State phase at the lanes 0..cells-1 of a tile whose cells share
   // a template: node by node of the block, the lanes inner.
