@@ -41,8 +41,10 @@ VTOL = 0.1
 # spike in the same step (|dt| <= 1e-9 ms). exp2syn_random_p3: synapses as the default
 # catalogue's Exp2Syn (compiled from NMODL) against NEURON's own built-in Exp2Syn.
 # hh_96ML_membrane_by_region: cm and Ra by region and by section list, a section list as a
-# mechanism region, nseg by d_lambda with each section's cm and Ra.
-STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3}
+# mechanism region, nseg by d_lambda with each section's cm and Ra. hh_96ML_two_templates_cm:
+# two templates ("cells") with different cm and Ra, each cell built with its own.
+STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
+          "hh_96ML_two_templates_cm": 1e-3}
 
 
 def neuron_importable(python):
@@ -78,28 +80,38 @@ def region_ids(sections, region, section_lists=None):
     return None
 
 
+def template_cells(cfg):
+    """The config's cell object of each template, in the model's morphology order: "cell"
+    once per morphology it lists, or each "cells" entry once per morphology it lists."""
+    out = []
+    for e in cfg["cells"] if "cells" in cfg else [cfg.get("cell", {})]:
+        morphs = e.get("morphology", [])
+        out += [e] * (len(morphs) if isinstance(morphs, list) else 1)
+    return out
+
+
 def check_model(cfg, model):
     """Cross-checks of the exported model against the config. Returns a list of messages."""
     errs = []
-    cell = cfg.get("cell", {})
-    lists = cell.get("section_lists", {})
-    by_region = {k: cell[k] for k in ("Ra", "cm") if isinstance(cell.get(k), list)}
+    cells = template_cells(cfg)
     expect = {"dt": cfg.get("dt", 0.025), "tstop": cfg.get("tstop"), "v_init": cfg.get("v_init", -65.0),
               "celsius": cfg.get("celsius", 6.3)}
-    expect.update({k: cell.get(k) for k in ("Ra", "cm") if k not in by_region})
-    # Ra and cm by region: each section's value in the model, from the config's entries in order
-    for k, entries in by_region.items():
-        default = {"Ra": 35.4, "cm": 1.0}[k]
-        for mi, morph in enumerate(model.get("morphologies", [])):
-            secs = morph["sections"]
-            want = {int(sd["id"]): default for sd in secs}
-            for e in entries:
+    # Ra and cm: each section's value in the model, from its template's number or entries by
+    # region in order (over NEURON's defaults)
+    for mi, morph in enumerate(model.get("morphologies", [])):
+        cell = cells[mi] if mi < len(cells) else {}
+        lists = cell.get("section_lists", {})
+        secs = morph["sections"]
+        for k, default in (("Ra", 35.4), ("cm", 1.0)):
+            value = cell.get(k, default)
+            want = {int(sd["id"]): float(default if isinstance(value, list) else value) for sd in secs}
+            for e in value if isinstance(value, list) else []:
                 for i in region_ids(secs, e.get("region", "all"), lists):
                     want[i] = float(e["value"])
             for sd in secs:
-                if abs(float(sd.get(k, -1)) - want[int(sd["id"])]) > 1e-12 * want[int(sd["id"])]:
-                    errs.append("morphology %d section %s: %s = %s, config regions give %s" % (
-                        mi, sd["id"], k, sd.get(k), want[int(sd["id"])]))
+                if k in sd and abs(float(sd[k]) - want[int(sd["id"])]) > 1e-12 * want[int(sd["id"])]:
+                    errs.append("morphology %d section %s: %s = %s, the config gives %s" % (
+                        mi, sd["id"], k, sd[k], want[int(sd["id"])]))
     for k, v in expect.items():
         if v is None:
             continue
@@ -109,12 +121,14 @@ def check_model(cfg, model):
             errs.append("model %s = %s, config %s" % (k, model[k], v))
     if model.get("format") != "hinesbatch-model-1":
         errs.append("model format %r" % model.get("format"))
-    # mechanism regions (union of the config's regions per mechanism name)
+    # mechanism regions (union of the template's regions per mechanism name)
     for c in model.get("cells", []):
-        secs = model["morphologies"][int(c["morphology"])]["sections"]
+        mi = int(c["morphology"])
+        cell = cells[mi] if mi < len(cells) else {}
+        secs = model["morphologies"][mi]["sections"]
         want = {}
         for m in cell.get("mechanisms", []):
-            ids = region_ids(secs, m.get("region", "all"), lists)
+            ids = region_ids(secs, m.get("region", "all"), cell.get("section_lists", {}))
             if ids is None:
                 continue
             want.setdefault(m["name"], set()).update(ids)
