@@ -56,12 +56,22 @@ double ParameterValue::at(double x) const {
   return value;
 }
 
-std::vector<int> CellTemplate::sections_in(Region r, const std::vector<int>& listed) const {
+namespace {
+
+// The sections of m in region r (Listed: `listed` itself), in index order.
+std::vector<int> sections_of_region(const SectionedMorphology& m, Region r,
+                                    const std::vector<int>& listed) {
   if (r == Region::Listed) return listed;
   std::vector<int> out;
-  for (int s = 0; s < morphology.size(); ++s)
-    if (in_region(r, morphology.sections[s].swc_type)) out.push_back(s);
+  for (int s = 0; s < m.size(); ++s)
+    if (in_region(r, m.sections[s].swc_type)) out.push_back(s);
   return out;
+}
+
+}  // namespace
+
+std::vector<int> CellTemplate::sections_in(Region r, const std::vector<int>& listed) const {
+  return sections_of_region(morphology, r, listed);
 }
 
 std::vector<int> CellTemplate::sections_of(const DensityMechanism& m) const {
@@ -75,15 +85,9 @@ std::vector<int> CellTemplate::sections_of(const GeneratedMechanism& m) const {
 std::vector<double> values_by_region(const SectionedMorphology& m, double base,
                                      const std::vector<RegionValue>& entries) {
   std::vector<double> out(static_cast<std::size_t>(m.size()), base);
-  for (const RegionValue& e : entries) {
-    if (e.region == Region::Listed) {
-      for (int s : e.listed)
-        if (s >= 0 && s < m.size()) out[static_cast<std::size_t>(s)] = e.value;
-      continue;
-    }
-    for (int s = 0; s < m.size(); ++s)
-      if (in_region(e.region, m.sections[s].swc_type)) out[static_cast<std::size_t>(s)] = e.value;
-  }
+  for (const RegionValue& e : entries)
+    for (int s : sections_of_region(m, e.region, e.listed))
+      if (s >= 0 && s < m.size()) out[static_cast<std::size_t>(s)] = e.value;  // listed: checked
   return out;
 }
 
@@ -109,9 +113,12 @@ void set_membrane_by_region(CellTemplate& t, std::vector<RegionValue> cm,
                                std::to_string(t.morphology.size()) + " sections)",
                            t.morphology.source, 0, std::to_string(s));
     }
+  // The compartments have t.Ra on every section unless an earlier call set Ra by region.
+  const bool uniform_before = t.Ra_by_region.empty();
   t.cm_by_region = std::move(cm);
   t.Ra_by_region = std::move(Ra);
-  t.compartments = neuron_compartments(t.morphology, t.section_Ra());
+  if (!(uniform_before && t.Ra_by_region.empty()))
+    t.compartments = neuron_compartments(t.morphology, t.section_Ra());
 }
 
 CellTemplate make_cell_template(SectionedMorphology morphology, double Ra, double cm,
