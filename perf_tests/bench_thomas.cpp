@@ -279,7 +279,10 @@ void BM_Batch(benchmark::State& state, int m, int n,
   // written.
   const int kept = resolved == ThomasSchedule::PerSystemOnChip ? on_chip_kept<T, Exec>(m) : 0;
   const bool in_memory = resolved == ThomasSchedule::TeamPerSystemInMemory;
-  const bool team = resolved != ThomasSchedule::PerSystem && kept == 0 && !in_memory;
+  // The tile schedule moves what PerSystem does (c' written and read back).
+  const bool per_system =
+      resolved == ThomasSchedule::PerSystem || resolved == ThomasSchedule::SimdTiles;
+  const bool team = !per_system && kept == 0 && !in_memory;
   const double elements = kept > 0    ? team_traffic_elements(kept) + 9.0 * (m - kept)
                           : in_memory ? 11.0 * m
                           : team      ? team_traffic_elements(m)
@@ -410,8 +413,8 @@ void BM_VBatchPadded(benchmark::State& state, int n,
     return;
   }
   state.counters["max_rel_residual"] = residual;
-  const bool team =
-      impl::resolve_schedule<Default, L, T>(schedule, m_max, n) != ThomasSchedule::PerSystem;
+  const ThomasSchedule resolved = impl::resolve_schedule<Default, L, T>(schedule, m_max, n);
+  const bool team = resolved != ThomasSchedule::PerSystem && resolved != ThomasSchedule::SimdTiles;
   double traffic = 0;
   for (int s = 0; s < n; ++s) {
     const double rows = kComputingPadding ? m_max : in.size(s);

@@ -477,10 +477,16 @@ void register_thomas(const MapOptions& o, const std::string& backend,
                      const std::vector<int>& totals) {
   for (int t : totals)
     for (int m : o.rows)
-      for (auto s : {ThomasSchedule::Auto, ThomasSchedule::PerSystem,
-                     ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
-                     ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory}) {
+      for (auto s :
+           {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
+            ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,
+            ThomasSchedule::TeamPerSystemInMemory, ThomasSchedule::SimdTiles}) {
         if (m > (1ll << t)) continue;
+        // Tiles of consecutive systems: interleaved storage, measured on the host (on GPUs
+        // they are the one-thread-per-system sweep).
+        if (s == ThomasSchedule::SimdTiles &&
+            (!is_host_backend<Exec>() || std::is_same<Layout, layouts::Flat>::value))
+          continue;
         // The in-memory team is made for systems past what a block holds: from 1,000 rows.
         if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
         const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
@@ -502,8 +508,11 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
     for (int t : totals)
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
-                     HinesSchedule::BlockPerSystem}) {
+                     HinesSchedule::BlockPerSystem, HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
+        if (s == HinesSchedule::SimdTiles &&
+            (!is_host_backend<Exec>() || std::is_same<Layout, layouts::Flat>::value))
+          continue;
         const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/" + mt.name + "/n:" + std::to_string(mt.size) +
                                  "/total:" + std::to_string(t);

@@ -128,9 +128,14 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    return {HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
-            HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
-            HinesSchedule::BlockPerSystem, HinesSchedule::Auto};
+    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
+                                 HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
+                                 HinesSchedule::BlockPerSystem, HinesSchedule::Auto};
+    // The tile schedule reads interleaved storage only.
+    if (std::is_same<L, layouts::BlockInterleaved>::value ||
+        std::is_same<L, layouts::FullInterleaved>::value)
+      s.push_back(HinesSchedule::SimdTiles);
+    return s;
   }
 
   // Every schedule (Auto included) on random systems of tree.

@@ -184,9 +184,12 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
     return;
   }
   if (!gpu) {
+    // Interleaved storage in tiles of consecutive systems (whole cache lines), Flat one
+    // thread per system.
+    const ThomasSchedule want = flat ? ThomasSchedule::PerSystem : ThomasSchedule::SimdTiles;
     for (int m : {2, 100, 257, 5000})
       for (long long n : {1ll, 4000ll, 256000ll, -1ll})
-        EXPECT_EQ(auto_for(m, n), ThomasSchedule::PerSystem) << "m = " << m << ", N = " << n;
+        EXPECT_EQ(auto_for(m, n), want) << "m = " << m << ", N = " << n;
     return;
   }
   const long long switch_at = impl::interleaved_warp_auto_max_systems<E>();

@@ -98,13 +98,14 @@ class ThomasFixture : public ::testing::Test {
 
   enum class Padding { None, Untouched, Computed };
 
-  // The first row from which a schedule leaves c' in c (m: none): row 0 for PerSystem, the
+  // The first row from which a schedule leaves c' in c (m: none): row 0 for PerSystem and
+  // SimdTiles (and where they stand for PerSystem), the
   // rows past the kept ones for PerSystemOnChip (on_chip_rows > 0: at most that many
   // kept), none for the team and warp schedules (c is only read). Auto depends on the
   // batch's number of systems too.
   static int c_prime_from(ThomasSchedule schedule, int m, int num_systems, int on_chip_rows = 0) {
     const ThomasSchedule r = impl::resolve_schedule<E, L, T>(schedule, m, num_systems);
-    if (r == ThomasSchedule::PerSystem) return 0;
+    if (r == ThomasSchedule::PerSystem || r == ThomasSchedule::SimdTiles) return 0;
     if (r != ThomasSchedule::PerSystemOnChip) return m;
     return on_chip_kept<T, E>(m, on_chip_rows);
   }
@@ -117,6 +118,7 @@ class ThomasFixture : public ::testing::Test {
             ThomasSchedule::WarpPerSystem,
             ThomasSchedule::PerSystemOnChip,
             ThomasSchedule::TeamPerSystemInMemory,
+            ThomasSchedule::SimdTiles,
             ThomasSchedule::Auto};
   }
 

@@ -44,6 +44,23 @@ def test_hines_matches_dense_solve(rng, dtype, layout, schedule):
     np.testing.assert_array_equal(from_layout(args[2], layout), d)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_hines_simd_tiles_solve_interleaved_batches_and_refuse_flat_ones(rng, dtype):
+    # tiles of consecutive systems: any count, a last tile partly filled
+    n, num_systems = int(rng.integers(1, 40)), int(rng.integers(1, 70))
+    parent = random_hines_tree(rng, n)
+    u, l, d, rhs = hines_inputs(rng, parent, num_systems, dtype)
+    want = reference_hines(parent, u, l, d, rhs)
+    args = [to_layout(x, "interleaved") for x in (u, l, d, rhs)]
+    hb.solve_hines(parent, *args, layout="interleaved", schedule="simd_tiles")
+    got = from_layout(args[3], "interleaved")
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=tolerance(dtype), atol=tolerance(dtype))
+    with pytest.raises(hb.InputError, match="SimdTiles schedule needs a BlockInterleaved or "
+                                            "FullInterleaved batch, not Flat"):
+        hb.solve_hines(parent, u, l, d, rhs, layout="flat", schedule="simd_tiles")
+
+
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
 def test_hines_solves_numpy_memory_in_place(rng, layout):
     parent = random_hines_tree(rng, 17)
@@ -127,7 +144,7 @@ def test_bad_arguments_raise_value_errors_naming_them(rng):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
 @pytest.mark.parametrize("schedule", ["auto", "per_system", "team", "warp", "on_chip",
-                                      "team_in_memory"])
+                                      "team_in_memory", "simd_tiles"])
 def test_thomas_batch_matches_dense_solve(rng, dtype, layout, schedule):
     num_systems, m = int(rng.integers(1, 60)), int(rng.integers(1, 50))
     a = rng.uniform(-1, 1, (num_systems, m))

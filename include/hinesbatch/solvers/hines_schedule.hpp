@@ -16,7 +16,8 @@ enum class HinesSchedule {
   // WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem above, for the
   // interleaved layouts PerSystemOnChip when the whole tree fits in scratch
   // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles for
-  // Block-Interleaved batches, PerSystem otherwise. Block-Shared batches run cuHinesBatch's
+  // Block- and Full-Interleaved batches, PerSystem for Flat ones. Block-Shared batches run
+  // cuHinesBatch's
   // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
   Auto,
   // cuHinesBatch's kernel: one thread per system; d <- eliminated diagonal. About 80 B of
@@ -26,7 +27,8 @@ enum class HinesSchedule {
   // once (40 B per node in double); u, l and d are only read.
   TeamPerSystem,
   // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
-  // Block-Interleaved batches only; d <- eliminated diagonal.
+  // Block-Interleaved batches (their tiles) and Full-Interleaved ones (W consecutive
+  // systems); d <- eliminated diagonal.
   SimdTiles,
   // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
   // eliminates its range of nodes in team scratch, one thread the few ports left; x

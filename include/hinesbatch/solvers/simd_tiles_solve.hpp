@@ -1,7 +1,7 @@
 #pragma once
-// The SIMD-tile schedule: a Block-Interleaved batch solved a tile of W systems at a time,
-// the lane loop vectorised (tile_system.hpp). On a host each thread solves a contiguous
-// chunk of tiles with W-wide vector instructions; on a GPU a tile is the vector lanes of
+// The SIMD-tile schedule: a Block-Interleaved or Full-Interleaved batch solved a tile of W
+// systems at a time, the lane loop vectorised (tile_system.hpp). On a host each thread solves a
+// contiguous chunk of tiles with W-wide vector instructions; on a GPU a tile is the vector lanes of
 // a team (one system per lane, as the per-system Block-Interleaved kernel, in one
 // functor). W is the batch's block size: make the batch with make_simd_tile_batch (W =
 // simd_tile_lanes<Scalar, ExecutionSpace>(), two vectors) and fill it with fill_tiles
@@ -9,8 +9,9 @@
 // tile, e.g. Block-Interleaved's default 128, is solved W lanes per pass on a host); the
 // native width gives straight packed code on a host with no partial passes.
 //
-//   solve_simd_tiles(exec, tree, batch)                 Hines, HinesBatch<T, BlockInterleaved>
-//   thomas_batch_simd_tiles(...)                        Thomas: thomas_simd_tiles.hpp
+//   solve_simd_tiles(exec, tree, batch)    Hines, HinesBatch<T, BlockInterleaved> or
+//                                          <T, FullInterleaved> (tiles of W consecutive systems)
+//   thomas_batch_simd_tiles(...)           Thomas: thomas_simd_tiles.hpp
 //
 // Results, failure records and errors are those of solve(exec, tree, batch) on the same
 // storage. This header needs neither hines_batch_solve.hpp nor thomas_batch.hpp, so that
@@ -27,6 +28,39 @@
 
 namespace hinesbatch {
 
+namespace impl {
+
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve_simd_tiles_impl(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                           const HinesBatch<Scalar, Layout, MemorySpace>& batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve_simd_tiles: the batch's memory space is not accessible "
+                "from exec");
+  using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
+  using ParentView = typename DeviceTree<MemorySpace>::parent_view;
+  const char* where = "hinesbatch::solve_simd_tiles";
+  if (tree.size() != batch.num_nodes())
+    throw InputError(std::string(where) + ": tree has " + std::to_string(tree.size()) +
+                         " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
+                     {}, 0, std::to_string(tree.size()));
+  if (batch.num_systems() == 0) return;
+  // Block-Interleaved: the batch's tiles; Full-Interleaved: tiles of the backend's width
+  // over consecutive systems (a row of a tile is one or two cache lines on a host).
+  const int bs = Layout::tiled ? batch.block_size() : simd_tile_lanes<Scalar, ExecutionSpace>();
+  const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
+  using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
+  const std::size_t scratch =
+      Functor::scratch_bytes(batch.num_nodes(), static_cast<int>(batch.u().stride(1)), bs);
+  auto policy = impl::simd_tile_policy(exec, tiles, bs);
+  if (scratch) policy.set_scratch_size(1, Kokkos::PerTeam(scratch));
+  Kokkos::parallel_for(
+      "hinesbatch::solve_simd_tiles", policy,
+      Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), tree.parents(),
+              batch.num_nodes(), bs, batch.num_systems(), tiles, scratch});
+}
+
+}  // namespace impl
+
 // Solves every system of a Block-Interleaved batch in place, a tile of block_size systems
 // at a time, vectorised over the tile's lanes: rhs becomes the solution and d the
 // eliminated diagonal, as solve(exec, tree, batch). Asynchronous on exec; call
@@ -35,28 +69,17 @@ namespace hinesbatch {
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                       const HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>& batch) {
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
-                "hinesbatch::solve_simd_tiles: the batch's memory space is not accessible "
-                "from exec");
-  using Batch = HinesBatch<Scalar, layouts::BlockInterleaved, MemorySpace>;
-  using ParentView = typename DeviceTree<MemorySpace>::parent_view;
-  const char* where = "hinesbatch::solve_simd_tiles";
-  if (tree.size() != batch.num_nodes())
-    throw InputError(std::string(where) + ": tree has " + std::to_string(tree.size()) +
-                         " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
-                     {}, 0, std::to_string(tree.size()));
-  if (batch.num_systems() == 0) return;
-  const int bs = batch.block_size();
-  const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
-  using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
-  const std::size_t scratch =
-      Functor::scratch_bytes(batch.num_nodes(), static_cast<int>(batch.u().stride(1)));
-  auto policy = impl::simd_tile_policy(exec, tiles, bs);
-  if (scratch) policy.set_scratch_size(1, Kokkos::PerTeam(scratch));
-  Kokkos::parallel_for(
-      "hinesbatch::solve_simd_tiles", policy,
-      Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), tree.parents(),
-              batch.num_nodes(), bs, batch.num_systems(), tiles, scratch});
+  impl::solve_simd_tiles_impl(exec, tree, batch);
+}
+
+// The same on a Full-Interleaved batch, whose rows already hold node i of consecutive
+// systems side by side: tiles of simd_tile_lanes<Scalar, ExecutionSpace>() consecutive
+// systems, read in whole cache lines (the per-system schedules read one value per line on
+// a host).
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                      const HinesBatch<Scalar, layouts::FullInterleaved, MemorySpace>& batch) {
+  impl::solve_simd_tiles_impl(exec, tree, batch);
 }
 
 }  // namespace hinesbatch

@@ -11,7 +11,7 @@
 namespace hinesbatch {
 
 // How ThomasBatch / ThomasVBatch (padded storage) are scheduled. The choice changes what is
-// left in c: only PerSystem stores c' there.
+// left in c: only PerSystem and SimdTiles store c' there.
 enum class ThomasSchedule {
   // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
   // on GPUs WarpPerSystem for Flat storage up to 8,192 rows (TeamPerSystem past that; the
@@ -21,8 +21,9 @@ enum class ThomasSchedule {
   // rows (transposed through shared memory) and up to 512 rows in batches too small for
   // the ThomasBatch paper's kernel to fill the GPU (fewer systems than a quarter of the threads it
   // holds:
-  // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; PerSystem on host
-  // backends. On GPUs, double Flat and Full-Interleaved batches take the schedule the solver
+  // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; on host backends
+  // SimdTiles for Full- and Block-Interleaved storage, PerSystem for Flat. On GPUs, double Flat and
+  // Full-Interleaved batches take the schedule the solver
   // map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
   // systems of more than 8,192 rows in batches too small to fill the GPU (fewer systems than
   // its concurrency / 32: impl::in_memory_team_auto_max_systems) take TeamPerSystemInMemory,
@@ -60,6 +61,13 @@ enum class ThomasSchedule {
   // each lane writes its x once (88 B per row in double). a, b and c are only read. Same
   // pivot rule as TeamPerSystem. Packed storage runs WarpPerSystem for it.
   TeamPerSystemInMemory,
+  // A tile of W consecutive systems per pass, the row loop vectorised over them
+  // (thomas_solve_tile, tile_system.hpp): Full-Interleaved storage in tiles of
+  // simd_tile_lanes systems, Block-Interleaved storage in its own tiles. On a host the rows of
+  // a tile are whole cache lines, where one thread per system reads one value of each. One
+  // division per row: x differs from PerSystem's by rounding; c <- c'. Flat storage,
+  // ThomasVBatch and packed storage run PerSystem for it.
+  SimdTiles,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -70,6 +78,7 @@ inline constexpr impl::EnumName<ThomasSchedule> kThomasScheduleNames[] = {
     {ThomasSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
     {ThomasSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
     {ThomasSchedule::TeamPerSystemInMemory, "TeamPerSystemInMemory", "team_in_memory"},
+    {ThomasSchedule::SimdTiles, "SimdTiles", "simd_tiles"},
 };
 
 inline const char* to_string(ThomasSchedule s) {

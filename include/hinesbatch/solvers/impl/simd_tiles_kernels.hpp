@@ -4,6 +4,7 @@
 // holds the tridiagonal one.
 #include <Kokkos_Core.hpp>
 #include <climits>
+#include <type_traits>
 
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
@@ -46,6 +47,22 @@ KOKKOS_INLINE_FUNCTION void record_tile_failure(const StatusView& status, const 
   if (bad_solution >= 0) Kokkos::atomic_fetch_min(&status(1), offset + bad_solution);
 }
 
+// Where a tile's first system starts: Block-Interleaved storage holds tiles (tile, node,
+// lane); Full-Interleaved storage (system, node), systems fastest, is cut into tiles of
+// block_size consecutive systems. Either way node i of lane k is origin[i * v.stride(1) + k].
+template <class View>
+KOKKOS_FORCEINLINE_FUNCTION typename View::pointer_type tile_origin(const View& v, const int tile,
+                                                                    const int block_size) {
+  if constexpr (static_cast<int>(View::rank) == 3) {
+    (void)block_size;
+    return &v(tile, 0, 0);
+  } else {
+    return &v(tile * block_size, 0);
+  }
+}
+
+// A Block-Interleaved batch (tiles of its block size) or a Full-Interleaved one (tiles of
+// block_size consecutive systems), a tile per team.
 template <class Batch, class ParentView, class ExecutionSpace>
 struct HinesSimdTiles {
   using scalar_type = typename Batch::scalar_type;
@@ -56,11 +73,20 @@ struct HinesSimdTiles {
   int n, block_size, num_systems, tiles;
   std::size_t inverse_bytes;  // per-tile scratch for 1 / pivot, 0 for none (divide twice)
 
+  // The reciprocals' rows: as far apart as the tile's in Block-Interleaved storage (the
+  // scratch mirrors the tile), block_size apart for Full-Interleaved systems.
+  KOKKOS_INLINE_FUNCTION static long inverse_stride(int row_stride, int block_size) {
+    return std::is_same<typename Batch::layout_type, layouts::BlockInterleaved>::value ? row_stride
+                                                                                       : block_size;
+  }
+
   // Host spaces keep a tile's reciprocal pivots in team scratch (n x W values: tens of
   // KB, cache-resident); on a GPU that scratch would be global memory traffic.
-  static std::size_t scratch_bytes(int n, int row_stride) {
+  static std::size_t scratch_bytes(int n, int row_stride, int block_size) {
     if (!is_host_backend<ExecutionSpace>()) return 0;
-    const std::size_t bytes = static_cast<std::size_t>(n) * row_stride * sizeof(scalar_type);
+    const std::size_t bytes = static_cast<std::size_t>(n) *
+                              static_cast<std::size_t>(inverse_stride(row_stride, block_size)) *
+                              sizeof(scalar_type);
     return bytes <= static_cast<std::size_t>(SimdTilePolicy<ExecutionSpace>::scratch_size_max(1))
                ? bytes
                : 0;
@@ -73,17 +99,21 @@ struct HinesSimdTiles {
     const int first = tile * block_size;
     const int lanes = simd_tile_systems(first, block_size, num_systems);
     const long row_stride = static_cast<long>(u.stride(1));
+    const long inv_stride = inverse_stride(static_cast<int>(row_stride), block_size);
     scalar_type* inverse =
         inverse_bytes ? static_cast<scalar_type*>(team.team_scratch(1).get_shmem(inverse_bytes))
                       : nullptr;
+    const scalar_type* tu = tile_origin(u, tile, block_size);
+    const scalar_type* tl = tile_origin(l, tile, block_size);
+    scalar_type* td = tile_origin(d, tile, block_size);
+    scalar_type* tx = tile_origin(rhs, tile, block_size);
     for_lane_chunks<kFull>(lanes, [&](const int c, const auto count) {
       auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
         record_tile_failure(status, bad_pivot, bad_solution,
                             static_cast<long long>(first + c + k) * n);
       };
-      hines_solve_tile(team, count, parent, n, row_stride, &u(tile, 0, 0) + c, &l(tile, 0, 0) + c,
-                       &d(tile, 0, 0) + c, &rhs(tile, 0, 0) + c, inverse ? inverse + c : nullptr,
-                       on_failure);
+      hines_solve_tile(team, count, parent, n, row_stride, tu + c, tl + c, td + c, tx + c,
+                       inverse ? inverse + c : nullptr, inv_stride, on_failure);
     });
   }
 };

@@ -15,9 +15,11 @@
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
+#include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
 #include "hinesbatch/solvers/impl/thomas_kernels.hpp"
+#include "hinesbatch/solvers/impl/thomas_simd_tiles_kernels.hpp"
 #include "hinesbatch/solvers/impl/thomas_storage.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/thomas_schedule.hpp"
@@ -82,7 +84,7 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
     const long long systems =
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (is_host_backend<ExecutionSpace>())
-      schedule = ThomasSchedule::PerSystem;
+      schedule = flat ? ThomasSchedule::PerSystem : ThomasSchedule::SimdTiles;
     else if (m > kWarpMaxRows &&
              (flat || systems < in_memory_team_auto_max_systems<ExecutionSpace>()))
       schedule = ThomasSchedule::TeamPerSystemInMemory;
@@ -357,6 +359,30 @@ int checked_row_count(const char* where, const DV& d) {
 template <class ExecutionSpace>
 using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
 
+// The tile schedule on interleaved storage of equal sizes: Block-Interleaved tiles as they
+// are, Full-Interleaved systems in tiles of the backend's width. False for Flat storage
+// (the caller runs PerSystem).
+template <class Layout, class ExecutionSpace, class AV, class BV, class CV, class DV,
+          class StatusView>
+bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                              const BV& b, const CV& c, const DV& d, const StatusView& status,
+                              bool record, int num_systems, int m) {
+  if constexpr (std::is_same<Layout, layouts::Flat>::value) {
+    return false;
+  } else {
+    // The tile pointers assume one row stride for the four arrays.
+    if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1))
+      return false;
+    const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
+                                 : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
+    const int tiles = (num_systems + bs - 1) / bs;
+    Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
+                         ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{
+                             a, b, c, d, status, m, bs, num_systems, tiles, record});
+    return true;
+  }
+}
+
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>
 void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, const CV& c,
                        const DV& d, const StatusView& status, bool record, int num_systems,
@@ -393,6 +419,10 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
   if (resolved == ThomasSchedule::PerSystemOnChip &&
       launch_thomas_on_chip<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
                                                      record, static_cast<int>(n), m, on_chip_rows))
+    return;
+  if (resolved == ThomasSchedule::SimdTiles &&
+      launch_thomas_simd_tiles<Layout>(label, exec, a, b, c, d, status, record, static_cast<int>(n),
+                                       m))
     return;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(n)),
@@ -519,6 +549,7 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
   if (schedule == ThomasSchedule::Auto)
     schedule = !is_host_backend<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
                                                   : ThomasSchedule::PerSystem;
+  if (schedule == ThomasSchedule::SimdTiles) schedule = ThomasSchedule::PerSystem;  // no tiles
   if (schedule != ThomasSchedule::PerSystem) {
     // The register shape needs the largest size: one pass over the offsets (bad
     // offsets are left to the solve, which records them).

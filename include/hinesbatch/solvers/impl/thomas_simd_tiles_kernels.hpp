@@ -1,12 +1,16 @@
 #pragma once
-// The SIMD-tile schedule's tridiagonal kernel (thomas_simd_tiles.hpp launches it): a tile of
-// systems per team, vectorised over its lanes (thomas_solve_tile, tile_system.hpp).
+// The SIMD-tile schedule's tridiagonal kernel (thomas_simd_tiles.hpp and thomas_batch's
+// SimdTiles schedule launch it): a tile of systems per team, vectorised over its lanes
+// (thomas_solve_tile, tile_system.hpp); Block-Interleaved tiles or block_size consecutive
+// systems of Full-Interleaved storage (tile_origin).
 #include <Kokkos_Core.hpp>
 
-#include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/layouts/impl/simd_tile_policy.hpp"
+#include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/impl/simd_tiles_kernels.hpp"
+#include "hinesbatch/solvers/impl/thomas_storage.hpp"
 #include "hinesbatch/solvers/impl/tile_system.hpp"
-#include "hinesbatch/solvers/thomas_batch.hpp"
 
 namespace hinesbatch {
 namespace impl {
@@ -38,8 +42,10 @@ struct ThomasSimdTiles {
         f.bad_solution = bad_solution;
         record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
       };
-      thomas_solve_tile(team, count, m, row_stride, &a(tile, 0, 0) + k0, &b(tile, 0, 0) + k0,
-                        &c(tile, 0, 0) + k0, &d(tile, 0, 0) + k0, on_failure);
+      thomas_solve_tile(team, count, m, row_stride, tile_origin(a, tile, block_size) + k0,
+                        tile_origin(b, tile, block_size) + k0,
+                        tile_origin(c, tile, block_size) + k0,
+                        tile_origin(d, tile, block_size) + k0, on_failure);
     });
   }
 };

@@ -107,21 +107,23 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
 
 // Solves the `lanes` systems of one tile of a mono-morphology batch (tree parent(i) < i,
 // n nodes). Node i of lane k is element i * row_stride + k of u, l, d, rhs (a tile of a
-// Block-Interleaved View: &v(tile, 0, 0), row_stride = v.stride(1)). Same conventions as
+// Block-Interleaved View: &v(tile, 0, 0), row_stride = v.stride(1); or consecutive systems
+// of a Full-Interleaved View: &v(first, 0), row_stride = v.stride(1)). Same conventions as
 // hines_solve_system: d becomes the eliminated diagonal, rhs the solution; lanes past
 // `lanes` are not touched. on_failure(k, bad_pivot, bad_solution) is called for every
 // lane k whose solve failed, with the node indices hines_solve_system would return.
 //
-// inverse: scratch for n * row_stride values, or nullptr. With it, each node costs one
-// division (1 / d(i), kept for the forward sweep) instead of two: a division is the
-// slowest vector instruction (about 2 cycles per double on current x86, whatever the
+// inverse: scratch for n rows of inverse_stride values, or nullptr. With it, each node
+// costs one division (1 / d(i), kept for the forward sweep) instead of two: a division is
+// the slowest vector instruction (about 2 cycles per double on current x86, whatever the
 // width), and two of them per node bound a core below its share of memory bandwidth.
 // x then differs from the divided x by rounding (an ulp or so per node).
 template <class Member, class Count, class Parent, class T, class OnFailure>
 KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lanes,
                                              const Parent& parent, const int n,
                                              const long row_stride, const T* u, const T* l, T* d,
-                                             T* rhs, T* inverse, const OnFailure& on_failure) {
+                                             T* rhs, T* inverse, const long inverse_stride,
+                                             const OnFailure& on_failure) {
   bool failed = false;
   if (inverse) {
     // Backward sweep, leaves to root: d(i) is final when node i is reached (only its
@@ -129,7 +131,7 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
     for (int i = n - 1; i > 0; --i) {
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
-      T *dp = d + rp, *xp = rhs + rp, *inv = inverse + ri;
+      T *dp = d + rp, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const T r = T(1) / di[k];
         inv[k] = r;
@@ -148,7 +150,7 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
     });
     for (int i = 1; i < n; ++i) {
       const long ri = i * row_stride, rp = parent(i) * row_stride;
-      const T *li = l + ri, *xp = rhs + rp, *inv = inverse + ri;
+      const T *li = l + ri, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       T* xi = rhs + ri;
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const T x = (xi[k] - li[k] * xp[k]) * inv[k];
@@ -196,6 +198,17 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       if (!is_finite_value(rhs[i * row_stride + k])) bad_solution = i;
     if (bad_pivot >= 0 || bad_solution >= 0) on_failure(k, bad_pivot, bad_solution);
   });
+}
+
+// The same with the reciprocals' rows as far apart as the systems' (Block-Interleaved
+// tiles, whose scratch mirrors the tile).
+template <class Member, class Count, class Parent, class T, class OnFailure>
+KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lanes,
+                                             const Parent& parent, const int n,
+                                             const long row_stride, const T* u, const T* l, T* d,
+                                             T* rhs, T* inverse, const OnFailure& on_failure) {
+  hines_solve_tile(team, lanes, parent, n, row_stride, u, l, d, rhs, inverse, row_stride,
+                   on_failure);
 }
 
 // Solves the `lanes` (<= max_tile_lanes) tridiagonal systems of m rows of one tile (row i of lane k
