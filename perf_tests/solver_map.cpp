@@ -484,9 +484,7 @@ void register_thomas(const MapOptions& o, const std::string& backend,
         if (m > (1ll << t)) continue;
         // Tiles of consecutive systems: interleaved storage, measured on the host (on GPUs
         // they are the one-thread-per-system sweep).
-        if (s == ThomasSchedule::SimdTiles &&
-            (!is_host_backend<Exec>() || std::is_same<Layout, layouts::Flat>::value))
-          continue;
+        if (s == ThomasSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         // The in-memory team is made for systems past what a block holds: from 1,000 rows.
         if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
         const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
@@ -510,9 +508,7 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
                      HinesSchedule::BlockPerSystem, HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
-        if (s == HinesSchedule::SimdTiles &&
-            (!is_host_backend<Exec>() || std::is_same<Layout, layouts::Flat>::value))
-          continue;
+        if (s == HinesSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/" + mt.name + "/n:" + std::to_string(mt.size) +
                                  "/total:" + std::to_string(t);

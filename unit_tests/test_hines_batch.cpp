@@ -131,10 +131,8 @@ class HinesBatchSolve : public ::testing::Test {
     std::vector<HinesSchedule> s{HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
                                  HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
                                  HinesSchedule::BlockPerSystem, HinesSchedule::Auto};
-    // The tile schedule reads interleaved storage only.
-    if (std::is_same<L, layouts::BlockInterleaved>::value ||
-        std::is_same<L, layouts::FullInterleaved>::value)
-      s.push_back(HinesSchedule::SimdTiles);
+    // The tile schedule takes every layout but Block-Shared.
+    if (!std::is_same<L, layouts::BlockShared>::value) s.push_back(HinesSchedule::SimdTiles);
     return s;
   }
 
@@ -172,6 +170,29 @@ class HinesBatchSolve : public ::testing::Test {
 using SolveConfigs = AsGtestTypes<
     ConfigProduct<std::tuple<float, double>, AllLayouts, EnabledExecutionSpaces>::tuple>::type;
 TYPED_TEST_SUITE(HinesBatchSolve, SolveConfigs);
+
+// On host backends Auto takes the tile schedule for every layout but Block-Shared, which
+// refuses it by name.
+TYPED_TEST(HinesBatchSolve, HostAutoTakesTilesAndBlockSharedRefusesThem) {
+  using T = typename TestFixture::T;
+  using L = typename TestFixture::L;
+  using E = typename TestFixture::E;
+  const bool block_shared = std::is_same<L, layouts::BlockShared>::value;
+  if (is_host_backend<E>())
+    for (int n : {1, 76, 3000})
+      for (long long systems : {1ll, 1000ll, -1ll})
+        EXPECT_EQ((resolve_schedule<E, L, T>(HinesSchedule::Auto, n, systems)),
+                  block_shared ? HinesSchedule::PerSystem : HinesSchedule::SimdTiles)
+            << n << " nodes, " << systems << " systems";
+  if (!block_shared || TestFixture::block_size_for(40) < 1) return;
+  const Tree tree = random_tree(40, 7);
+  try {
+    TestFixture::run(tree, 5, 3, TestFixture::block_size_for(40), HinesSchedule::SimdTiles);
+    ADD_FAILURE() << "SimdTiles on a Block-Shared batch was not refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not BlockShared"), std::string::npos) << e.what();
+  }
+}
 
 // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
 // measured fastest at the nearest point (impl/auto_hines_table.hpp): at every point of the

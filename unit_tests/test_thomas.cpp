@@ -184,9 +184,8 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
     return;
   }
   if (!gpu) {
-    // Interleaved storage in tiles of consecutive systems (whole cache lines), Flat one
-    // thread per system.
-    const ThomasSchedule want = flat ? ThomasSchedule::PerSystem : ThomasSchedule::SimdTiles;
+    // Tiles of consecutive systems, vectorised over them.
+    const ThomasSchedule want = ThomasSchedule::SimdTiles;
     for (int m : {2, 100, 257, 5000})
       for (long long n : {1ll, 4000ll, 256000ll, -1ll})
         EXPECT_EQ(auto_for(m, n), want) << "m = " << m << ", N = " << n;

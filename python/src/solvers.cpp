@@ -57,8 +57,7 @@ BatchLayout batch_layout(const std::string& s) {
       "(arrays (n, N): node i of every system contiguous), got '" +
       s + "'");
 }
-// The schedules' short names (to_string gives the long ones). 'simd_tiles' reads the
-// 'interleaved' layout only (the solvers refuse it for 'flat' with an InputError).
+// The schedules' short names (to_string gives the long ones).
 HinesSchedule hines_schedule(const std::string& s) {
   HinesSchedule schedule{};
   if (from_string(s, schedule)) return schedule;

@@ -46,11 +46,9 @@ template <class ExecutionSpace, class Layout, class Scalar>
 HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
-  // Host backends: interleaved storage a tile of consecutive systems per vector pass (one
-  // system per thread reads one value of each cache line there), Flat one thread per system.
-  if (is_host_backend<ExecutionSpace>())
-    return std::is_same<Layout, layouts::Flat>::value ? HinesSchedule::PerSystem
-                                                      : HinesSchedule::SimdTiles;
+  // Host backends: a tile of consecutive systems per vector pass (measured 1-7x one thread
+  // per system in every layout, docs/SOLVER_MAP.md).
+  if (is_host_backend<ExecutionSpace>()) return HinesSchedule::SimdTiles;
   // GPUs, double, Flat or Full-Interleaved: what the solver map measured fastest nearest to
   // this tree size and batch (docs/SOLVER_MAP.md).
   if constexpr (std::is_same<Scalar, double>::value) {
@@ -140,12 +138,13 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
       schedule, batch.num_nodes(), batch.num_systems());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value ||
-                  std::is_same<Layout, layouts::FullInterleaved>::value) {
+                  std::is_same<Layout, layouts::FullInterleaved>::value ||
+                  std::is_same<Layout, layouts::Flat>::value) {
       solve_simd_tiles(exec, tree, batch);
       return;
     } else {
-      throw InputError(std::string("hinesbatch::solve: the SimdTiles schedule needs a "
-                                   "BlockInterleaved or FullInterleaved batch, not ") +
+      throw InputError(std::string("hinesbatch::solve: the SimdTiles schedule needs a Flat, "
+                                   "FullInterleaved or BlockInterleaved batch, not ") +
                            Layout::name,
                        {}, 0, Layout::name);
     }

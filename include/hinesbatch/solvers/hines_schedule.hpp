@@ -15,8 +15,8 @@ enum class HinesSchedule {
   // batch); otherwise, for Flat batches (whose one-thread sweeps are uncoalesced)
   // WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem above, for the
   // interleaved layouts PerSystemOnChip when the whole tree fits in scratch
-  // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles for
-  // Block- and Full-Interleaved batches, PerSystem for Flat ones. Block-Shared batches run
+  // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles. Block-Shared batches
+  // run
   // cuHinesBatch's
   // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
   Auto,
@@ -26,9 +26,9 @@ enum class HinesSchedule {
   // A team per system (hines_team.hpp): read once, eliminated in team scratch, x written
   // once (40 B per node in double); u, l and d are only read.
   TeamPerSystem,
-  // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp);
-  // Block-Interleaved batches (their tiles) and Full-Interleaved ones (W consecutive
-  // systems); d <- eliminated diagonal.
+  // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp):
+  // Block-Interleaved batches in their tiles, Flat and Full-Interleaved ones in tiles of W
+  // consecutive systems (not Block-Shared); d <- eliminated diagonal.
   SimdTiles,
   // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
   // eliminates its range of nodes in team scratch, one thread the few ports left; x

@@ -81,5 +81,10 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
                       const HinesBatch<Scalar, layouts::FullInterleaved, MemorySpace>& batch) {
   impl::solve_simd_tiles_impl(exec, tree, batch);
 }
+template <class ExecutionSpace, class Scalar, class MemorySpace>
+void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                      const HinesBatch<Scalar, layouts::Flat, MemorySpace>& batch) {
+  impl::solve_simd_tiles_impl(exec, tree, batch);
+}
 
 }  // namespace hinesbatch

@@ -22,7 +22,7 @@ enum class ThomasSchedule {
   // the ThomasBatch paper's kernel to fill the GPU (fewer systems than a quarter of the threads it
   // holds:
   // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; on host backends
-  // SimdTiles for Full- and Block-Interleaved storage, PerSystem for Flat. On GPUs, double Flat and
+  // SimdTiles. On GPUs, double Flat and
   // Full-Interleaved batches take the schedule the solver
   // map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
   // systems of more than 8,192 rows in batches too small to fill the GPU (fewer systems than
@@ -62,11 +62,11 @@ enum class ThomasSchedule {
   // pivot rule as TeamPerSystem. Packed storage runs WarpPerSystem for it.
   TeamPerSystemInMemory,
   // A tile of W consecutive systems per pass, the row loop vectorised over them
-  // (thomas_solve_tile, tile_system.hpp): Full-Interleaved storage in tiles of
-  // simd_tile_lanes systems, Block-Interleaved storage in its own tiles. On a host the rows of
-  // a tile are whole cache lines, where one thread per system reads one value of each. One
-  // division per row: x differs from PerSystem's by rounding; c <- c'. Flat storage,
-  // ThomasVBatch and packed storage run PerSystem for it.
+  // (thomas_solve_tile, tile_system.hpp): Flat and Full-Interleaved storage in tiles of
+  // simd_tile_lanes systems, Block-Interleaved storage in its own tiles. On a host W
+  // independent sweeps per core (and, interleaved, whole cache lines, where one thread per
+  // system reads one value of each). One division per row: x differs from PerSystem's by
+  // rounding; c <- c'. ThomasVBatch and packed storage run PerSystem for it.
   SimdTiles,
 };
 

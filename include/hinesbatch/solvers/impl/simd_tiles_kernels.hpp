@@ -112,8 +112,16 @@ struct HinesSimdTiles {
         record_tile_failure(status, bad_pivot, bad_solution,
                             static_cast<long long>(first + c + k) * n);
       };
-      hines_solve_tile(team, count, parent, n, row_stride, tu + c, tl + c, td + c, tx + c,
-                       inverse ? inverse + c : nullptr, inv_stride, on_failure);
+      if constexpr (std::is_same<typename Batch::layout_type, layouts::Flat>::value) {
+        // Flat: lane k is system first + c + k, its nodes contiguous, one system-length apart.
+        const long ls = static_cast<long>(u.stride(0));
+        hines_solve_tile(team, count, parent, n, row_stride, ls, tu + c * ls, tl + c * ls,
+                         td + c * ls, tx + c * ls, inverse ? inverse + c : nullptr, inv_stride,
+                         on_failure);
+      } else {
+        hines_solve_tile(team, count, parent, n, row_stride, tu + c, tl + c, td + c, tx + c,
+                         inverse ? inverse + c : nullptr, inv_stride, on_failure);
+      }
     });
   }
 };

@@ -84,7 +84,7 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
     const long long systems =
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (is_host_backend<ExecutionSpace>())
-      schedule = flat ? ThomasSchedule::PerSystem : ThomasSchedule::SimdTiles;
+      schedule = ThomasSchedule::SimdTiles;
     else if (m > kWarpMaxRows &&
              (flat || systems < in_memory_team_auto_max_systems<ExecutionSpace>()))
       schedule = ThomasSchedule::TeamPerSystemInMemory;
@@ -359,19 +359,19 @@ int checked_row_count(const char* where, const DV& d) {
 template <class ExecutionSpace>
 using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
 
-// The tile schedule on interleaved storage of equal sizes: Block-Interleaved tiles as they
-// are, Full-Interleaved systems in tiles of the backend's width. False for Flat storage
-// (the caller runs PerSystem).
+// The tile schedule on storage of equal sizes: Block-Interleaved tiles as they are, Full-
+// Interleaved and Flat systems in tiles of the backend's width (W consecutive systems). False
+// where the four arrays' strides differ (the caller runs PerSystem).
 template <class Layout, class ExecutionSpace, class AV, class BV, class CV, class DV,
           class StatusView>
 bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& exec, const AV& a,
                               const BV& b, const CV& c, const DV& d, const StatusView& status,
                               bool record, int num_systems, int m) {
-  if constexpr (std::is_same<Layout, layouts::Flat>::value) {
-    return false;
-  } else {
-    // The tile pointers assume one row stride for the four arrays.
-    if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1))
+  {
+    // The tile pointers assume one row stride (and for Flat storage one system stride) for
+    // the four arrays.
+    if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1) ||
+        a.stride(0) != d.stride(0) || b.stride(0) != d.stride(0) || c.stride(0) != d.stride(0))
       return false;
     const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
                                  : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();

@@ -4,6 +4,7 @@
 // (thomas_solve_tile, tile_system.hpp); Block-Interleaved tiles or block_size consecutive
 // systems of Full-Interleaved storage (tile_origin).
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "hinesbatch/layouts/impl/simd_tile_policy.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
@@ -42,10 +43,20 @@ struct ThomasSimdTiles {
         f.bad_solution = bad_solution;
         record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
       };
-      thomas_solve_tile(team, count, m, row_stride, tile_origin(a, tile, block_size) + k0,
-                        tile_origin(b, tile, block_size) + k0,
-                        tile_origin(c, tile, block_size) + k0,
-                        tile_origin(d, tile, block_size) + k0, on_failure);
+      if constexpr (static_cast<int>(DV::rank) == 2 &&
+                    std::is_same<typename DV::array_layout, Kokkos::LayoutRight>::value) {
+        // Flat: lane k is system first + k0 + k, its rows contiguous, a system apart.
+        const long ls = static_cast<long>(d.stride(0));
+        thomas_solve_tile(
+            team, count, m, row_stride, ls, tile_origin(a, tile, block_size) + k0 * ls,
+            tile_origin(b, tile, block_size) + k0 * ls, tile_origin(c, tile, block_size) + k0 * ls,
+            tile_origin(d, tile, block_size) + k0 * ls, on_failure);
+      } else {
+        thomas_solve_tile(team, count, m, row_stride, tile_origin(a, tile, block_size) + k0,
+                          tile_origin(b, tile, block_size) + k0,
+                          tile_origin(c, tile, block_size) + k0,
+                          tile_origin(d, tile, block_size) + k0, on_failure);
+      }
     });
   }
 };

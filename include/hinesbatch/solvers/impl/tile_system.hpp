@@ -106,9 +106,10 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
 }  // namespace impl
 
 // Solves the `lanes` systems of one tile of a mono-morphology batch (tree parent(i) < i,
-// n nodes). Node i of lane k is element i * row_stride + k of u, l, d, rhs (a tile of a
-// Block-Interleaved View: &v(tile, 0, 0), row_stride = v.stride(1); or consecutive systems
-// of a Full-Interleaved View: &v(first, 0), row_stride = v.stride(1)). Same conventions as
+// n nodes). Node i of lane k is element i * row_stride + k * ls of u, l, d, rhs (a tile of a
+// Block-Interleaved View: &v(tile, 0, 0), row_stride = v.stride(1), ls = 1; consecutive
+// systems of a Full-Interleaved View: &v(first, 0), row_stride = v.stride(1), ls = 1; or of a
+// Flat View: &v(first, 0), row_stride = 1, ls = v.stride(0)). Same conventions as
 // hines_solve_system: d becomes the eliminated diagonal, rhs the solution; lanes past
 // `lanes` are not touched. on_failure(k, bad_pivot, bad_solution) is called for every
 // lane k whose solve failed, with the node indices hines_solve_system would return.
@@ -118,11 +119,12 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
 // the slowest vector instruction (about 2 cycles per double on current x86, whatever the
 // width), and two of them per node bound a core below its share of memory bandwidth.
 // x then differs from the divided x by rounding (an ulp or so per node).
-template <class Member, class Count, class Parent, class T, class OnFailure>
+template <class Member, class Count, class Parent, class T, class LaneStride, class OnFailure>
 KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lanes,
                                              const Parent& parent, const int n,
-                                             const long row_stride, const T* u, const T* l, T* d,
-                                             T* rhs, T* inverse, const long inverse_stride,
+                                             const long row_stride, const LaneStride ls, const T* u,
+                                             const T* l, T* d, T* rhs, T* inverse,
+                                             const long inverse_stride,
                                              const OnFailure& on_failure) {
   bool failed = false;
   if (inverse) {
@@ -133,28 +135,31 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
-        const T r = T(1) / di[k];
+        const long e = k * ls;
+        const T r = T(1) / di[e];
         inv[k] = r;
-        const T f = ui[k] * r;
-        dp[k] -= f * li[k];
-        xp[k] -= f * xi[k];
-        return impl::failure_flag(di[k], r);  // r is infinite for a zero pivot
+        const T f = ui[e] * r;
+        dp[e] -= f * li[e];
+        xp[e] -= f * xi[e];
+        return impl::failure_flag(di[e], r);  // r is infinite for a zero pivot
       });
     }
     // Forward sweep, root to leaves.
     failed |= impl::lanes_any(team, lanes, [&](const int k) {
-      const T r = T(1) / d[k];
-      const T x = rhs[k] * r;
-      rhs[k] = x;
-      return impl::failure_flag(d[k], x + r);
+      const long e = k * ls;
+      const T r = T(1) / d[e];
+      const T x = rhs[e] * r;
+      rhs[e] = x;
+      return impl::failure_flag(d[e], x + r);
     });
     for (int i = 1; i < n; ++i) {
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       T* xi = rhs + ri;
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
-        const T x = (xi[k] - li[k] * xp[k]) * inv[k];
-        xi[k] = x;
+        const long e = k * ls;
+        const T x = (xi[e] - li[e] * xp[e]) * inv[k];
+        xi[e] = x;
         return impl::failure_flag(x);
       });
     }
@@ -164,25 +169,28 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp;
       impl::lanes_for(team, lanes, [&](const int k) {
-        const T f = ui[k] / di[k];
-        dp[k] -= f * li[k];
-        xp[k] -= f * xi[k];
+        const long e = k * ls;
+        const T f = ui[e] / di[e];
+        dp[e] -= f * li[e];
+        xp[e] -= f * xi[e];
       });
     }
     // Forward sweep, checking each node's pivot and solution.
     failed = impl::lanes_any(team, lanes, [&](const int k) {
-      const T x = rhs[k] / d[k];
-      rhs[k] = x;
-      return impl::failure_flag(d[k], x);
+      const long e = k * ls;
+      const T x = rhs[e] / d[e];
+      rhs[e] = x;
+      return impl::failure_flag(d[e], x);
     });
     for (int i = 1; i < n; ++i) {
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *di = d + ri, *xp = rhs + rp;
       T* xi = rhs + ri;
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
-        const T x = (xi[k] - li[k] * xp[k]) / di[k];
-        xi[k] = x;
-        return impl::failure_flag(di[k], x);
+        const long e = k * ls;
+        const T x = (xi[e] - li[e] * xp[e]) / di[e];
+        xi[e] = x;
+        return impl::failure_flag(di[e], x);
       });
     }
   }
@@ -190,14 +198,26 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
   // Rare: name the node per failed lane, in hines_solve_system's order (pivots from the
   // leaves down, node 0 last; solutions from the root up). d holds every pivot used.
   impl::lanes_scalar(team, lanes, [&](const int k) {
+    const long e = k * ls;
     int bad_pivot = -1, bad_solution = -1;
     for (int i = n - 1; i > 0 && bad_pivot < 0; --i)
-      if (!is_usable_pivot(d[i * row_stride + k])) bad_pivot = i;
-    if (bad_pivot < 0 && !is_usable_pivot(d[k])) bad_pivot = 0;
+      if (!is_usable_pivot(d[i * row_stride + e])) bad_pivot = i;
+    if (bad_pivot < 0 && !is_usable_pivot(d[e])) bad_pivot = 0;
     for (int i = 0; i < n && bad_solution < 0; ++i)
-      if (!is_finite_value(rhs[i * row_stride + k])) bad_solution = i;
+      if (!is_finite_value(rhs[i * row_stride + e])) bad_solution = i;
     if (bad_pivot >= 0 || bad_solution >= 0) on_failure(k, bad_pivot, bad_solution);
   });
+}
+
+// Interleaved tiles: lane k of a row is the row's k-th element.
+template <class Member, class Count, class Parent, class T, class OnFailure>
+KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lanes,
+                                             const Parent& parent, const int n,
+                                             const long row_stride, const T* u, const T* l, T* d,
+                                             T* rhs, T* inverse, const long inverse_stride,
+                                             const OnFailure& on_failure) {
+  hines_solve_tile(team, lanes, parent, n, row_stride, std::integral_constant<long, 1>{}, u, l, d,
+                   rhs, inverse, inverse_stride, on_failure);
 }
 
 // The same with the reciprocals' rows as far apart as the systems' (Block-Interleaved
@@ -212,15 +232,17 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
 }
 
 // Solves the `lanes` (<= max_tile_lanes) tridiagonal systems of m rows of one tile (row i of lane k
-// is element i * row_stride + k of a, b, c, d). Same conventions and results as
+// is element i * row_stride + k * ls of a, b, c, d: ls = 1 for interleaved tiles, the system
+// length for Flat storage, whose row_stride is 1). Same conventions and results as
 // thomas_solve_system: d becomes x, c(0..m-2) becomes c', a, b and c(m-1) are not
 // written (a(0), c(m-1) not read). on_failure(k, bad_pivot, bad_solution) as above.
 // One division per row (1 / beta, then two products) instead of two: results differ from
 // thomas_solve_system's by rounding only.
-template <class Member, class Count, class T, class OnFailure>
+template <class Member, class Count, class T, class LaneStride, class OnFailure>
 KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count lanes, const int m,
-                                              const long row_stride, const T* a, const T* b, T* c,
-                                              T* d, const OnFailure& on_failure) {
+                                              const long row_stride, const LaneStride ls,
+                                              const T* a, const T* b, T* c, T* d,
+                                              const OnFailure& on_failure) {
   if (m <= 0) return;
   // Per-lane first failures, set up only when a row fails (beta is not stored, so the
   // failing rows are named as they are met).
@@ -236,7 +258,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
   auto forward_failure = [&](const int i) {
     begin_failure();
     impl::lanes_scalar(team, lanes, [&](const int k) {
-      const long r = i * row_stride + k;
+      const long r = i * row_stride + k * ls;
       const T beta = i == 0 ? b[r] : b[r] - a[r] * c[r - row_stride];
       if (!is_usable_pivot(beta) && bad_pivot[k] < 0) bad_pivot[k] = i;
       if (!is_finite_value(d[r]) && bad_solution[k] < 0) bad_solution[k] = i;
@@ -246,17 +268,17 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
   // Row 0: beta = b(0).
   if (m == 1) {
     if (impl::lanes_any(team, lanes, [&](const int k) {
-          const T x = d[k] / b[k];
-          d[k] = x;
-          return impl::failure_flag(b[k], x);
+          const T x = d[k * ls] / b[k * ls];
+          d[k * ls] = x;
+          return impl::failure_flag(b[k * ls], x);
         }))
       forward_failure(0);
   } else if (impl::lanes_any(team, lanes, [&](const int k) {
-               const T beta = b[k];
+               const T beta = b[k * ls];
                const T r = T(1) / beta;
-               const T dp = d[k] * r;
-               c[k] = c[k] * r;
-               d[k] = dp;
+               const T dp = d[k * ls] * r;
+               c[k * ls] = c[k * ls] * r;
+               d[k * ls] = dp;
                return impl::failure_flag(beta, dp);
              })) {
     forward_failure(0);
@@ -268,11 +290,11 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const T *ai = a + r, *bi = b + r, *cq = c + r - row_stride, *dq = d + r - row_stride;
     T *ci = c + r, *di = d + r;
     if (impl::lanes_any(team, lanes, [&](const int k) {
-          const T beta = bi[k] - ai[k] * cq[k];
+          const T beta = bi[k * ls] - ai[k * ls] * cq[k * ls];
           const T r = T(1) / beta;
-          const T dp = (di[k] - ai[k] * dq[k]) * r;
-          ci[k] = ci[k] * r;
-          di[k] = dp;
+          const T dp = (di[k * ls] - ai[k * ls] * dq[k * ls]) * r;
+          ci[k * ls] = ci[k * ls] * r;
+          di[k * ls] = dp;
           return impl::failure_flag(beta, dp);
         }))
       forward_failure(i);
@@ -283,9 +305,9 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const T *ai = a + r, *bi = b + r, *cq = c + r - row_stride, *dq = d + r - row_stride;
     T* di = d + r;
     if (impl::lanes_any(team, lanes, [&](const int k) {
-          const T beta = bi[k] - ai[k] * cq[k];
-          const T dp = (di[k] - ai[k] * dq[k]) / beta;
-          di[k] = dp;
+          const T beta = bi[k * ls] - ai[k * ls] * cq[k * ls];
+          const T dp = (di[k * ls] - ai[k * ls] * dq[k * ls]) / beta;
+          di[k * ls] = dp;
           return impl::failure_flag(beta, dp);
         }))
       forward_failure(i);
@@ -297,13 +319,13 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const T *ci = c + r, *xn = d + r + row_stride;
     T* di = d + r;
     if (impl::lanes_any(team, lanes, [&](const int k) {
-          const T x = di[k] - ci[k] * xn[k];
-          di[k] = x;
+          const T x = di[k * ls] - ci[k * ls] * xn[k * ls];
+          di[k * ls] = x;
           return impl::failure_flag(x);
         })) {
       begin_failure();
       impl::lanes_scalar(team, lanes, [&](const int k) {
-        if (!is_finite_value(di[k]) && bad_solution[k] < 0) bad_solution[k] = i;
+        if (!is_finite_value(di[k * ls]) && bad_solution[k] < 0) bad_solution[k] = i;
       });
     }
   }
@@ -311,6 +333,15 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
   impl::lanes_scalar(team, lanes, [&](const int k) {
     if (bad_pivot[k] >= 0 || bad_solution[k] >= 0) on_failure(k, bad_pivot[k], bad_solution[k]);
   });
+}
+
+// Interleaved tiles: lane k of a row is the row's k-th element.
+template <class Member, class Count, class T, class OnFailure>
+KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count lanes, const int m,
+                                              const long row_stride, const T* a, const T* b, T* c,
+                                              T* d, const OnFailure& on_failure) {
+  thomas_solve_tile(team, lanes, m, row_stride, std::integral_constant<long, 1>{}, a, b, c, d,
+                    on_failure);
 }
 
 }  // namespace hinesbatch
