@@ -44,6 +44,19 @@ constexpr int simd_tile_lanes() {
                                            : BackendTraits<ExecutionSpace>::warp_lanes;
 }
 
+// W for SIMD tiles over Flat storage (each lane reads its own system's contiguous rows, so a
+// tile is W streams per array): at most four on a host, whatever the vector width. Measured
+// on the 16-core host of the GPU machine, fp64, batches of 2^22 and 2^24 rows or nodes: four
+// lanes ran at a median 1.67x one thread per system (behind it at 1 of 104 points), sixteen
+// (AVX-512's two vectors) behind it at 45 of 104, where four arrays' sixteen streams (a
+// system length apart) overflow the L1 sets and the prefetchers (docs/SOLVER_MAP.md).
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+constexpr int flat_tile_lanes() {
+  return is_host_backend<ExecutionSpace>() && simd_tile_lanes<Scalar, ExecutionSpace>() > 4
+             ? 4
+             : simd_tile_lanes<Scalar, ExecutionSpace>();
+}
+
 // Writes zero over every tile of a rank-3 (tile, row, lane) View on the policy the SIMD-
 // tile solves use, so that its pages sit where the threads that solve them run. Call it
 // right after allocating (before any other write). Asynchronous on exec.

@@ -45,8 +45,12 @@ void solve_simd_tiles_impl(const ExecutionSpace& exec, const DeviceTree<MemorySp
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
   // Block-Interleaved: the batch's tiles; Full-Interleaved: tiles of the backend's width
-  // over consecutive systems (a row of a tile is one or two cache lines on a host).
-  const int bs = Layout::tiled ? batch.block_size() : simd_tile_lanes<Scalar, ExecutionSpace>();
+  // over consecutive systems (a row of a tile is one or two cache lines on a host); Flat:
+  // flat_tile_lanes consecutive systems.
+  const int bs = Layout::tiled ? batch.block_size()
+                 : std::is_same<Layout, layouts::Flat>::value
+                     ? flat_tile_lanes<Scalar, ExecutionSpace>()
+                     : simd_tile_lanes<Scalar, ExecutionSpace>();
   const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
   using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
   const std::size_t scratch =

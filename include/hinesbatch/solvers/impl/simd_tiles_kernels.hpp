@@ -66,7 +66,10 @@ KOKKOS_FORCEINLINE_FUNCTION typename View::pointer_type tile_origin(const View& 
 template <class Batch, class ParentView, class ExecutionSpace>
 struct HinesSimdTiles {
   using scalar_type = typename Batch::scalar_type;
-  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  static constexpr bool kFlat = std::is_same<typename Batch::layout_type, layouts::Flat>::value;
+  static constexpr int kFull = kFlat && is_host_backend<ExecutionSpace>()
+                                   ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+                                   : full_tile_lanes<scalar_type, ExecutionSpace>();
   typename Batch::view_type u, l, d, rhs;
   typename Batch::status_view status;
   ParentView parent;
@@ -112,7 +115,7 @@ struct HinesSimdTiles {
         record_tile_failure(status, bad_pivot, bad_solution,
                             static_cast<long long>(first + c + k) * n);
       };
-      if constexpr (std::is_same<typename Batch::layout_type, layouts::Flat>::value) {
+      if constexpr (kFlat) {
         // Flat: lane k is system first + c + k, its nodes contiguous, one system-length apart.
         const long ls = static_cast<long>(u.stride(0));
         hines_solve_tile(team, count, parent, n, row_stride, ls, tu + c * ls, tl + c * ls,

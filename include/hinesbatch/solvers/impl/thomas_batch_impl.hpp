@@ -374,7 +374,9 @@ bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& ex
         a.stride(0) != d.stride(0) || b.stride(0) != d.stride(0) || c.stride(0) != d.stride(0))
       return false;
     const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
-                                 : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
+                   : std::is_same<Layout, layouts::Flat>::value
+                       ? flat_tile_lanes<scalar_of<DV>, ExecutionSpace>()
+                       : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
     const int tiles = (num_systems + bs - 1) / bs;
     Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
                          ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{

@@ -19,7 +19,11 @@ namespace impl {
 template <class AV, class BV, class CV, class DV, class StatusView, class ExecutionSpace>
 struct ThomasSimdTiles {
   using scalar_type = scalar_of<DV>;
-  static constexpr int kFull = full_tile_lanes<scalar_type, ExecutionSpace>();
+  static constexpr bool kFlat = static_cast<int>(DV::rank) == 2 &&
+                                std::is_same<typename DV::array_layout, Kokkos::LayoutRight>::value;
+  static constexpr int kFull = kFlat && is_host_backend<ExecutionSpace>()
+                                   ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+                                   : full_tile_lanes<scalar_type, ExecutionSpace>();
   AV a;
   BV b;
   CV c;
@@ -43,8 +47,7 @@ struct ThomasSimdTiles {
         f.bad_solution = bad_solution;
         record_failure(status, f, static_cast<long long>(first + k0 + k) * m);
       };
-      if constexpr (static_cast<int>(DV::rank) == 2 &&
-                    std::is_same<typename DV::array_layout, Kokkos::LayoutRight>::value) {
+      if constexpr (kFlat) {
         // Flat: lane k is system first + k0 + k, its rows contiguous, a system apart.
         const long ls = static_cast<long>(d.stride(0));
         thomas_solve_tile(
