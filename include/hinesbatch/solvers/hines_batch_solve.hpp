@@ -46,8 +46,8 @@ template <class ExecutionSpace, class Layout, class Scalar>
 HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
-  // Host backends: a tile of consecutive systems per vector pass (measured 1-7x one thread
-  // per system in every layout, docs/SOLVER_MAP.md).
+  // Host backends: a tile of consecutive systems per vector pass (against one thread per
+  // system, a median 1.4-1.9x in Flat storage and 1.5-5x interleaved: docs/SOLVER_MAP.md).
   if (is_host_backend<ExecutionSpace>()) return HinesSchedule::SimdTiles;
   // GPUs, double, Flat or Full-Interleaved: what the solver map measured fastest nearest to
   // this tree size and batch (docs/SOLVER_MAP.md).

@@ -15,10 +15,9 @@ enum class HinesSchedule {
   // batch); otherwise, for Flat batches (whose one-thread sweeps are uncoalesced)
   // WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem above, for the
   // interleaved layouts PerSystemOnChip when the whole tree fits in scratch
-  // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles. Block-Shared batches
-  // run
-  // cuHinesBatch's
-  // Block-Shared kernel. d afterwards holds the eliminated diagonal or its input values.
+  // (on_chip_capacity) and PerSystem otherwise; on host backends SimdTiles. Block-Shared
+  // batches run cuHinesBatch's Block-Shared kernel. d afterwards holds the eliminated
+  // diagonal or its input values.
   Auto,
   // cuHinesBatch's kernel: one thread per system; d <- eliminated diagonal. About 80 B of
   // memory traffic per node in double.

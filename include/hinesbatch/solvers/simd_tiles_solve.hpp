@@ -1,7 +1,7 @@
 #pragma once
-// The SIMD-tile schedule: a Block-Interleaved or Full-Interleaved batch solved a tile of W
-// systems at a time, the lane loop vectorised (tile_system.hpp). On a host each thread solves a
-// contiguous chunk of tiles with W-wide vector instructions; on a GPU a tile is the vector lanes of
+// The SIMD-tile schedule: a batch solved a tile of W systems at a time, the lane loop
+// vectorised (tile_system.hpp). On a host each thread solves a contiguous chunk of tiles
+// with W-wide vector instructions; on a GPU a tile is the vector lanes of
 // a team (one system per lane, as the per-system Block-Interleaved kernel, in one
 // functor). W is the batch's block size: make the batch with make_simd_tile_batch (W =
 // simd_tile_lanes<Scalar, ExecutionSpace>(), two vectors) and fill it with fill_tiles
@@ -9,9 +9,11 @@
 // tile, e.g. Block-Interleaved's default 128, is solved W lanes per pass on a host); the
 // native width gives straight packed code on a host with no partial passes.
 //
-//   solve_simd_tiles(exec, tree, batch)    Hines, HinesBatch<T, BlockInterleaved> or
-//                                          <T, FullInterleaved> (tiles of W consecutive systems)
-//   thomas_batch_simd_tiles(...)           Thomas: thomas_simd_tiles.hpp
+//   solve_simd_tiles(exec, tree, batch)    Hines, HinesBatch<T, BlockInterleaved>, or
+//                                          <T, FullInterleaved> (tiles of W consecutive
+//                                          systems) or <T, Flat> (flat_tile_lanes systems)
+//   thomas_batch_simd_tiles(...)           Thomas: thomas_simd_tiles.hpp (Block-Interleaved;
+//                                          thomas_batch's SimdTiles takes every layout)
 //
 // Results, failure records and errors are those of solve(exec, tree, batch) on the same
 // storage. This header needs neither hines_batch_solve.hpp nor thomas_batch.hpp, so that
@@ -85,6 +87,10 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
                       const HinesBatch<Scalar, layouts::FullInterleaved, MemorySpace>& batch) {
   impl::solve_simd_tiles_impl(exec, tree, batch);
 }
+
+// The same on a Flat batch: tiles of flat_tile_lanes<Scalar, ExecutionSpace>() consecutive
+// systems, each lane sweeping its own contiguous system (several independent sweeps per
+// core where one thread per system has one).
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                       const HinesBatch<Scalar, layouts::Flat, MemorySpace>& batch) {

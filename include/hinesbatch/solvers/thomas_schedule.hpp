@@ -22,9 +22,8 @@ enum class ThomasSchedule {
   // the ThomasBatch paper's kernel to fill the GPU (fewer systems than a quarter of the threads it
   // holds:
   // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; on host backends
-  // SimdTiles. On GPUs, double Flat and
-  // Full-Interleaved batches take the schedule the solver
-  // map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
+  // SimdTiles. On GPUs, double Flat and Full-Interleaved batches take the schedule the
+  // solver map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
   // systems of more than 8,192 rows in batches too small to fill the GPU (fewer systems than
   // its concurrency / 32: impl::in_memory_team_auto_max_systems) take TeamPerSystemInMemory,
   // in every layout and precision. c afterwards holds c' or its input values: callers must
@@ -62,8 +61,9 @@ enum class ThomasSchedule {
   // pivot rule as TeamPerSystem. Packed storage runs WarpPerSystem for it.
   TeamPerSystemInMemory,
   // A tile of W consecutive systems per pass, the row loop vectorised over them
-  // (thomas_solve_tile, tile_system.hpp): Flat and Full-Interleaved storage in tiles of
-  // simd_tile_lanes systems, Block-Interleaved storage in its own tiles. On a host W
+  // (thomas_solve_tile, tile_system.hpp): Full-Interleaved storage in tiles of
+  // simd_tile_lanes systems, Flat storage of flat_tile_lanes, Block-Interleaved storage in
+  // its own tiles. On a host W
   // independent sweeps per core (and, interleaved, whole cache lines, where one thread per
   // system reads one value of each). One division per row: x differs from PerSystem's by
   // rounding; c <- c'. ThomasVBatch and packed storage run PerSystem for it.

@@ -48,8 +48,9 @@ KOKKOS_INLINE_FUNCTION void record_tile_failure(const StatusView& status, const 
 }
 
 // Where a tile's first system starts: Block-Interleaved storage holds tiles (tile, node,
-// lane); Full-Interleaved storage (system, node), systems fastest, is cut into tiles of
-// block_size consecutive systems. Either way node i of lane k is origin[i * v.stride(1) + k].
+// lane); Full-Interleaved and Flat storage (system, node) are cut into tiles of block_size
+// consecutive systems. Node i of lane k is then origin[i * v.stride(1) + k] (interleaved) or
+// origin[i + k * v.stride(0)] (Flat: v.stride(1) is 1).
 template <class View>
 KOKKOS_FORCEINLINE_FUNCTION typename View::pointer_type tile_origin(const View& v, const int tile,
                                                                     const int block_size) {
@@ -61,8 +62,8 @@ KOKKOS_FORCEINLINE_FUNCTION typename View::pointer_type tile_origin(const View& 
   }
 }
 
-// A Block-Interleaved batch (tiles of its block size) or a Full-Interleaved one (tiles of
-// block_size consecutive systems), a tile per team.
+// A Block-Interleaved batch (tiles of its block size), or a Full-Interleaved or Flat one
+// (tiles of block_size consecutive systems), a tile per team.
 template <class Batch, class ParentView, class ExecutionSpace>
 struct HinesSimdTiles {
   using scalar_type = typename Batch::scalar_type;
@@ -77,7 +78,7 @@ struct HinesSimdTiles {
   std::size_t inverse_bytes;  // per-tile scratch for 1 / pivot, 0 for none (divide twice)
 
   // The reciprocals' rows: as far apart as the tile's in Block-Interleaved storage (the
-  // scratch mirrors the tile), block_size apart for Full-Interleaved systems.
+  // scratch mirrors the tile), block_size apart otherwise.
   KOKKOS_INLINE_FUNCTION static long inverse_stride(int row_stride, int block_size) {
     return std::is_same<typename Batch::layout_type, layouts::BlockInterleaved>::value ? row_stride
                                                                                        : block_size;

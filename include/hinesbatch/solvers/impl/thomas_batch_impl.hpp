@@ -367,22 +367,20 @@ template <class Layout, class ExecutionSpace, class AV, class BV, class CV, clas
 bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& exec, const AV& a,
                               const BV& b, const CV& c, const DV& d, const StatusView& status,
                               bool record, int num_systems, int m) {
-  {
-    // The tile pointers assume one row stride (and for Flat storage one system stride) for
-    // the four arrays.
-    if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1) ||
-        a.stride(0) != d.stride(0) || b.stride(0) != d.stride(0) || c.stride(0) != d.stride(0))
-      return false;
-    const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
-                   : std::is_same<Layout, layouts::Flat>::value
-                       ? flat_tile_lanes<scalar_of<DV>, ExecutionSpace>()
-                       : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
-    const int tiles = (num_systems + bs - 1) / bs;
-    Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
-                         ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{
-                             a, b, c, d, status, m, bs, num_systems, tiles, record});
-    return true;
-  }
+  // The tile pointers assume one row stride (and for Flat storage one system stride) for
+  // the four arrays.
+  if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1) ||
+      a.stride(0) != d.stride(0) || b.stride(0) != d.stride(0) || c.stride(0) != d.stride(0))
+    return false;
+  const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
+                 : std::is_same<Layout, layouts::Flat>::value
+                     ? flat_tile_lanes<scalar_of<DV>, ExecutionSpace>()
+                     : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
+  const int tiles = (num_systems + bs - 1) / bs;
+  Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
+                       ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{
+                           a, b, c, d, status, m, bs, num_systems, tiles, record});
+  return true;
 }
 
 template <class ExecutionSpace, class AV, class BV, class CV, class DV, class StatusView>

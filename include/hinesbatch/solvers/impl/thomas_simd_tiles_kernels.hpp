@@ -1,8 +1,8 @@
 #pragma once
 // The SIMD-tile schedule's tridiagonal kernel (thomas_simd_tiles.hpp and thomas_batch's
 // SimdTiles schedule launch it): a tile of systems per team, vectorised over its lanes
-// (thomas_solve_tile, tile_system.hpp); Block-Interleaved tiles or block_size consecutive
-// systems of Full-Interleaved storage (tile_origin).
+// (thomas_solve_tile, tile_system.hpp); Block-Interleaved tiles, or block_size consecutive
+// systems of Full-Interleaved or Flat storage (tile_origin).
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
