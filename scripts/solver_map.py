@@ -42,15 +42,22 @@ def exists_raw(path):
     return os.path.exists(path) or os.path.exists(path + ".xz")
 
 
+HOST_SPACES = ("OpenMP", "Serial", "Threads", "HPX")
+
+
 def load_map(path):
     with open_raw(path) as f:
         doc = json.load(f)
+    # A build without a GPU backend names its default (host) space "Device".
+    host_build = doc.get("context", {}).get("execution_space", "") in HOST_SPACES
     points = []
     for b in doc.get("benchmarks", []):
         m = NAME.match(b["name"])
         if not m:
             continue
         family, backend, layout, schedule = m.group(1, 2, 3, 4)
+        if host_build:
+            backend = "Host"
         size = int(m.group("n") or m.group("m"))
         tree = m.group("tree") or ""
         err = b.get("error_message", "") if b.get("error_occurred") else ""
