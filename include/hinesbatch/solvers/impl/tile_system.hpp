@@ -28,6 +28,13 @@ constexpr int max_tile_lanes = 64;
 template <int W>
 using Lanes = std::integral_constant<int, W>;
 
+// The distance between a row's lanes in interleaved tiles: one, known at compile time (a
+// plain long is a run-time one, a Flat tile's system length). Its conversion is device code,
+// which std::integral_constant's is not for nvcc.
+struct UnitLaneStride {
+  KOKKOS_FORCEINLINE_FUNCTION constexpr operator long() const { return 1; }
+};
+
 #if defined(_OPENMP)
 #define HINESBATCH_SIMD_PRAGMA(clause) _Pragma(HINESBATCH_SIMD_STRINGIFY(omp simd clause))
 #define HINESBATCH_SIMD_STRINGIFY(x) #x
@@ -216,8 +223,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
                                              const long row_stride, const T* u, const T* l, T* d,
                                              T* rhs, T* inverse, const long inverse_stride,
                                              const OnFailure& on_failure) {
-  hines_solve_tile(team, lanes, parent, n, row_stride, std::integral_constant<long, 1>{}, u, l, d,
-                   rhs, inverse, inverse_stride, on_failure);
+  hines_solve_tile(team, lanes, parent, n, row_stride, UnitLaneStride{}, u, l, d, rhs, inverse,
+                   inverse_stride, on_failure);
 }
 
 // The same with the reciprocals' rows as far apart as the systems' (Block-Interleaved
@@ -340,8 +347,7 @@ template <class Member, class Count, class T, class OnFailure>
 KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count lanes, const int m,
                                               const long row_stride, const T* a, const T* b, T* c,
                                               T* d, const OnFailure& on_failure) {
-  thomas_solve_tile(team, lanes, m, row_stride, std::integral_constant<long, 1>{}, a, b, c, d,
-                    on_failure);
+  thomas_solve_tile(team, lanes, m, row_stride, UnitLaneStride{}, a, b, c, d, on_failure);
 }
 
 }  // namespace hinesbatch
