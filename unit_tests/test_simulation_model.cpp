@@ -288,7 +288,7 @@ TEST(RunSimulation, SameAsTheDriverOnEveryBackendAndExchange) {
   SimulationConfig no_overlap = c;
   no_overlap.run.overlap = false;
   expect_same_run(on_host, run_simulation(no_overlap, Backend::Host));
-  Simulation s(c, ex, parse_backend("host"));
+  hinesbatch::Simulation s(c, ex, parse_backend("host"));
   EXPECT_EQ(s.local_gids(), gids);
   EXPECT_EQ(s.cells(), 16);
   EXPECT_GT(s.local_nodes(), 16);

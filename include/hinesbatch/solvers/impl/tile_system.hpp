@@ -24,13 +24,16 @@ namespace hinesbatch {
 // per lane); the drivers solve wider tiles in passes.
 constexpr int max_tile_lanes = 64;
 
-// A compile-time lane count (a full tile); a plain int is a run-time one.
+// A compile-time lane count (a full tile); a plain int is a run-time one. Its conversion is
+// device code, which std::integral_constant's is not for nvcc.
 template <int W>
-using Lanes = std::integral_constant<int, W>;
+struct Lanes {
+  static constexpr int value = W;
+  KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return W; }
+};
 
 // The distance between a row's lanes in interleaved tiles: one, known at compile time (a
-// plain long is a run-time one, a Flat tile's system length). Its conversion is device code,
-// which std::integral_constant's is not for nvcc.
+// plain long is a run-time one, a Flat tile's system length).
 struct UnitLaneStride {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator long() const { return 1; }
 };
