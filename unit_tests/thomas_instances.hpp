@@ -57,21 +57,21 @@ struct ThomasTestViews {
 #else
 #define HINESBATCH_THOMAS_TEST_ON_CUDA(EXTERN, T)
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(KOKKOS_ENABLE_OPENMP) && HINESBATCH_TEST_ON_HOST_SPACES
 #define HINESBATCH_THOMAS_TEST_ON_OPENMP(EXTERN, T) \
   HINESBATCH_THOMAS_TEST_LAYOUTS(EXTERN, T, Kokkos::OpenMP)
 #else
 #define HINESBATCH_THOMAS_TEST_ON_OPENMP(EXTERN, T)
 #endif
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(KOKKOS_ENABLE_SERIAL) && HINESBATCH_TEST_ON_HOST_SPACES
 #define HINESBATCH_THOMAS_TEST_ON_SERIAL(EXTERN, T) \
   HINESBATCH_THOMAS_TEST_LAYOUTS(EXTERN, T, Kokkos::Serial)
 #else
 #define HINESBATCH_THOMAS_TEST_ON_SERIAL(EXTERN, T)
 #endif
 
-// Every backend of the build, for one scalar (a definition file per scalar: two files
-// that compile side by side).
+// Every backend of the tests (EnabledExecutionSpaces), for one scalar (a definition file
+// per scalar: two files that compile side by side).
 #define HINESBATCH_THOMAS_TEST_INSTANCES(EXTERN, T) \
   HINESBATCH_THOMAS_TEST_ON_CUDA(EXTERN, T)         \
   HINESBATCH_THOMAS_TEST_ON_OPENMP(EXTERN, T)       \
