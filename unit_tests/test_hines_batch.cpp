@@ -10,6 +10,7 @@
 #include "backends.hpp"
 #include "device_residual.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
+#include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
@@ -191,6 +192,32 @@ TYPED_TEST(HinesBatchSolve, HostAutoTakesTilesAndBlockSharedRefusesThem) {
     ADD_FAILURE() << "SimdTiles on a Block-Shared batch was not refused";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("not BlockShared"), std::string::npos) << e.what();
+  }
+}
+
+// Full-Interleaved tiles on a host are interleaved_tile_lanes systems wide, and two vectors
+// (simd_tile_lanes) for systems whose tile rows would pass 4 MiB per array: both widths,
+// each with full and partial tiles, with SimdTiles and Auto.
+TYPED_TEST(HinesBatchSolve, InterleavedTilesWideAndForLongSystemsNarrow) {
+  using T = typename TestFixture::T;
+  using L = typename TestFixture::L;
+  using E = typename TestFixture::E;
+  if (std::is_same<L, layouts::BlockShared>::value) GTEST_SKIP() << "no tiles on Block-Shared";
+  const int wide = interleaved_tile_lanes<T, E>(), narrow = simd_tile_lanes<T, E>();
+  EXPECT_EQ((interleaved_tile_lanes<T, E>(3000)), wide);
+  EXPECT_EQ((interleaved_tile_lanes<T, E>(40000)), narrow);
+  if (is_host_backend<E>()) EXPECT_GE(wide, 32);
+  const Tree long_chain = chain_tree(40000);
+  const Tree cell = random_tree(3000, 17);
+  for (const auto schedule : {HinesSchedule::SimdTiles, HinesSchedule::Auto}) {
+    for (int num : {wide + 5, 2 * narrow + 1}) {
+      const std::string tag = " N=" + std::to_string(num) + " " + to_string(schedule);
+      TestFixture::expect_correct(cell, TestFixture::run(cell, num, 0x1a7e + num, 32, schedule),
+                                  "random3000" + tag);
+      TestFixture::expect_correct(long_chain,
+                                  TestFixture::run(long_chain, num, 0x2a7e + num, 32, schedule),
+                                  "chain40000" + tag);
+    }
   }
 }
 

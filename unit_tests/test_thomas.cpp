@@ -4,6 +4,7 @@
 // poisoned before the run (NaN rows, sentinel lanes) and checked afterwards, and the
 // read-back buffers start as NaN so an unwritten element fails.
 
+#include "hinesbatch/layouts/simd_tiles.hpp"
 #include "thomas_fixture.hpp"
 
 namespace {
@@ -95,6 +96,20 @@ TYPED_TEST(ThomasBatchTest, LargeSizes) {
     for (int n : {1, 33, 1000}) this->check_fixed(1024, n, 32, "large", schedule);
     for (int n : {1, 33}) this->check_fixed(8192, n, 32, "large", schedule);
   }
+}
+
+// Full-Interleaved tiles on a host: interleaved_tile_lanes systems, two vectors for long
+// systems (rows of one array of a tile past 4 MiB); full and partial tiles of both.
+TYPED_TEST(ThomasBatchTest, InterleavedTilesWideAndForLongSystemsNarrow) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  const int wide = interleaved_tile_lanes<T, E>(), narrow = simd_tile_lanes<T, E>();
+  EXPECT_EQ((interleaved_tile_lanes<T, E>(1000)), wide);
+  EXPECT_EQ((interleaved_tile_lanes<T, E>(40000)), narrow);
+  for (const auto schedule : {ThomasSchedule::SimdTiles, ThomasSchedule::Auto})
+    for (int m : {1000, 40000})
+      for (int num : {wide + 5, 2 * narrow + 1})
+        this->check_fixed(m, num, 32, "interleaved tiles", schedule);
 }
 
 TYPED_TEST(ThomasBatchTest, BlockSizesAndPartialTiles) {

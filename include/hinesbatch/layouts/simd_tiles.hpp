@@ -57,6 +57,33 @@ constexpr int flat_tile_lanes() {
              : simd_tile_lanes<Scalar, ExecutionSpace>();
 }
 
+// W for SIMD tiles over Full-Interleaved storage on a host: 32 systems (at least
+// simd_tile_lanes). Row i of a tile is node i of its systems and rows lie a whole batch apart,
+// so every row a sweep visits is another page and another prefetch stream; a tile of two
+// vectors (4 doubles with SSE2, 16 with AVX-512) reads 32-128 B there, one of 32 systems
+// 256 B. Measured on the 16-core host of the GPU machine, fp64, 2^24 nodes or rows: the 12
+// shared real cells ran at 0.32-0.61 of the host floor with SSE2 and 0.43-0.93 with AVX-512,
+// against 0.17-0.34 and 0.35-0.60 with tiles of two vectors (docs/SOLVER_MAP.md).
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+constexpr int interleaved_tile_lanes() {
+  constexpr int w = simd_tile_lanes<Scalar, ExecutionSpace>();
+  return is_host_backend<ExecutionSpace>() && w < 32 ? 32 : w;
+}
+
+// The tile width for Full-Interleaved systems of n rows: interleaved_tile_lanes while one
+// array's rows of a tile (n x lanes values, which the sweep back reads again) take at most
+// 4 MiB, else simd_tile_lanes. Longer systems lost with the wider tiles (m = 100,000 rows:
+// 0.29 against 0.34 of the floor with AVX-512; a 30,000-node tree 0.27 against 0.35), shorter
+// ones gained (m = 10,000: 0.49 against 0.45; 10,000 nodes: 0.40 against 0.32).
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+int interleaved_tile_lanes(long long n) {
+  constexpr int wide = interleaved_tile_lanes<Scalar, ExecutionSpace>();
+  constexpr long long budget = 4LL << 20;
+  return n * wide * static_cast<long long>(sizeof(Scalar)) <= budget
+             ? wide
+             : simd_tile_lanes<Scalar, ExecutionSpace>();
+}
+
 // Writes zero over every tile of a rank-3 (tile, row, lane) View on the policy the SIMD-
 // tile solves use, so that its pages sit where the threads that solve them run. Call it
 // right after allocating (before any other write). Asynchronous on exec.

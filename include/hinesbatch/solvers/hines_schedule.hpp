@@ -26,8 +26,9 @@ enum class HinesSchedule {
   // once (40 B per node in double); u, l and d are only read.
   TeamPerSystem,
   // A tile of W systems per thread, the lane loop vectorised (simd_tiles_solve.hpp):
-  // Block-Interleaved batches in their tiles, Flat and Full-Interleaved ones in tiles of W
-  // consecutive systems (not Block-Shared); d <- eliminated diagonal.
+  // Block-Interleaved batches in their tiles, Full-Interleaved ones in tiles of
+  // interleaved_tile_lanes consecutive systems, Flat ones of flat_tile_lanes (not
+  // Block-Shared); d <- eliminated diagonal.
   SimdTiles,
   // G lanes per system, 32 / G systems per warp (hines_warp.hpp): read once, each lane
   // eliminates its range of nodes in team scratch, one thread the few ports left; x

@@ -10,8 +10,9 @@
 // native width gives straight packed code on a host with no partial passes.
 //
 //   solve_simd_tiles(exec, tree, batch)    Hines, HinesBatch<T, BlockInterleaved>, or
-//                                          <T, FullInterleaved> (tiles of W consecutive
-//                                          systems) or <T, Flat> (flat_tile_lanes systems)
+//                                          <T, FullInterleaved> (interleaved_tile_lanes
+//                                          consecutive systems) or <T, Flat>
+//                                          (flat_tile_lanes systems)
 //   thomas_batch_simd_tiles(...)           Thomas: thomas_simd_tiles.hpp (Block-Interleaved;
 //                                          thomas_batch's SimdTiles takes every layout)
 //
@@ -46,13 +47,13 @@ void solve_simd_tiles_impl(const ExecutionSpace& exec, const DeviceTree<MemorySp
                          " nodes but the batch's systems have " + std::to_string(batch.num_nodes()),
                      {}, 0, std::to_string(tree.size()));
   if (batch.num_systems() == 0) return;
-  // Block-Interleaved: the batch's tiles; Full-Interleaved: tiles of the backend's width
-  // over consecutive systems (a row of a tile is one or two cache lines on a host); Flat:
-  // flat_tile_lanes consecutive systems.
+  // Block-Interleaved: the batch's tiles; Full-Interleaved: interleaved_tile_lanes
+  // consecutive systems (on a host 32, a row of a tile 256 B of each array in double; W for
+  // long systems); Flat: flat_tile_lanes consecutive systems.
   const int bs = Layout::tiled ? batch.block_size()
                  : std::is_same<Layout, layouts::Flat>::value
                      ? flat_tile_lanes<Scalar, ExecutionSpace>()
-                     : simd_tile_lanes<Scalar, ExecutionSpace>();
+                     : interleaved_tile_lanes<Scalar, ExecutionSpace>(batch.num_nodes());
   const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
   using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
   const std::size_t scratch =
@@ -79,9 +80,9 @@ void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>&
 }
 
 // The same on a Full-Interleaved batch, whose rows already hold node i of consecutive
-// systems side by side: tiles of simd_tile_lanes<Scalar, ExecutionSpace>() consecutive
-// systems, read in whole cache lines (the per-system schedules read one value per line on
-// a host).
+// systems side by side: tiles of interleaved_tile_lanes<Scalar, ExecutionSpace>(n)
+// consecutive systems, read in whole cache lines (the per-system schedules read one value
+// per line on a host).
 template <class ExecutionSpace, class Scalar, class MemorySpace>
 void solve_simd_tiles(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                       const HinesBatch<Scalar, layouts::FullInterleaved, MemorySpace>& batch) {

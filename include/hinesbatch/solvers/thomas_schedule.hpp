@@ -62,7 +62,7 @@ enum class ThomasSchedule {
   TeamPerSystemInMemory,
   // A tile of W consecutive systems per pass, the row loop vectorised over them
   // (thomas_solve_tile, tile_system.hpp): Full-Interleaved storage in tiles of
-  // simd_tile_lanes systems, Flat storage of flat_tile_lanes, Block-Interleaved storage in
+  // interleaved_tile_lanes systems, Flat storage of flat_tile_lanes, Block-Interleaved storage in
   // its own tiles. On a host W
   // independent sweeps per core (and, interleaved, whole cache lines, where one thread per
   // system reads one value of each). One division per row: x differs from PerSystem's by

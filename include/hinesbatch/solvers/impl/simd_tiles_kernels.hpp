@@ -20,10 +20,11 @@ constexpr int full_tile_lanes() {
 }
 
 // Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
-// lanes: on a host W (two vectors; a wider tile, e.g. Block-Interleaved's default
+// lanes: on a host kFull (W, two vectors: a wider Block-Interleaved tile, e.g. its default
 // 128, is solved W lanes at a time, so that a pass's working set stays n x W), elsewhere
-// max_tile_lanes. A full pass of W host lanes gets the compile-time count Lanes<W>.
-template <int kFull, class F>
+// max_tile_lanes. A pass of kFull host lanes gets the compile-time count Lanes<kFull>, and
+// one of kNarrow lanes (a second full width, 0 for none) Lanes<kNarrow>.
+template <int kFull, int kNarrow = 0, class F>
 KOKKOS_FORCEINLINE_FUNCTION void for_lane_chunks(const int lanes, const F& solve_chunk) {
   constexpr int kChunk = kFull > 0 ? kFull : max_tile_lanes;
   for (int c = 0; c < lanes; c += kChunk) {
@@ -31,6 +32,12 @@ KOKKOS_FORCEINLINE_FUNCTION void for_lane_chunks(const int lanes, const F& solve
     if constexpr (kFull > 0) {
       if (count == kFull) {
         solve_chunk(c, Lanes<kFull>{});
+        continue;
+      }
+    }
+    if constexpr (kNarrow > 0 && kNarrow != kFull) {
+      if (count == kNarrow) {
+        solve_chunk(c, Lanes<kNarrow>{});
         continue;
       }
     }
@@ -68,9 +75,16 @@ template <class Batch, class ParentView, class ExecutionSpace>
 struct HinesSimdTiles {
   using scalar_type = typename Batch::scalar_type;
   static constexpr bool kFlat = std::is_same<typename Batch::layout_type, layouts::Flat>::value;
-  static constexpr int kFull = kFlat && is_host_backend<ExecutionSpace>()
-                                   ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+  static constexpr bool kInterleaved =
+      std::is_same<typename Batch::layout_type, layouts::FullInterleaved>::value;
+  // Full tiles: Flat flat_tile_lanes, Full-Interleaved interleaved_tile_lanes or (long
+  // systems) simd_tile_lanes, Block-Interleaved passes of simd_tile_lanes.
+  static constexpr int kFull = !is_host_backend<ExecutionSpace>() ? 0
+                               : kFlat ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+                               : kInterleaved
+                                   ? interleaved_tile_lanes<scalar_type, ExecutionSpace>()
                                    : full_tile_lanes<scalar_type, ExecutionSpace>();
+  static constexpr int kNarrow = kInterleaved ? full_tile_lanes<scalar_type, ExecutionSpace>() : 0;
   typename Batch::view_type u, l, d, rhs;
   typename Batch::status_view status;
   ParentView parent;
@@ -111,7 +125,7 @@ struct HinesSimdTiles {
     const scalar_type* tl = tile_origin(l, tile, block_size);
     scalar_type* td = tile_origin(d, tile, block_size);
     scalar_type* tx = tile_origin(rhs, tile, block_size);
-    for_lane_chunks<kFull>(lanes, [&](const int c, const auto count) {
+    for_lane_chunks<kFull, kNarrow>(lanes, [&](const int c, const auto count) {
       auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
         record_tile_failure(status, bad_pivot, bad_solution,
                             static_cast<long long>(first + c + k) * n);

@@ -360,7 +360,7 @@ template <class ExecutionSpace>
 using no_status_view = Kokkos::View<long long[2], typename ExecutionSpace::memory_space>;
 
 // The tile schedule on storage of equal sizes: Block-Interleaved tiles as they are, Full-
-// Interleaved and Flat systems in tiles of the backend's width (W consecutive systems). False
+// Interleaved systems in tiles of interleaved_tile_lanes, Flat ones of flat_tile_lanes. False
 // where the four arrays' strides differ (the caller runs PerSystem).
 template <class Layout, class ExecutionSpace, class AV, class BV, class CV, class DV,
           class StatusView>
@@ -375,7 +375,7 @@ bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& ex
   const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
                  : std::is_same<Layout, layouts::Flat>::value
                      ? flat_tile_lanes<scalar_of<DV>, ExecutionSpace>()
-                     : simd_tile_lanes<scalar_of<DV>, ExecutionSpace>();
+                     : interleaved_tile_lanes<scalar_of<DV>, ExecutionSpace>(m);
   const int tiles = (num_systems + bs - 1) / bs;
   Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
                        ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{

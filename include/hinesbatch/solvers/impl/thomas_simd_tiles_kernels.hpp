@@ -21,9 +21,17 @@ struct ThomasSimdTiles {
   using scalar_type = scalar_of<DV>;
   static constexpr bool kFlat = static_cast<int>(DV::rank) == 2 &&
                                 std::is_same<typename DV::array_layout, Kokkos::LayoutRight>::value;
-  static constexpr int kFull = kFlat && is_host_backend<ExecutionSpace>()
-                                   ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+  static constexpr bool kInterleaved =
+      static_cast<int>(DV::rank) == 2 &&
+      std::is_same<typename DV::array_layout, Kokkos::LayoutLeft>::value;
+  // Full tiles as HinesSimdTiles takes them.
+  static constexpr int kFull = !is_host_backend<ExecutionSpace>() ? 0
+                               : kFlat ? flat_tile_lanes<scalar_type, ExecutionSpace>()
+                               : kInterleaved
+                                   ? interleaved_tile_lanes<scalar_type, ExecutionSpace>()
                                    : full_tile_lanes<scalar_type, ExecutionSpace>();
+  static constexpr int kNarrow = kInterleaved ? full_tile_lanes<scalar_type, ExecutionSpace>() : 0;
+  static_assert(kFull <= max_tile_lanes, "thomas_solve_tile takes at most max_tile_lanes lanes");
   AV a;
   BV b;
   CV c;
@@ -39,7 +47,7 @@ struct ThomasSimdTiles {
     const int first = tile * block_size;
     const int lanes = simd_tile_systems(first, block_size, num_systems);
     const long row_stride = static_cast<long>(d.stride(1));
-    for_lane_chunks<kFull>(lanes, [&](const int k0, const auto count) {
+    for_lane_chunks<kFull, kNarrow>(lanes, [&](const int k0, const auto count) {
       auto on_failure = [&](const int k, const int bad_pivot, const int bad_solution) {
         if (!record) return;
         SolveFailure f;
