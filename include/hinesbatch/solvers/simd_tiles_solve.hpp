@@ -50,10 +50,8 @@ void solve_simd_tiles_impl(const ExecutionSpace& exec, const DeviceTree<MemorySp
   // Block-Interleaved: the batch's tiles; Full-Interleaved: interleaved_tile_lanes
   // consecutive systems (on a host 32, a row of a tile 256 B of each array in double; W for
   // long systems); Flat: flat_tile_lanes consecutive systems.
-  const int bs = Layout::tiled ? batch.block_size()
-                 : std::is_same<Layout, layouts::Flat>::value
-                     ? flat_tile_lanes<Scalar, ExecutionSpace>()
-                     : interleaved_tile_lanes<Scalar, ExecutionSpace>(batch.num_nodes());
+  const int bs = tile_block_size<Layout, Scalar, ExecutionSpace>(
+      Layout::tiled ? batch.block_size() : 0, batch.num_nodes());
   const int tiles = layouts::BlockInterleaved::tile_count(batch.num_systems(), bs);
   using Functor = impl::HinesSimdTiles<Batch, ParentView, ExecutionSpace>;
   const std::size_t scratch =

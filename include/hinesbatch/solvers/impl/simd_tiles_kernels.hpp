@@ -19,6 +19,34 @@ constexpr int full_tile_lanes() {
   return is_host_backend<ExecutionSpace>() ? simd_tile_lanes<Scalar, ExecutionSpace>() : 0;
 }
 
+// The compile-time lane counts of a host functor's full tiles for storage Layout (kFull;
+// 0 on a GPU) and a second width (kNarrow; 0 for none): Flat flat_tile_lanes,
+// Full-Interleaved interleaved_tile_lanes or, for long systems, simd_tile_lanes,
+// Block-Interleaved passes of simd_tile_lanes.
+template <class Layout, class Scalar, class ExecutionSpace>
+struct TileLaneCounts {
+  static constexpr bool kFlat = std::is_same<Layout, layouts::Flat>::value;
+  static constexpr bool kInterleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
+  static constexpr int kFull = !is_host_backend<ExecutionSpace>() ? 0
+                               : kFlat        ? flat_tile_lanes<Scalar, ExecutionSpace>()
+                               : kInterleaved ? interleaved_tile_lanes<Scalar, ExecutionSpace>()
+                                              : full_tile_lanes<Scalar, ExecutionSpace>();
+  static constexpr int kNarrow = kInterleaved ? full_tile_lanes<Scalar, ExecutionSpace>() : 0;
+  static_assert(kFull <= max_tile_lanes, "a tile's pass takes at most max_tile_lanes lanes");
+};
+
+// How many consecutive systems of n rows a team's tile holds in storage Layout (a
+// Block-Interleaved batch's own block size is passed as tiled_block_size).
+template <class Layout, class Scalar, class ExecutionSpace>
+int tile_block_size(const int tiled_block_size, const long long n) {
+  if constexpr (Layout::tiled)
+    return tiled_block_size;
+  else if constexpr (std::is_same<Layout, layouts::Flat>::value)
+    return flat_tile_lanes<Scalar, ExecutionSpace>();
+  else
+    return interleaved_tile_lanes<Scalar, ExecutionSpace>(n);
+}
+
 // Runs solve_chunk(offset, count) over the tile's lanes in passes of at most kChunk
 // lanes: on a host kFull (W, two vectors: a wider Block-Interleaved tile, e.g. its default
 // 128, is solved W lanes at a time, so that a pass's working set stays n x W), elsewhere
@@ -74,17 +102,9 @@ KOKKOS_FORCEINLINE_FUNCTION typename View::pointer_type tile_origin(const View& 
 template <class Batch, class ParentView, class ExecutionSpace>
 struct HinesSimdTiles {
   using scalar_type = typename Batch::scalar_type;
-  static constexpr bool kFlat = std::is_same<typename Batch::layout_type, layouts::Flat>::value;
-  static constexpr bool kInterleaved =
-      std::is_same<typename Batch::layout_type, layouts::FullInterleaved>::value;
-  // Full tiles: Flat flat_tile_lanes, Full-Interleaved interleaved_tile_lanes or (long
-  // systems) simd_tile_lanes, Block-Interleaved passes of simd_tile_lanes.
-  static constexpr int kFull = !is_host_backend<ExecutionSpace>() ? 0
-                               : kFlat ? flat_tile_lanes<scalar_type, ExecutionSpace>()
-                               : kInterleaved
-                                   ? interleaved_tile_lanes<scalar_type, ExecutionSpace>()
-                                   : full_tile_lanes<scalar_type, ExecutionSpace>();
-  static constexpr int kNarrow = kInterleaved ? full_tile_lanes<scalar_type, ExecutionSpace>() : 0;
+  using Counts = TileLaneCounts<typename Batch::layout_type, scalar_type, ExecutionSpace>;
+  static constexpr bool kFlat = Counts::kFlat;
+  static constexpr int kFull = Counts::kFull, kNarrow = Counts::kNarrow;
   typename Batch::view_type u, l, d, rhs;
   typename Batch::status_view status;
   ParentView parent;

@@ -372,10 +372,8 @@ bool launch_thomas_simd_tiles(const std::string& label, const ExecutionSpace& ex
   if (a.stride(1) != d.stride(1) || b.stride(1) != d.stride(1) || c.stride(1) != d.stride(1) ||
       a.stride(0) != d.stride(0) || b.stride(0) != d.stride(0) || c.stride(0) != d.stride(0))
     return false;
-  const int bs = Layout::tiled ? static_cast<int>(d.extent(2))
-                 : std::is_same<Layout, layouts::Flat>::value
-                     ? flat_tile_lanes<scalar_of<DV>, ExecutionSpace>()
-                     : interleaved_tile_lanes<scalar_of<DV>, ExecutionSpace>(m);
+  const int bs = tile_block_size<Layout, scalar_of<DV>, ExecutionSpace>(
+      Layout::tiled ? static_cast<int>(d.extent(2)) : 0, m);
   const int tiles = (num_systems + bs - 1) / bs;
   Kokkos::parallel_for(label + "_simd_tiles", simd_tile_policy(exec, tiles, bs),
                        ThomasSimdTiles<AV, BV, CV, DV, StatusView, ExecutionSpace>{

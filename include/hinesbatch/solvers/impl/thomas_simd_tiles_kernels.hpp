@@ -19,19 +19,10 @@ namespace impl {
 template <class AV, class BV, class CV, class DV, class StatusView, class ExecutionSpace>
 struct ThomasSimdTiles {
   using scalar_type = scalar_of<DV>;
-  static constexpr bool kFlat = static_cast<int>(DV::rank) == 2 &&
-                                std::is_same<typename DV::array_layout, Kokkos::LayoutRight>::value;
-  static constexpr bool kInterleaved =
-      static_cast<int>(DV::rank) == 2 &&
-      std::is_same<typename DV::array_layout, Kokkos::LayoutLeft>::value;
   // Full tiles as HinesSimdTiles takes them.
-  static constexpr int kFull = !is_host_backend<ExecutionSpace>() ? 0
-                               : kFlat ? flat_tile_lanes<scalar_type, ExecutionSpace>()
-                               : kInterleaved
-                                   ? interleaved_tile_lanes<scalar_type, ExecutionSpace>()
-                                   : full_tile_lanes<scalar_type, ExecutionSpace>();
-  static constexpr int kNarrow = kInterleaved ? full_tile_lanes<scalar_type, ExecutionSpace>() : 0;
-  static_assert(kFull <= max_tile_lanes, "thomas_solve_tile takes at most max_tile_lanes lanes");
+  using Counts = TileLaneCounts<typename TridiagonalLayout<DV>::type, scalar_type, ExecutionSpace>;
+  static constexpr bool kFlat = Counts::kFlat;
+  static constexpr int kFull = Counts::kFull, kNarrow = Counts::kNarrow;
   AV a;
   BV b;
   CV c;
