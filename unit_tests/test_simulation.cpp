@@ -327,6 +327,63 @@ TEST(SimulationBackends, SameRasterAndTracesOnEveryBackend) {
   }
 }
 
+// Records of a synapse's variable: the catalogue's ExpSyn on every synapse of the rings,
+// its g recorded at synapses that events reach and at one of weight zero, beside v, on
+// every schedule of every backend, against the dense network's conductances.
+TEST(SimulationRecords, SynapseConductanceMatchesTheDenseNetwork) {
+  Ring r = ring(12, 2, 1.0, 2.0);
+  for (ExpSynSpec& s : r.templates[0].synapses) {
+    ParameterValue tau, e;
+    tau.value = s.tau;
+    e.value = s.e;
+    s.mechanism = {"ExpSyn", {{"tau", tau}, {"e", e}}};
+  }
+  std::vector<std::int64_t> gids(12);
+  for (int g = 0; g < 12; ++g) gids[g] = g;
+  std::vector<RecordSpec> rec{{0, {0, 0.5}}, {0, {}, "g", 0}, {7, {}, "g", 0}, {3, {}, "g", 2}};
+  const DenseNetworkResult ref = dense_network_reference(r.templates, r.net, r.p, rec);
+  ASSERT_GE(ref.raster.size(), 12u);
+  double g_max = 0;
+  for (const auto& row : ref.traces) g_max = std::max(g_max, row[1]);
+  ASSERT_GT(g_max, 0.5 * r.net.weight) << "events must reach synapse 0 of gid 0";
+  auto on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    struct Shape {
+      const char* name;
+      HostSchedule host;
+      OnChipSteps on_chip;
+    };
+    for (const Shape& shape : {Shape{"cells", HostSchedule::Cells, OnChipSteps::Off},
+                               Shape{"tiles", HostSchedule::Tiles, OnChipSteps::Off},
+                               Shape{"on_chip", HostSchedule::Cells, OnChipSteps::On}}) {
+      SCOPED_TRACE(shape.name);
+      LocalExchange ex;
+      RunOptions o;
+      o.host_schedule = shape.host;
+      o.on_chip = shape.on_chip;
+      NetworkSimulation<Exec> sim(exec, r.templates, r.net, gids, r.p, ex, o, rec);
+      sim.run();
+      EXPECT_EQ(sim.spikes(), ref.raster);
+      const auto traces = sim.traces();
+      ASSERT_EQ(traces.size(), ref.traces.size());
+      double worst_v = 0, worst_g = 0;
+      for (std::size_t k = 0; k < traces.size(); ++k) {
+        worst_v = std::max(worst_v, std::fabs(traces[k][0] - ref.traces[k][0]));
+        for (std::size_t j = 1; j < rec.size(); ++j)
+          worst_g = std::max(worst_g, std::fabs(traces[k][j] - ref.traces[k][j]));
+        EXPECT_EQ(traces[k][3], 0.0) << k;  // a synapse of weight zero
+      }
+      EXPECT_LT(worst_v, 1e-6) << "max |v - v_ref| in mV";
+      // g exp(-dt/tau) and g + w in double against long double: rounding.
+      EXPECT_LT(worst_g, 1e-14) << "max |g - g_ref| in uS";
+      std::printf("[ records ] %s, %s: synapse g against the dense network %.3g uS (max g %.3g)\n",
+                  Exec::name(), shape.name, worst_g, g_max);
+    }
+  };
+  std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+}
+
 TEST(SimulationErrors, DelaysTooShortForOverlapAndMissingSynapses) {
   Ring r = ring(6, 0, 0.04, 0.04);  // 0.04 ms < 2 dt = 0.05
   std::vector<std::int64_t> gids{0, 1, 2, 3, 4, 5};

@@ -27,8 +27,9 @@ namespace {
 // of 4 sources, 3 synapses per cell drawn with replacement (so several events reach one
 // synapse in one step). `network` and `source` are extra keys of the network section and
 // of the Poisson group's connect ("" for none). Recorded: the soma and the dendrite's end
-// of cells 0 and 7.
-std::string ring_config(const std::string& network, const std::string& source) {
+// of cells 0 and 7, then `records` (more entries of the list, "" for none).
+std::string ring_config(const std::string& network, const std::string& source,
+                        const std::string& records = "") {
   return R"({"dt": 0.025, "tstop": 40, "celsius": 6.3,
     "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 7, "Ra": 100,
              "mechanisms": [{"name": "hh", "region": "soma", "gnabar": 0.25},
@@ -47,7 +48,8 @@ std::string ring_config(const std::string& network, const std::string& source) {
     "record": [{"gid": 0, "location": {"section": 0, "x": 0.5}},
                {"gid": 0, "location": {"section": 1, "x": 1.0}},
                {"gid": 7, "location": {"section": 0, "x": 0.5}},
-               {"gid": 7, "location": {"section": 1, "x": 0.9}}],
+               {"gid": 7, "location": {"section": 1, "x": 0.9}})" +
+         (records.empty() ? "" : ", " + records) + R"(],
     "run": {"progress_every_s": 0}})";
 }
 
@@ -148,6 +150,127 @@ TEST(PointProcessSynapses, Exp2SynGivesTheSameRunOnEverySchedule) {
     }
   };
   std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+// Records of a synapse's variables: Exp2Syn's states A and B and tau2 (a parameter, in its
+// constants) at the ring synapse of cell 0, B and tau1 (a parameter its INITIAL may adjust,
+// in its rows) at a Poisson group's synapse of cell 7, on every schedule. Between events A
+// and B decay by exp(-dt/tau) each step, and g = B - A >= 0.
+TEST(PointProcessSynapses, RecordsOfExp2SynVariablesOnEverySchedule) {
+  const std::string records =
+      R"({"gid": 0, "synapse": 0, "variable": "A"}, {"gid": 0, "synapse": 0, "variable": "B"},
+         {"gid": 0, "synapse": 0, "variable": "tau2"},
+         {"gid": 7, "synapse": 5, "variable": "B"}, {"gid": 7, "synapse": 5, "variable": "tau1"})";
+  const SimulationConfig c = parse_simulation_config(
+      ring_config(
+          R"("synapse": {"name": "Exp2Syn", "parameters": {"tau1": 0.5, "tau2": 5}})",
+          R"("synapse": {"name": "Exp2Syn", "parameters": {"tau1": 1, "tau2": 3, "e": -80}})",
+          records),
+      "exp2syn_records.json", "");
+  ASSERT_EQ(c.records.size(), 4u + 5u);
+  EXPECT_EQ(c.records[4].synapse, 0);
+  EXPECT_EQ(c.records[4].variable, "A");
+  // Synapse 5 is one of the Poisson group's (1 ring + 3 extra + 1 clock + 3 Poisson).
+  const Location syn5 = c.templates[0].synapses[5].where;
+  EXPECT_EQ(c.records[7].where.section, syn5.section);
+  EXPECT_EQ(c.records[7].where.x, syn5.x);
+  const double decay1 = std::exp(-0.025 / 0.5), decay2 = std::exp(-0.025 / 5.0);
+  auto on = [&](auto exec) {
+    using Exec = decltype(exec);
+    SCOPED_TRACE(Exec::name());
+    const Outcome cells = run<Exec>(c);
+    for (const Shape& shape : shapes<Exec>()) {
+      SCOPED_TRACE(shape.name);
+      const Outcome r = run<Exec>(c, shape.host, shape.on_chip, shape.force);
+      EXPECT_EQ(r.spikes, cells.spikes);
+      double a_max = 0, b7_max = 0, worst_ratio = 0, worst_from_cells = 0;
+      int decays = 0;
+      for (std::size_t k = 0; k < r.traces.size(); ++k) {
+        const std::vector<double>& x = r.traces[k];
+        const double a = x[4], b = x[5];
+        EXPECT_GE(a, 0.0) << k;
+        EXPECT_GE(b - a, -1e-15) << k;  // g = B - A
+        EXPECT_EQ(x[6], 5.0) << k;      // tau2, as set
+        EXPECT_EQ(x[8], 1.0) << k;      // tau1 of the Poisson group's synapses
+        a_max = std::max(a_max, a);
+        b7_max = std::max(b7_max, x[7]);
+        for (std::size_t j = 4; j < x.size(); ++j)
+          worst_from_cells =
+              std::max(worst_from_cells, std::fabs(x[j] - cells.traces[k][j]) / (1e-3 + x[j]));
+        if (k == 0) continue;
+        // A step without an event on the synapse: both states decay by exactly their factor.
+        const std::vector<double>& p = r.traces[k - 1];
+        if (p[4] > 0 && a < p[4]) {
+          ++decays;
+          worst_ratio = std::max(worst_ratio, std::fabs(a / p[4] - decay1));
+          worst_ratio = std::max(worst_ratio, std::fabs(b / p[5] - decay2));
+        }
+      }
+      EXPECT_GT(a_max, 0.0) << "events reach synapse 0 of gid 0";
+      EXPECT_GT(b7_max, 0.0) << "the Poisson group's events reach synapse 5 of gid 7";
+      EXPECT_GT(decays, 100);
+      EXPECT_LT(worst_ratio, 1e-12);
+      EXPECT_LT(worst_from_cells, shape.on_chip == OnChipSteps::On ? 1e-9 : 1e-15);
+      std::printf(
+          "[ synapses ] %s, %s: Exp2Syn records, %d decays exact to %.3g, %.3g from "
+          "cells\n",
+          Exec::name(), shape.name, decays, worst_ratio, worst_from_cells);
+    }
+  };
+  std::apply([&](auto... e) { (on(e), ...); }, EnabledExecutionSpaces{});
+}
+
+TEST(PointProcessSynapses, ConfigRefusesSynapseRecordsItCannotKeep) {
+  const std::string exp2syn = R"("synapse": {"name": "Exp2Syn"})";
+  struct Case {
+    std::string network, record, key, what;
+  };
+  const std::vector<Case> cases{
+      {exp2syn, R"({"gid": 0, "synapse": 8, "variable": "A"})", "record[].synapse",
+       "is not a synapse of gid 0 (it has 8)"},
+      {exp2syn, R"({"gid": 0, "synapse": -1, "variable": "A"})", "record[].synapse",
+       "must be an integer in [0,"},
+      {exp2syn, R"({"gid": 0, "synapse": 0, "variable": "C"})", "record[].variable",
+       "Exp2Syn has no RANGE variable 'C' (recordable at a synapse: tau1, tau2, e, A, B)"},
+      {exp2syn, R"({"gid": 0, "synapse": 0, "variable": "factor"})", "record[].variable",
+       "Exp2Syn has no RANGE variable 'factor'"},
+      {exp2syn, R"({"gid": 0, "synapse": 0, "variable": "i"})", "record[].variable",
+       "only outputs"},
+      {exp2syn, R"({"gid": 0, "synapse": 0, "variable": "m_hh"})", "record[].variable",
+       "has no RANGE variable 'm_hh'"},
+      {exp2syn, R"({"gid": 0, "synapse": 0})", "record[].variable", "is required"},
+      {exp2syn, R"({"gid": 0, "synapse": 0, "variable": "A", "location": {"section": 0}})",
+       "record[].location", "is not given with record[].synapse"},
+      {R"("synapse": "ExpSyn")", R"({"gid": 0, "synapse": 0, "variable": "hb_invariant0"})",
+       "record[].variable", "ExpSyn has no RANGE variable 'hb_invariant0'"},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.record);
+    try {
+      parse_simulation_config(ring_config(k.network, "", k.record), "bad.json", "");
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("'" + k.key + "'"), std::string::npos) << m;
+      EXPECT_NE(m.find(k.what), std::string::npos) << m;
+      EXPECT_NE(m.find("bad.json"), std::string::npos) << m;
+    }
+  }
+  // The network's tau and e run the catalogue's ExpSyn, whose g is recorded; with the
+  // hand-written mechanisms, the built-in ExpSyn records nothing.
+  const std::string g = R"({"gid": 0, "synapse": 0, "variable": "g"})";
+  EXPECT_EQ(parse_simulation_config(ring_config(R"("tau": 2)", "", g), "ok.json", "")
+                .records.back()
+                .variable,
+            "g");
+  std::string builtin = ring_config(R"("tau": 2)", "", g);
+  builtin.replace(builtin.find(R"("run": {)"), 8, R"("run": {"mechanisms": "builtin", )");
+  try {
+    parse_simulation_config(builtin, "builtin.json", "");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is the built-in ExpSyn"), std::string::npos) << e.what();
+  }
 }
 
 // Several events reach one synapse in one step (weights whose sum depends on the order):

@@ -141,11 +141,19 @@ class CellTemplate:
             self._built.source, self.num_sections, self.num_compartments, self.num_synapses)
 
 
+def _record_entry(gid, section, x, variable, synapse):
+    """A config's record entry: at a location, or of a synapse's variable."""
+    if synapse is not None:
+        return {"gid": gid, "synapse": synapse, "variable": variable}
+    return {"gid": gid, "location": location(section, x), "variable": variable}
+
+
 class SimulationResult:
     """spike_gids[i] fired at spike_times[i] (ms), sorted by (time, gid), every rank's;
     traces[k] is records[k] = (gid, section, x, variable) at `times` (variable "v": mV;
     otherwise an ion value or <variable>_<mechanism> in its own units; with MPI, the records
-    this rank holds); metrics: the run's timings and counts."""
+    this rank holds); record_synapses[k] is None, or the synapse whose variable record k is
+    (section and x are then the synapse's); metrics: the run's timings and counts."""
 
     def __init__(self, raw):
         self.spike_gids = raw["spike_gids"]
@@ -153,6 +161,7 @@ class SimulationResult:
         self.times = raw["times"]
         self.traces = raw["traces"]
         self.records = [tuple(r) for r in raw["records"]]
+        self.record_synapses = list(raw.get("record_synapses", [None] * len(self.records)))
         self.metrics = raw["metrics"]
         self.backend = raw["backend"]
         self.cells = raw["cells"]
@@ -161,10 +170,17 @@ class SimulationResult:
     def spikes(self):
         return self.spike_gids, self.spike_times
 
-    def trace(self, gid, section=0, x=0.5, variable="v"):
+    def trace(self, gid, section=0, x=0.5, variable="v", synapse=None):
+        """The trace of a record: of `variable` at gid's section(x), or with synapse=k of
+        that synapse's variable (section and x are then not compared)."""
         for k, (g, s, xx, var) in enumerate(self.records):
-            if g == gid and s == section and abs(xx - x) < 1e-12 and var == variable:
+            syn = self.record_synapses[k]
+            if g != gid or var != variable or syn != synapse:
+                continue
+            if synapse is not None or (s == section and abs(xx - x) < 1e-12):
                 return self.traces[k]
+        if synapse is not None:
+            raise KeyError("no record of %s of gid %d's synapse %d" % (variable, gid, synapse))
         raise KeyError("no record of %s of gid %d at section %d x %g" % (variable, gid, section, x))
 
     def raster_lines(self):
@@ -339,12 +355,14 @@ class Network:
     def add_iclamp(self, gid, delay, dur, amp, section=0, x=0.5):
         self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
 
-    def record(self, gid, section=0, x=0.5, variable="v"):
+    def record(self, gid, section=0, x=0.5, variable="v", synapse=None):
         """Records `variable` of gid at section(x) every step, or every record_dt of run():
         "v" (the membrane potential),
         an ion value ("cai", "eca", "ica") or a generated mechanism's variable as NEURON
-        names it ("m_hh")."""
-        self.records.append((int(gid), int(section), float(x), str(variable)))
+        names it ("m_hh"). With synapse=k, a variable of gid's synapse k by its point
+        process's own name ("g" of ExpSyn, NEURON's syn._ref_g); section and x are unused."""
+        self.records.append((int(gid), int(section), float(x), str(variable),
+                             None if synapse is None else int(synapse)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
             partition="contiguous", comm=None, host_schedule="tiles", on_chip="auto",
@@ -389,8 +407,7 @@ class Network:
                    "events": [list(e) for e in self.events],
                    "iclamps": [dict(s) for s in self.iclamps]}
         model = dict(self.params, tstop=float(tstop), network=network,
-                     record=[{"gid": g, "location": location(s, x), "variable": var}
-                             for g, s, x, var in self.records])
+                     record=[_record_entry(*r) for r in self.records])
         if self.sources:
             model["sources"] = [dict(s) for s in self.sources]
         return model

@@ -142,10 +142,13 @@ py::dict run(SimulationConfig config, const std::string& backend_name, const py:
     for (std::size_t j = 0; j < r.traces[k].size() && j < r.times.size(); ++j)
       t(k, j) = r.traces[k][j];
   out["traces"] = traces;
-  py::list records;
-  for (const RecordSpec& s : r.records)
+  py::list records, record_synapses;
+  for (const RecordSpec& s : r.records) {
     records.append(py::make_tuple(s.gid, s.where.section, s.where.x, s.variable));
+    record_synapses.append(s.synapse >= 0 ? py::object(py::int_(s.synapse)) : py::none());
+  }
   out["records"] = records;
+  out["record_synapses"] = record_synapses;
   // The fields and meanings of hinesbatch-sim's metrics file (one serializer).
   out["metrics"] = py::module_::import("json").attr("loads")(metrics_json(r, config.path));
   out["backend"] = r.backend;

@@ -222,6 +222,38 @@ def test_records_of_a_gate_and_an_ion_value(tmp_path):
         net.run(5.0, backend="host")
 
 
+def test_records_of_a_synapse_s_variables(tmp_path):
+    """g of gid 1's ExpSyn: zero until the first event, then a jump of the weight and the
+    exact decay exp(-dt/tau) per step between events."""
+    cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=5, Ra=100.0,
+                           mechanisms=[hb.hh(region="soma", gnabar=0.25),
+                                       hb.pas(region="dend", g=2e-4, e=-65.0)],
+                           synapses=[hb.point_synapse("ExpSyn", section=1, x=0.5, tau=2.0)],
+                           detector=hb.detector(threshold=0.0))
+    net = hb.Network(dt=0.025)
+    cells = net.add_cells(cell, 2)
+    net.connect(cells[0], cells[1], weight=0.05, delay=2.0)
+    net.add_iclamp(cells[0], delay=1.0, dur=2.0, amp=1.0)
+    net.record(cells[1], variable="g", synapse=0)
+    net.record(cells[1], variable="tau", synapse=0)
+    result = net.run(20.0, backend="host", output={"traces": str(tmp_path / "t.csv")})
+    assert result.record_synapses == [0, 0]
+    assert result.records[0][3] == "g" and result.records[0][1:3] == (1, 0.5)
+    g = result.trace(cells[1], variable="g", synapse=0)
+    assert np.all(result.trace(cells[1], variable="tau", synapse=0) == 2.0)
+    first = int(np.argmax(g > 0))
+    assert first > 0 and abs(g[first] - 0.05) < 1e-3  # the jump, decayed within its step
+    after = g[first:first + 40]  # 1 ms: before any second event
+    np.testing.assert_allclose(after[1:] / after[:-1], np.exp(-0.025 / 2.0), rtol=1e-12)
+    with open(tmp_path / "t.csv") as f:
+        assert next(csv.reader(f)) == ["t", "g1_syn0_g", "g1_syn0_tau"]
+    net.record(cells[1], variable="i", synapse=0)  # ExpSyn never reads i back: not stored
+    with pytest.raises(hb.InputError, match=r"record\[\].variable': i of ExpSyn .* does not store it"):
+        net.run(5.0, backend="host")
+    with pytest.raises(KeyError, match="synapse 2"):
+        result.trace(cells[1], variable="g", synapse=2)
+
+
 def test_bad_models_are_errors():
     cell = hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.expsyn()],
                            mechanisms=[hb.hh(region="soma")], detector=hb.detector())

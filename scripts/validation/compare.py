@@ -7,6 +7,9 @@
 Criteria (exit 0 when all hold, 1 otherwise):
   traces: same header (columns), same number of rows, same t column (|dt| <= 1e-6 ms), and
           max |V_ours - V_neuron| <= vtol (default 0.1 mV) at every step and location.
+          Columns of other variables (g0_s0_x0.5_cai, g0_syn3_g) are reported apart, as
+          max |x_ours - x_neuron| / max |x_neuron| over the column (max_rel_other), and
+          judged by the caller.
           With --no-vtol the max |dV| is reported but not judged (active cells, where a spike
           shifted by one step gives tens of mV at that step: spikes are judged instead).
   spikes: same number of spikes per gid and, pairing the k-th spike of each gid,
@@ -15,9 +18,11 @@ Criteria (exit 0 when all hold, 1 otherwise):
 
 import argparse
 import json
+import re
 import sys
 
 T_TOL = 1e-6
+VOLTAGE_COLUMN = re.compile(r"^g\d+_s\d+_x[^_]+$")  # v; g0_s0_x0.5_cai is another variable
 
 
 def read_spikes(path):
@@ -69,6 +74,7 @@ def compare_traces(ours_path, ref_path, vtol):
         res["ok"] = False
         res["messages"].append("t columns differ by up to %g ms" % dt_max)
     overall = (0.0, None)
+    res["max_rel_other"] = None
     for j in range(1, len(ho)):
         best = (0.0, 0)
         for i, (a, b) in enumerate(zip(co[j], cr[j])):
@@ -79,6 +85,13 @@ def compare_traces(ours_path, ref_path, vtol):
         row = {"column": ho[j], "max_dv": d, "t": cr[0][i] if cr[0] else 0.0,
                "ours": co[j][i] if co[j] else None, "neuron": cr[j][i] if cr[j] else None}
         res["per_column"].append(row)
+        if not VOLTAGE_COLUMN.match(ho[j]):  # another variable, in its own units
+            peak = max((abs(b) for b in cr[j]), default=0.0)
+            rel = d / peak if peak > 0 else d
+            row["rel"] = rel
+            if res["max_rel_other"] is None or rel > res["max_rel_other"] or rel != rel:
+                res["max_rel_other"] = rel
+            continue
         if d > overall[0] or d != d or overall[1] is None:
             overall = (d, row)
     if overall[1] is not None:

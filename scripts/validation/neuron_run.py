@@ -175,10 +175,14 @@ def run(model, quiet=False):
         gid, sid, x = int(r["gid"]), int(r["section"]), float(r["x"])
         var = r.get("variable", "v")  # NEURON's own name: v, cai, m_hh
         v = h.Vector()
-        ref = getattr(cells[gid]["secs"][sid](x), "_ref_" + var)
+        if "synapse" in r:  # a variable of the cell's synapse: syn._ref_g
+            ref = getattr(cells[gid]["syns"][int(r["synapse"])], "_ref_" + var)
+            header.append("g%d_syn%d_%s" % (gid, int(r["synapse"]), var))
+        else:
+            ref = getattr(cells[gid]["secs"][sid](x), "_ref_" + var)
+            header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x) + ("" if var == "v" else "_" + var))
         v.record(ref, rec_dt) if rec_dt else v.record(ref)
         recs.append(v)
-        header.append("g%d_s%d_x%s" % (gid, sid, "%g" % x) + ("" if var == "v" else "_" + var))
 
     h.dt = dt
     h.steps_per_ms = 1.0 / dt

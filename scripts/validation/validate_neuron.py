@@ -43,6 +43,9 @@ VTOL = 0.1
 # hh_96ML_membrane_by_region: cm and Ra by region and by section list, a section list as a
 # mechanism region, nseg by d_lambda with each section's cm and Ra. hh_96ML_two_templates_cm:
 # two templates ("cells") with different cm and Ra, each cell built with its own.
+# Their records of other variables (exp2syn_random_p3: synapses' A and B, NEURON's
+# syn._ref_A) within RTOL_OTHER of each column's peak.
+RTOL_OTHER = 1e-4
 STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
           "hh_96ML_two_templates_cm": 1e-3}
 
@@ -221,6 +224,10 @@ def run_case(name, cfg_path, args, env):
             res["notes"].append("max |dV| %s mV > %g mV" % (tr["max_dv"], STRICT[name]))
         if sp["max_dt"] is not None and sp["max_dt"] > 1e-9:
             res["notes"].append("a spike %.6f ms from NEURON's: not in the same step" % sp["max_dt"])
+        rel = tr.get("max_rel_other")
+        if rel is not None and not rel <= RTOL_OTHER:
+            res["notes"].append("a recorded variable other than v differs by %.3g of its peak "
+                                "(> %g)" % (rel, RTOL_OTHER))
         res["ok"] = res["ok"] and not res["notes"]
     return res
 

@@ -166,8 +166,14 @@ void RunOutputs::on_epoch(const EpochReport& e) {
   OutputFile& f = *traces_;
   if (!header_written_) {
     f.printf("t");
-    // A column other than v names its variable: g0_s0_x0.5 is v, g0_s0_x0.5_cai is cai.
+    // A column other than v names its variable: g0_s0_x0.5 is v, g0_s0_x0.5_cai is cai,
+    // g0_syn3_g is g of gid 0's synapse 3.
     for (const RecordSpec& rec : records_) {
+      if (rec.synapse >= 0) {
+        f.printf(",g%lld_syn%d_%s", static_cast<long long>(rec.gid), rec.synapse,
+                 rec.variable.c_str());
+        continue;
+      }
       f.printf(",g%lld_s%d_x%g", static_cast<long long>(rec.gid), rec.where.section, rec.where.x);
       if (rec.variable != "v") f.printf("_%s", rec.variable.c_str());
     }

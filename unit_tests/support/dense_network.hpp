@@ -236,7 +236,9 @@ inline DenseNetworkResult dense_network_reference(const std::vector<CellTemplate
     std::vector<double> row;
     for (const auto& r : rec) {
       const auto& cell = cells[r.gid];
-      row.push_back(static_cast<double>(cell.v[cell.t.compartments.node_at(r.where)]));
+      // v, or the conductance of the cell's synapse r.synapse (an ExpSyn's g).
+      row.push_back(static_cast<double>(
+          r.synapse >= 0 ? cell.syn_g[r.synapse] : cell.v[cell.t.compartments.node_at(r.where)]));
     }
     out.traces.push_back(row);
   };

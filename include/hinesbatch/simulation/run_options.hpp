@@ -108,12 +108,15 @@ std::string run_key_override(const RunKey& key, const std::string& value);
 
 // What a record samples every step at (gid, where): "v" (mV), an ion value ("cai", "eca",
 // "ica": mM, mV, mA/cm2) or a generated mechanism's variable as NEURON names it
-// ("m_hh": <variable>_<mechanism>, the mechanism's units). docs/SIMULATION.md lists what
-// may be recorded.
+// ("m_hh": <variable>_<mechanism>, the mechanism's units). With synapse >= 0, a variable
+// of the cell's synapse of that index instead (its point process's own name: "g" of
+// ExpSyn, NEURON's syn._ref_g); `where` is then the synapse's location. docs/SIMULATION.md
+// lists what may be recorded.
 struct RecordSpec {
   std::int64_t gid = 0;
   Location where;
   std::string variable = "v";
+  int synapse = -1;
 };
 
 struct RunMetrics {

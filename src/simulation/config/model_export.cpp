@@ -231,9 +231,12 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   m["connections"] = conns;
   m["events"] = events;
   json rec = json::array();
-  for (const RecordSpec& r : c.records)
-    rec.push_back(
-        {{"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}, {"variable", r.variable}});
+  for (const RecordSpec& r : c.records) {
+    json one = {
+        {"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}, {"variable", r.variable}};
+    if (r.synapse >= 0) one["synapse"] = r.synapse;  // a variable of that synapse
+    rec.push_back(one);
+  }
   m["record"] = rec;
   return m.dump(1) + "\n";
 }

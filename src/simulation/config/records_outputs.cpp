@@ -23,20 +23,44 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
     return as_run[k];
   };
   for (const json& r : ctx.array(root, "", "record")) {
-    ctx.only(r, "record[]", {"gid", "location", "variable"});
+    ctx.only(r, "record[]", {"gid", "location", "synapse", "variable"});
     RecordSpec rs;
     rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
     if (rs.gid >= n.cells)
       ctx.fail("record[].gid",
                "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
                r.value("gid", json(0)));
-    rs.where = location(r.value("location", json::object()), ctx, "record[].location");
     const CellTemplate& t = template_as_run(n.template_of(rs.gid));
+    impl::RecordedVariable resolved;
+    std::string why;
+    if (r.contains("synapse")) {
+      // A variable of the cell's synapse of that index, by its point process's own name.
+      if (r.contains("location"))
+        ctx.fail("record[].location",
+                 "is not given with record[].synapse (a synapse's record is at the synapse)",
+                 r.at("location"));
+      const int count = static_cast<int>(t.synapses.size());
+      rs.synapse = static_cast<int>(ctx.integer(r, "record[].", "synapse", 0, 0, kMaxCells));
+      if (rs.synapse >= count)
+        ctx.fail("record[].synapse",
+                 "is not a synapse of gid " + std::to_string(rs.gid) + " (it has " +
+                     std::to_string(count) + ")",
+                 r.at("synapse"));
+      rs.where = t.synapses[rs.synapse].where;
+      if (!r.contains("variable"))
+        ctx.fail("record[].variable", "is required with record[].synapse (as \"g\" of ExpSyn)",
+                 json(nullptr));
+      rs.variable = ctx.str(r, "record[].", "variable", "");
+      if (!impl::resolve_synapse_variable(t, ctx.mechanisms(), rs.synapse, rs.variable, resolved,
+                                          why))
+        ctx.fail("record[].variable", why, r.at("variable"));
+      c.records.push_back(rs);
+      continue;
+    }
+    rs.where = location(r.value("location", json::object()), ctx, "record[].location");
     check_locations({{"record[].location", rs.where}}, t.morphology, ctx);
     // v, an ion value or <variable>_<mechanism> of a generated mechanism at the location.
     rs.variable = ctx.str(r, "record[].", "variable", "v");
-    impl::RecordedVariable resolved;
-    std::string why;
     if (!impl::resolve_recorded_variable(t, ctx.mechanisms(), rs.where, rs.variable, resolved, why))
       ctx.fail("record[].variable", why, r.at("variable"));
     c.records.push_back(rs);

@@ -277,12 +277,12 @@ struct StepCellEpochOnChip {
     if constexpr (Generated::active) {
       if (lists.record_store.extent(0) > 0 && r.record_begin < r.record_end) {
         t.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.record_begin, r.record_end),
-                             [&](const int q) {
-                               trace(j + 1, lists.record_column(q)) =
-                                   record_value(gen.g, lists.record_store(q), lists.record_index(q),
-                                                s, x.v[lists.record_node(q)]);
-                             });
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(t, r.record_begin, r.record_end), [&](const int q) {
+              trace(j + 1, lists.record_column(q)) =
+                  record_value(gen.g, gen.syn, lists.record_store(q), lists.record_index(q), s,
+                               x.v[lists.record_node(q)]);
+            });
         return;
       }
     }

@@ -345,13 +345,15 @@ inline GeneratedTemplate generated_template(const CellTemplate& t, const Mechani
 }
 
 // A variable a record names (RecordSpec::variable), resolved against a template at a
-// location: v, a mechanism's variable (catalogue indices) or an ion value (catalogue ion
-// and its nmodl::IonSlot: IonE, IonCi, IonCo or IonI).
+// location: v, a mechanism's variable (catalogue indices), an ion value (catalogue ion
+// and its nmodl::IonSlot: IonE, IonCi, IonCo or IonI), or a variable of the point process
+// of the cell's synapse `synapse` (mech, variable).
 struct RecordedVariable {
-  enum Kind { Voltage, Mechanism, Ion };
+  enum Kind { Voltage, Mechanism, Ion, Synapse };
   Kind kind = Voltage;
   int mech = -1, variable = -1;
   int ion = -1, ion_slot = 0;
+  int synapse = -1;
 };
 
 // Whether some mechanism of the catalogue writes ion k's values (e, ci, co) or reads its
@@ -478,6 +480,57 @@ inline bool resolve_recorded_variable(const CellTemplate& t, const MechanismCata
   return true;
 }
 
+// Resolves a record of variable `name` of template t's synapse `synapse` (its index among
+// the template's synapses): a PARAMETER, STATE or ASSIGNED variable of its point process
+// that the simulation stores, by the point process's own name ("g" of ExpSyn). False with
+// `why` for a synapse the template does not have, the built-in ExpSyn (it keeps only g,
+// in the schedule's own arrays) and any other name.
+inline bool resolve_synapse_variable(const CellTemplate& t, const MechanismCatalogue& cat,
+                                     int synapse, const std::string& name, RecordedVariable& out,
+                                     std::string& why) {
+  out = RecordedVariable{};
+  const int count = static_cast<int>(t.synapses.size());
+  if (synapse < 0 || synapse >= count) {
+    why = "the cell has " + std::to_string(count) + " synapse(s) (0 to " +
+          std::to_string(count - 1) + "), not synapse " + std::to_string(synapse);
+    return false;
+  }
+  const SynapseMechanism& spec = t.synapses[synapse].mechanism;
+  if (spec.builtin()) {
+    why = "synapse " + std::to_string(synapse) +
+          " is the built-in ExpSyn (run.mechanisms \"builtin\"), which records no variables";
+    return false;
+  }
+  const int mech = cat.index_of(spec.name);
+  if (mech < 0) {
+    why = "synapse " + std::to_string(synapse) + "'s point process '" + spec.name +
+          "' is not in the catalogue '" + cat.name + "'";
+    return false;
+  }
+  const CatalogueMechanism& m = cat.mechanisms[mech];
+  // RANGE variables only, as NEURON's syn._ref_<name> (an ASSIGNED variable that is not
+  // RANGE is a GLOBAL there; the compiler's own hb_* variables are not RANGE).
+  const auto own = [](const CatalogueVariable& x) { return x.range; };
+  const int v = m.variable_index(name);
+  if (v < 0 || !own(m.variables[v]) || m.variables[v].output_only) {
+    std::string names;
+    for (const CatalogueVariable& x : m.variables)
+      if (own(x) && !x.output_only) names += (names.empty() ? "" : ", ") + x.name;
+    why = (v < 0 || !own(m.variables[v])
+               ? m.name + " has no RANGE variable '" + name + "'"
+               : name + " of " + m.name +
+                     " is an ASSIGNED variable the point process only outputs (never reads "
+                     "back): the simulation does not store it") +
+          " (recordable at a synapse: " + names + ")";
+    return false;
+  }
+  out.kind = RecordedVariable::Synapse;
+  out.mech = mech;
+  out.variable = v;
+  out.synapse = synapse;
+  return true;
+}
+
 // Where a record's value lives in the generated views (GeneratedViews) of `layouts` (one
 // per template, as make_generated_views takes them), for a cell of template tmpl at its
 // node `node`:
@@ -493,7 +546,9 @@ enum RecordStore {
   kRecordRows,
   kRecordConstants,
   kRecordIons,
-  kRecordIonFixed
+  kRecordIonFixed,
+  kRecordSynapseRows,      // GeneratedSynapses::rows(index)
+  kRecordSynapseConstants  // GeneratedSynapses::constants(index)
 };
 struct RecordPlace {
   int store = kRecordVoltage;
@@ -551,33 +606,62 @@ inline RecordPlace generated_record_place(const std::vector<GeneratedTemplate>& 
   return p;
 }
 
+// The rank's synapses as records of their variables find them (host copies of
+// GeneratedSynapses' row and cst, and of the slots' syn_begin): slot s's synapse j is the
+// rank's synapse syn_begin[s] + j. Empty where no record is of a synapse.
+struct SynapseRecordPlaces {
+  std::vector<int> syn_begin, row, cst;
+};
+inline bool records_a_synapse(const std::vector<RecordedVariable>& variables) {
+  for (const RecordedVariable& v : variables)
+    if (v.kind == RecordedVariable::Synapse) return true;
+  return false;
+}
+
 // Where each record's value lives (RecordPlace) for a schedule that runs generated
 // mechanisms laid out as `layouts` (one per template): store and index per record, both
-// empty when every record is v. InputError for a variable not stored at its node.
+// empty when every record is v. A synapse's variable is in its rows (a STATE or ASSIGNED
+// one) or its constants (a PARAMETER), at the variable's position among them (the order
+// make_generated_synapses keeps). InputError for a variable not stored at its node.
 inline void record_places(const std::vector<GeneratedTemplate>& layouts,
                           const std::vector<int>& template_of_slot, const MechanismCatalogue& cat,
                           const std::vector<int>& slot, const std::vector<int>& node,
                           const std::vector<RecordedVariable>& variables, std::vector<int>& store,
-                          std::vector<int>& index) {
+                          std::vector<int>& index, const SynapseRecordPlaces& synapses = {}) {
   store.clear();
   index.clear();
   bool all_v = true;
   for (const RecordedVariable& v : variables) all_v &= v.kind == RecordedVariable::Voltage;
   if (all_v) return;
   for (std::size_t r = 0; r < variables.size(); ++r) {
+    const RecordedVariable& x = variables[r];
+    if (x.kind == RecordedVariable::Synapse) {
+      const std::size_t k = std::size_t(synapses.syn_begin.at(slot[r])) + x.synapse;
+      const CatalogueMechanism& m = cat.mechanisms[x.mech];
+      const bool rows = in_rows(m.variables[x.variable]);
+      store.push_back(rows ? kRecordSynapseRows : kRecordSynapseConstants);
+      index.push_back((rows ? synapses.row.at(k) : synapses.cst.at(k)) +
+                      position_in_store(m, x.variable));
+      continue;
+    }
     const RecordPlace p =
-        generated_record_place(layouts, template_of_slot.at(slot[r]), cat, variables[r], node[r]);
+        generated_record_place(layouts, template_of_slot.at(slot[r]), cat, x, node[r]);
     store.push_back(p.store);
     index.push_back(p.index);
   }
 }
 
 // The value of a record at (store, index) of slot s (RecordPlace), device code: g a
-// GeneratedViews, v the voltage at the record's node (returned for kRecordVoltage).
-template <class GenViews>
-KOKKOS_INLINE_FUNCTION double record_value(const GenViews& g, int store, int index, int s,
-                                           double v) {
+// GeneratedViews, syn a GeneratedSynapses, v the voltage at the record's node (returned
+// for kRecordVoltage).
+template <class GenViews, class Synapses>
+KOKKOS_INLINE_FUNCTION double record_value(const GenViews& g, const Synapses& syn, int store,
+                                           int index, int s, double v) {
   switch (store) {
+    case kRecordSynapseRows:
+      return syn.rows(index);
+    case kRecordSynapseConstants:
+      return syn.constants(index);
     case kRecordRows:
       return g.rows(s, index);
     case kRecordConstants:

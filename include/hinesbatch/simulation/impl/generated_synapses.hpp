@@ -210,6 +210,23 @@ struct GeneratedSynapses {
   }
 };
 
+// Host copies of what records of synapse variables need (SynapseRecordPlaces), from the
+// synapses' views and the slots' syn_begin (empty where no record is of a synapse).
+template <class Synapses, class SynBegin>
+SynapseRecordPlaces synapse_record_places(const Synapses& syn, const SynBegin& syn_begin,
+                                          const std::vector<RecordedVariable>& variables) {
+  SynapseRecordPlaces p;
+  if (!records_a_synapse(variables)) return p;
+  const auto copy = [](const auto& view) {
+    const auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    return std::vector<int>(on_host.data(), on_host.data() + on_host.extent(0));
+  };
+  p.syn_begin = copy(syn_begin);
+  p.row = copy(syn.row);
+  p.cst = copy(syn.cst);
+  return p;
+}
+
 // Point process m of catalogue cat with a synapse's parameters: every variable's value
 // (defaults, then the parameters) and the globals. InputError (naming `where`) for what
 // read_synapse_mechanism refuses, for programs that build templates themselves.

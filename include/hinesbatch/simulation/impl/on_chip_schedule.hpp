@@ -100,7 +100,8 @@ class OnChipSchedule
     this->records_ = rec;
     std::vector<int> store, index;
     record_places(this->layouts_, this->template_of_slot_, nmodl::description<Catalogue>(), slot,
-                  node, variables, store, index);
+                  node, variables, store, index,
+                  synapse_record_places(gen_.syn, c_.syn_begin, variables));
     std::vector<int> begin(cells_ + 1, 0), nodes(slot.size()), columns(slot.size());
     std::vector<int> stores(store.size()), indices(index.size());
     for (int s : slot) ++begin[s + 1];
@@ -128,6 +129,7 @@ class OnChipSchedule
   // Records of any variable: ScheduleVoltages::record_values writes the first row (after
   // initialisation), the epoch kernel the others.
   const typename Generated::Views& generated_views() const { return gen_.g; }
+  const auto& generated_synapses() const { return gen_.syn; }
 
   void initialize(const ExecutionSpace& exec) {
     init_cells(exec, c_, cells_, params_.v_init, q10_, false, generated_, gen_);

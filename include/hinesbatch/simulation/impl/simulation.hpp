@@ -178,15 +178,24 @@ class NetworkSimulation {
       const CellTemplate& t = templates[net.template_of(r.gid)];
       impl::RecordedVariable var;
       std::string why;
-      if (!impl::resolve_recorded_variable(t, nmodl::description<Catalogue>(), r.where, r.variable,
-                                           var, why))
+      const MechanismCatalogue& cat = nmodl::description<Catalogue>();
+      if (r.synapse >= 0) {
+        if (!impl::resolve_synapse_variable(t, cat, r.synapse, r.variable, var, why))
+          throw InputError("record of gid " + std::to_string(r.gid) + " at synapse " +
+                               std::to_string(r.synapse) + ": variable '" + r.variable +
+                               "': " + why,
+                           {}, 0, r.variable);
+      } else if (!impl::resolve_recorded_variable(t, cat, r.where, r.variable, var, why)) {
         throw InputError("record of gid " + std::to_string(r.gid) + " at section " +
                              std::to_string(r.where.section) + ": variable '" + r.variable +
                              "': " + why,
                          {}, 0, r.variable);
-      local_records_.push_back(r);
+      }
+      RecordSpec here = r;
+      if (r.synapse >= 0) here.where = t.synapses[r.synapse].where;
+      local_records_.push_back(here);
       rs.push_back(s);
-      rn.push_back(t.compartments.node_at(r.where));
+      rn.push_back(t.compartments.node_at(here.where));
       rv.push_back(var);
     }
     group_->set_records(exec, rs, rn, rv);

@@ -267,16 +267,17 @@ void record_slot_voltages(const ExecutionSpace& exec, const Voltages& v,
 }
 
 // trace(row, r) = record r's value: v(slot(r), node(r)) or the generated mechanisms' value
-// at store(r), index(r) (RecordPlace) in g (a GeneratedViews).
-template <class ExecutionSpace, class Voltages, class GenViews>
+// at store(r), index(r) (RecordPlace) in g (a GeneratedViews) or syn (GeneratedSynapses).
+template <class ExecutionSpace, class Voltages, class GenViews, class Synapses>
 struct RecordValues {
   Voltages v;  // (slot, node)
   Kokkos::View<const int*, typename ExecutionSpace::memory_space> slot, node, store, index;
   Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> trace;
   int row;
   GenViews g;
+  Synapses syn;
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
-    trace(row, r) = record_value(g, store(r), index(r), slot(r), v(slot(r), node(r)));
+    trace(row, r) = record_value(g, syn, store(r), index(r), slot(r), v(slot(r), node(r)));
   }
 };
 
@@ -313,7 +314,8 @@ class ScheduleVoltages {
     records_ = r;
     std::vector<int> store, index;
     record_places(layouts_, template_of_slot_, self().catalogue(), slot, node, variables, store,
-                  index);
+                  index,
+                  synapse_record_places(self().generated_synapses(), c_.syn_begin, variables));
     if (store.empty()) return;
     records_.store = to_device(exec, store, "hb::rec_store");
     records_.index = to_device(exec, index, "hb::rec_index");
@@ -324,12 +326,13 @@ class ScheduleVoltages {
                      int row) const {
     const Recordings<memory_space>& r = records_;
     using GenViews = std::decay_t<decltype(self().generated_views())>;
+    using Synapses = std::decay_t<decltype(self().generated_synapses())>;
     Kokkos::parallel_for(
         "hinesbatch::sim_record_values",
         Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(r.slot.extent(0))),
-        RecordValues<ExecutionSpace, decltype(self().voltages()), GenViews>{
+        RecordValues<ExecutionSpace, decltype(self().voltages()), GenViews, Synapses>{
             self().voltages(), r.slot, r.node, r.store, r.index, trace, row,
-            self().generated_views()});
+            self().generated_views(), self().generated_synapses()});
   }
   void record_voltages(const ExecutionSpace& exec, const Kokkos::View<int*, memory_space>& slot,
                        const Kokkos::View<int*, memory_space>& node,
