@@ -204,6 +204,12 @@ expect record_variable_builtin 2 "key 'record\[\].variable': mechanism hh is not
   "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]' --mechanisms builtin
 expect record_variable_hh_keys 0 "" -- "$BASE" --set 'record=[{"gid": 0, "variable": "m_hh"}]' \
   --set tstop=2
+expect record_synapse_index 2 "key 'record\[\].synapse': is not a synapse of gid 0 \(it has 11\) \(value '11'\)" -- \
+  "$BASE" --set 'record=[{"gid": 0, "synapse": 11, "variable": "g"}]'
+expect record_synapse_builtin 2 "key 'record\[\].variable': synapse 0 is the built-in ExpSyn" -- \
+  "$BASE" --set 'record=[{"gid": 0, "synapse": 0, "variable": "g"}]' --mechanisms builtin
+expect record_synapse_g 0 "" -- "$BASE" --set 'record=[{"gid": 0, "synapse": 0, "variable": "g"}]' \
+  --set tstop=2
 head -c 20000000 /dev/zero | tr '\0' 'x' >token.txt
 { printf '1 1 0 0 0 1'; cat token.txt; printf ' -1\n'; } >token.swc
 cfg token.json '{"cell": {"morphology": "token.swc"}}'
