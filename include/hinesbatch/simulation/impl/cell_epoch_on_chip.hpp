@@ -26,7 +26,9 @@
 //             reciprocal and a few multiply-adds
 //   update    v = x, hh gates, ExpSyn decay (lanes); the detector and the recordings.
 // Synapses that run a point process of the catalogue (generated_synapses.hpp) take the
-// built-in ExpSyn's place in events, assemble_synapses and update.
+// built-in ExpSyn's place in events, assemble_synapses and update; where every synapse runs
+// one point process, each of those passes dispatches to it once, not per synapse (the
+// busyring's 51 synapses a cell ran 1.1x faster, docs/MECHANISMS.md).
 // Generated (NMODL) mechanisms, where the templates have them, add their currents after the
 // built-in ones and advance their states after update, each mechanism's nodes over the
 // lanes (GeneratedCells::assemble_lanes, update_lanes).
@@ -226,6 +228,9 @@ struct StepCellEpochOnChip {
                        lists.voltages.data() + std::size_t(node_capacity) * s,
                        lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
     load(t, s, n, x);
+    // The slot's template among the generated mechanisms' (once, not per step and phase).
+    int gen_template = 0;
+    if constexpr (Generated::active) gen_template = gen.g.template_of_slot(s);
     t.team_barrier();
     for (int j = 0; j < steps; ++j) {
       const std::int64_t step = first_step + j;
@@ -235,7 +240,8 @@ struct StepCellEpochOnChip {
       // A lane's first generated block waits for the others only where it shares a node
       // with another lane's cable terms (blk_sync).
       if constexpr (Generated::active)
-        gen.assemble_lanes(t, s, n, x.v, x.d, x.rhs, (static_cast<double>(step) + 0.5) * dt);
+        gen.assemble_lanes(t, s, gen_template, n, x.v, x.d, x.rhs,
+                           (static_cast<double>(step) + 0.5) * dt);
       t.team_barrier();
       assemble_synapses(t, r, x, (static_cast<double>(step) + 0.5) * dt);
       t.team_barrier();
@@ -259,7 +265,7 @@ struct StepCellEpochOnChip {
       t.team_barrier();
       update(t, r, n, x, static_cast<double>(step + 1) * dt);
       if constexpr (Generated::active)  // as assemble_lanes, after the lanes' v = x
-        gen.update_lanes(t, s, x.v, static_cast<double>(step + 1) * dt);
+        gen.update_lanes(t, s, gen_template, x.v, static_cast<double>(step + 1) * dt);
       t.team_barrier();
       if (t.team_rank() == 0 && r.detector >= 0)
         mechanisms::detect_threshold_crossing(c, s, x.v[r.detector], static_cast<int>(step + 1));
@@ -340,6 +346,28 @@ struct StepCellEpochOnChip {
 
   KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
                                                 const OnChipCell& x, const double t_mid) const {
+    if constexpr (Generated::active) {
+      if (gen.syn.single_mech >= 0) {  // one point process: dispatched once for the pass
+        gen.syn.with_single([&](auto of) {
+          using M = typename decltype(of)::type;
+          Kokkos::parallel_for(
+              Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
+                const int node = lists.group_node(g);
+                const double vn = x.v[node];
+                double gn = 0, rn = 0;
+                for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
+                  const int k = lists.group_syn(q);
+                  gen.syn.template current_as<M>(
+                      k, r.syn_constants + (k - r.syn_begin) * gen.syn.single_cst, vn, t_mid, gn,
+                      rn);
+                }
+                x.d[node] += gn;
+                x.rhs[node] += rn + gn * vn;
+              });
+        });
+        return;
+      }
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.group_begin, r.group_end), [&](const int g) {
       const int node = lists.group_node(g);
       const double vn = x.v[node];
@@ -387,6 +415,20 @@ struct StepCellEpochOnChip {
       if (h >= 0) mechanisms::hh_advance_states(vi, dt, q10, x.m[h], x.h[h], x.n[h]);
     });
     if constexpr (Generated::active) {
+      if (gen.syn.single_mech >= 0) {  // one point process: dispatched once for the pass
+        constexpr bool reads_v = decltype(gen.syn)::kStateReadsV;
+        if constexpr (reads_v) t.team_barrier();
+        gen.syn.with_single([&](auto of) {
+          using M = typename decltype(of)::type;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end),
+                               [&](const int k) {
+                                 gen.syn.template state_as<M>(
+                                     k, r.syn_constants + (k - r.syn_begin) * gen.syn.single_cst,
+                                     reads_v ? x.v[gen.syn.node(k)] : 0.0, t_end);
+                               });
+        });
+        return;
+      }
       if (gen.syn.mech.extent(0) > 0) {
         constexpr bool reads_v = decltype(gen.syn)::kStateReadsV;
         if constexpr (reads_v) t.team_barrier();

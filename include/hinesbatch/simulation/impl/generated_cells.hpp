@@ -540,10 +540,11 @@ struct GeneratedCells {
     run_blocks(c, s, g.template_of_slot(s), t_end, State);
   }
 
-  // One block's phase over its nodes, shared by the lanes of a team (the on-chip
-  // schedule): v per node, d and rhs of the system for the new voltage, where a
+  // One block's phase (Current or State, known at compile time: each call site inlines
+  // one phase of each mechanism) over its nodes, shared by the lanes of a team (the
+  // on-chip schedule): v per node, d and rhs of the system for the new voltage, where a
   // mechanism's conductance g and current i at v add g to d and g v - i to rhs.
-  template <class Member>
+  template <class Member, Phase phase>
   struct LaneBlockCall {
     const GeneratedCells& self;
     const Member& team;
@@ -552,18 +553,16 @@ struct GeneratedCells {
     double* rhs;
     int slot, block, tnode;
     double t;
-    Phase phase;
     template <class M>
     KOKKOS_INLINE_FUNCTION void apply(int) const {
-      if constexpr (M::kind == nmodl::MechanismKind::Density) {
-        if (phase == Current && !M::has_current) return;
-        if (phase == State && !M::has_state) return;
+      if constexpr (M::kind == nmodl::MechanismKind::Density &&
+                    (phase == Current ? M::has_current : M::has_state)) {
         const Views& g = self.g;
         const int first = g.blk_node_begin(block), last = g.blk_node_end(block);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int j) {
           const int node = g.nodes(j);
           auto a = self.template accessor<M>(slot, block, j, node, tnode, v[node], t);
-          if (phase == Current) {
+          if constexpr (phase == Current) {
             M::current(a);
             const double to_absolute = a.area() * 1e-2;  // mA/cm2 and S/cm2 on um2: nA and uS
             const double gm = a.di * to_absolute;
@@ -579,42 +578,41 @@ struct GeneratedCells {
 
   // The blocks of slot s in order over the team's lanes; a block waits for the team where
   // blk_sync says two lanes could otherwise touch one node.
-  template <class Member>
+  template <Phase phase, class Member>
   KOKKOS_INLINE_FUNCTION void run_blocks_lanes(const Member& team, int s, int tmpl, const double* v,
-                                               double* d, double* rhs, double t,
-                                               Phase phase) const {
+                                               double* d, double* rhs, double t) const {
     const int tnode = g.node_begin(tmpl);
     for (int b = g.block_begin(tmpl); b < g.block_begin(tmpl + 1); ++b) {
       if (g.blk_sync(b)) team.team_barrier();
       nmodl::Dispatch<Mechanisms>::call(
-          g.blk_mech(b), LaneBlockCall<Member>{*this, team, v, d, rhs, s, b, tnode, t, phase});
+          g.blk_mech(b), LaneBlockCall<Member, phase>{*this, team, v, d, rhs, s, b, tnode, t});
     }
   }
 
   // The team's assemble, right after the lanes' pass over the cable terms of d and rhs (no
   // wait: blk_sync counts that pass): ion currents reset over the lanes, then every block's
   // currents at v. The caller waits after it.
+  // tmpl: the slot's template (template_of_slot(s), read once per epoch by the caller).
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void assemble_lanes(const Member& team, int s, int n, const double* v,
-                                             double* d, double* rhs, double t_mid) const {
-    const int tmpl = g.template_of_slot(s);
+  KOKKOS_INLINE_FUNCTION void assemble_lanes(const Member& team, int s, int tmpl, int n,
+                                             const double* v, double* d, double* rhs,
+                                             double t_mid) const {
     if (!has_blocks(tmpl)) return;
     if constexpr (kStepIons != 0) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
                            [&](const int node) { reset_node_ions(s, tmpl, node); });
       team.team_barrier();
     }
-    run_blocks_lanes(team, s, tmpl, v, d, rhs, t_mid, Current);
+    run_blocks_lanes<Current>(team, s, tmpl, v, d, rhs, t_mid);
   }
 
   // The team's update, right after the lanes' pass of v = x (no wait: blk_sync counts that
   // pass): every block's states at the new v. The caller waits before anything reads them.
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void update_lanes(const Member& team, int s, const double* v,
+  KOKKOS_INLINE_FUNCTION void update_lanes(const Member& team, int s, int tmpl, const double* v,
                                            double t_end) const {
-    const int tmpl = g.template_of_slot(s);
     if (!has_blocks(tmpl)) return;
-    run_blocks_lanes(team, s, tmpl, v, nullptr, nullptr, t_end, State);
+    run_blocks_lanes<State>(team, s, tmpl, v, nullptr, nullptr, t_end);
   }
 };
 

@@ -172,6 +172,45 @@ struct GeneratedSynapses {
                                       Call{*this, k, cst_k, v, t, w, phase, g_sum, rhs});
   }
 
+  // Where every synapse runs one point process (single_mech >= 0): f(Of<M>{}) with that
+  // mechanism M, dispatched once for a whole pass over synapses rather than per synapse.
+  template <class M>
+  struct Of {
+    using type = M;
+  };
+  template <class F>
+  struct SingleCall {
+    const F& f;
+    template <class M>
+    KOKKOS_INLINE_FUNCTION void apply(int) const {
+      if constexpr (M::kind == nmodl::MechanismKind::PointProcess) f(Of<M>{});
+    }
+  };
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void with_single(const F& f) const {
+    nmodl::Dispatch<Mechanisms>::call(single_mech, SingleCall<F>{f});
+  }
+  // Synapse k's current (point process M, its constants at cst_k) at v: g added to g_sum,
+  // -i to rhs.
+  template <class M>
+  KOKKOS_INLINE_FUNCTION void current_as(int k, int cst_k, double v, double t, double& g_sum,
+                                         double& rhs) const {
+    if constexpr (M::has_current) {
+      SynapseAccessor<M, GeneratedSynapses> a{*this, row_of(k), cst_k, v, t};
+      M::current(a);
+      g_sum += a.di;
+      rhs -= a.i;
+    }
+  }
+  // Synapse k's states (point process M, its constants at cst_k) over a step at v.
+  template <class M>
+  KOKKOS_INLINE_FUNCTION void state_as(int k, int cst_k, double v, double t) const {
+    if constexpr (M::has_state) {
+      SynapseAccessor<M, GeneratedSynapses> a{*this, row_of(k), cst_k, v, t};
+      M::state(a);
+    }
+  }
+
   // INITIAL of synapse k at v (its node's v_init).
   KOKKOS_INLINE_FUNCTION void initialize(int k, double v) const {
     double unused = 0;
