@@ -148,13 +148,9 @@ struct GeneratedSynapses {
             self.rows(a.row + r) = self.row_init(a.row + r);
           M::initial(a);
         } else if (phase == Current) {
-          if constexpr (M::has_current) {
-            M::current(a);
-            g_sum += a.di;
-            rhs -= a.i;
-          }
+          self.template current_as<M>(k, cst, v, t, g_sum, rhs);
         } else if (phase == State) {
-          if constexpr (M::has_state) M::state(a);
+          self.template state_as<M>(k, cst, v, t);
         } else {
           if constexpr (M::has_net_receive) {
             // NEURON's NetCon weight vector: the connection's weight, then zeros.
