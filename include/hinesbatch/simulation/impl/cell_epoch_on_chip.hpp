@@ -358,8 +358,7 @@ struct StepCellEpochOnChip {
                 for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
                   const int k = lists.group_syn(q);
                   gen.syn.template current_as<M>(
-                      k, r.syn_constants + (k - r.syn_begin) * gen.syn.single_cst, vn, t_mid, gn,
-                      rn);
+                      k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn, rn);
                 }
                 x.d[node] += gn;
                 x.rhs[node] += rn + gn * vn;
@@ -420,12 +419,11 @@ struct StepCellEpochOnChip {
         if constexpr (reads_v) t.team_barrier();
         gen.syn.with_single([&](auto of) {
           using M = typename decltype(of)::type;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end),
-                               [&](const int k) {
-                                 gen.syn.template state_as<M>(
-                                     k, r.syn_constants + (k - r.syn_begin) * gen.syn.single_cst,
-                                     reads_v ? x.v[gen.syn.node(k)] : 0.0, t_end);
-                               });
+          Kokkos::parallel_for(
+              Kokkos::TeamThreadRange(t, r.syn_begin, r.syn_end), [&](const int k) {
+                gen.syn.template state_as<M>(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants),
+                                             reads_v ? x.v[gen.syn.node(k)] : 0.0, t_end);
+              });
         });
         return;
       }
