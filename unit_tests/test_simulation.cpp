@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -40,7 +41,10 @@ using SimSpaces = AsGtestTypes<EnabledExecutionSpaces>::type;
 TYPED_TEST_SUITE(Simulation, SimSpaces);
 
 // The device event queue gives, step by step, the same events as the host queue
-// (events.hpp), ordered by synapse; an event that would be late is an error.
+// (events.hpp), ordered by synapse; an event that would be late is an error. With details
+// each event also carries its connection's vector (here the connection's index + 100, every
+// third connection none) and its own time, a spike's step times dt plus the connection's
+// delay (external events: the time given).
 TYPED_TEST(Simulation, DeviceEventsMatchTheHostQueue) {
   using Exec = TypeParam;
   const double dt = 0.025;
@@ -57,45 +61,78 @@ TYPED_TEST(Simulation, DeviceEventsMatchTheHostQueue) {
     table.add(src.back(), {syn.back(), w.back(), delay.back()});
   }
   table.finalize();
-  const Exec exec;
-  DeviceEventQueue<Exec> dev(exec, src, syn, w, delay, synapses, dt);
-  EXPECT_EQ(dev.num_connections(), 1200);
-  EventQueue host;
-  dev.push_external(exec, {3, 3}, {5, 5}, {0.25, 0.5});
-  host.push(3, {5, 0.25, 3 * dt, -1});
-  host.push(3, {5, 0.5, 3 * dt, -1});
-  std::size_t total = 0;
-  for (int e = 0; e < 30; ++e) {
-    std::vector<int> hb, hs, db;
-    std::vector<double> hw;
-    host.take(e * D, D, hb, hs, hw);
-    dev.take(exec, e * D, D, db);
-    ASSERT_EQ(hb, db) << "epoch " << e;
-    auto ds = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.synapse());
-    auto dw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.weight());
-    for (int s = 0; s < D; ++s) {
-      std::vector<std::pair<int, double>> a, b;
-      for (int i = hb[s]; i < hb[s + 1]; ++i) {
-        a.push_back({hs[i], hw[i]});
-        b.push_back({ds(i), dw(i)});
-        if (i > hb[s]) EXPECT_LE(ds(i - 1), ds(i));  // by synapse within a step
-      }
-      std::sort(a.begin(), a.end());
-      std::sort(b.begin(), b.end());
-      EXPECT_EQ(a, b) << "step " << e * D + s;
-      total += a.size();
-    }
-    // Spikes of this epoch (steps e D + 1 .. (e + 1) D), sorted by (step, gid).
-    std::vector<Spike> spikes;
-    for (int g = 0; g < sources * 7; g += 7)
-      if (uniform01(9, e, g) < 0.3)
-        spikes.push_back({g, e * D + 1 + static_cast<std::int64_t>(uniform01(8, e, g) * D)});
-    std::sort(spikes.begin(), spikes.end());
-    const std::int64_t open = (e + 1) * D;
-    EXPECT_EQ(host.push_spikes(spikes, table, dt, open),
-              static_cast<std::size_t>(dev.push_spikes(exec, spikes, open)));
+  std::vector<int> vector(src.size());
+  std::map<double, int> connection_of_weight;  // the weights are distinct
+  for (std::size_t k = 0; k < src.size(); ++k) {
+    vector[k] = k % 3 == 2 ? -1 : static_cast<int>(k) + 100;
+    connection_of_weight[w[k]] = static_cast<int>(k);
   }
-  EXPECT_GT(total, 1000u);
+  ASSERT_EQ(connection_of_weight.size(), src.size());
+  const Exec exec;
+  for (const bool details : {false, true}) {
+    SCOPED_TRACE(details ? "with details" : "without details");
+    DeviceEventQueue<Exec> dev(exec, src, syn, w, delay, synapses, dt, details, vector);
+    EXPECT_EQ(dev.num_connections(), 1200);
+    EXPECT_EQ(dev.details(), details);
+    EventQueue host;
+    dev.push_external(exec, {3, 3}, {5, 5}, {0.25, 0.5}, {0.064, 0.074}, {7, -1});
+    host.push(3, {5, 0.25, 3 * dt, -1});
+    host.push(3, {5, 0.5, 3 * dt, -1});
+    std::size_t total = 0, checked = 0;
+    for (int e = 0; e < 30; ++e) {
+      std::vector<int> hb, hs, db;
+      std::vector<double> hw;
+      host.take(e * D, D, hb, hs, hw);
+      dev.take(exec, e * D, D, db);
+      ASSERT_EQ(hb, db) << "epoch " << e;
+      auto ds = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.synapse());
+      auto dw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.weight());
+      auto dtime = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.time());
+      auto dvec = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev.vector());
+      if (!details) {
+        EXPECT_EQ(dtime.extent(0), 0u);
+        EXPECT_EQ(dvec.extent(0), 0u);
+      }
+      for (int s = 0; s < D; ++s) {
+        std::vector<std::pair<int, double>> a, b;
+        for (int i = hb[s]; i < hb[s + 1]; ++i) {
+          a.push_back({hs[i], hw[i]});
+          b.push_back({ds(i), dw(i)});
+          if (i > hb[s]) EXPECT_LE(ds(i - 1), ds(i));  // by synapse within a step
+          if (!details) continue;
+          const std::int64_t step = e * D + s;
+          EXPECT_EQ(delivery_step(dtime(i), dt), step) << "event " << i;
+          const auto c = connection_of_weight.find(dw(i));
+          if (dw(i) == 0.25 || dw(i) == 0.5) {  // the external events
+            EXPECT_EQ(dtime(i), dw(i) == 0.25 ? 0.064 : 0.074);
+            EXPECT_EQ(dvec(i), dw(i) == 0.25 ? 7 : -1);
+          } else if (c != connection_of_weight.end()) {
+            EXPECT_EQ(dvec(i), vector[c->second]);
+            const double spike_steps = (dtime(i) - delay[c->second]) / dt;
+            EXPECT_NEAR(spike_steps, std::round(spike_steps), 1e-9) << "event " << i;
+            ++checked;
+          } else {
+            ADD_FAILURE() << "event " << i << " of weight " << dw(i) << " of no connection";
+          }
+        }
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        EXPECT_EQ(a, b) << "step " << e * D + s;
+        total += a.size();
+      }
+      // Spikes of this epoch (steps e D + 1 .. (e + 1) D), sorted by (step, gid).
+      std::vector<Spike> spikes;
+      for (int g = 0; g < sources * 7; g += 7)
+        if (uniform01(9, e, g) < 0.3)
+          spikes.push_back({g, e * D + 1 + static_cast<std::int64_t>(uniform01(8, e, g) * D)});
+      std::sort(spikes.begin(), spikes.end());
+      const std::int64_t open = (e + 1) * D;
+      EXPECT_EQ(host.push_spikes(spikes, table, dt, open),
+                static_cast<std::size_t>(dev.push_spikes(exec, spikes, open)));
+    }
+    EXPECT_GT(total, 1000u);
+    if (details) EXPECT_GT(checked, 1000u);
+  }
   // A delay shorter than the epoch: the event would arrive in a step that already ran.
   DeviceEventQueue<Exec> late(exec, {1}, {0}, {1.0}, {0.05}, 1, dt);
   EXPECT_THROW(late.push_spikes(exec, {{1, 5}}, 20), std::logic_error);

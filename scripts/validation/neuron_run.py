@@ -26,6 +26,11 @@ def load_neuron():
     os.environ.setdefault("NEURON_MODULE_OPTIONS", "-nogui")
     from neuron import h
     h.load_file("stdrun.hoc")
+    # Mechanisms of .mod files (nrnivmodl's libnrnmech.so) where the model's point processes
+    # are not NEURON's built-ins.
+    lib = os.environ.get("HINESBATCH_NRNMECH")
+    if lib:
+        h.nrn_load_dll(lib)
     return h
 
 

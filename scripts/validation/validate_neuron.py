@@ -3,6 +3,12 @@
 
   validate_neuron.py --sim PATH/hinesbatch-sim [--shared DIR] [--workdir DIR]
                      [--cases NAME[,NAME...]] [--python PY] [--verbose]
+                     [--case-dir DIR --mods FILE.mod ...] [--sim-args "ARGS"]
+
+--case-dir takes the cases from another folder (cases_mod/: models whose point processes
+are .mod files, run with a hinesbatch-sim whose catalogue holds them); --mods compiles
+those files for NEURON with its own nrnivmodl, and neuron_run.py loads them. --sim-args
+passes options to hinesbatch-sim (a schedule: "--host-schedule cells --on-chip off").
 
 For each case CONFIG.json:
   1. SIM CONFIG.json --export-model W/model.json --spikes W/ours_spikes.txt --traces W/ours.csv --quiet
@@ -46,8 +52,10 @@ VTOL = 0.1
 # Their records of other variables (exp2syn_random_p3: synapses' A and B, NEURON's
 # syn._ref_A) within RTOL_OTHER of each column's peak.
 RTOL_OTHER = 1e-4
+# stdpsyn_random_p3 (cases_mod/): a synapse whose NET_RECEIVE keeps state per connection
+# (NEURON's NetCon weight vector, with its INITIAL) and reads t, the event's own time.
 STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
-          "hh_96ML_two_templates_cm": 1e-3}
+          "hh_96ML_two_templates_cm": 1e-3, "stdpsyn_random_p3": 1e-3}
 
 
 def neuron_importable(python):
@@ -148,6 +156,35 @@ def check_model(cfg, model):
     return errs
 
 
+def build_neuron_mechanisms(mods, workdir):
+    """NEURON's nrnivmodl on copies of `mods` in workdir/neuron_mod: its libnrnmech.so, or
+    None (printed SKIPPED) where nrnivmodl or its makefile is missing; exit 1 where it
+    fails to build them."""
+    import shutil
+    if shutil.which("nrnivmodl") is None:
+        print("SKIPPED: nrnivmodl not found (Debian: neuron-dev)")
+        return None
+    d = os.path.join(workdir, "neuron_mod")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for p in mods:
+        shutil.copy(p, d)
+    # Debian's nrnivmodl looks for /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it)
+    # and fails to link `special`; the shared library it builds first is what is loaded.
+    r = subprocess.run(["nrnivmodl", "-loadflags", "-L/usr/lib/nrn -Wl,-rpath,/usr/lib/nrn", "."],
+                       cwd=d, capture_output=True, text=True)
+    lib = os.path.join(d, "x86_64", ".libs", "libnrnmech.so")
+    if not os.path.exists(lib):
+        if not os.path.exists("/usr/bin/nrnmech_makefile"):
+            print("SKIPPED: nrnivmodl needs /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links "
+                  "it to /usr/lib/nrn/nrnmech_makefile)")
+            return None
+        print((r.stdout + r.stderr)[-1500:])
+        print("FAIL: nrnivmodl did not build libnrnmech.so")
+        sys.exit(1)
+    return lib
+
+
 def tail(path, n=15):
     try:
         with open(path, errors="replace") as f:
@@ -185,7 +222,7 @@ def run_case(name, cfg_path, args, env):
         cfg = json.load(f)
     model_path = os.path.join(W, "model.json")
     cmd = [args.sim, cfg_path, "--export-model", model_path, "--spikes", os.path.join(W, "ours_spikes.txt"),
-           "--traces", os.path.join(W, "ours.csv"), "--quiet"]
+           "--traces", os.path.join(W, "ours.csv"), "--quiet"] + args.sim_args.split()
     rc, res["t_ours"] = run_logged(cmd, os.path.join(W, "ours.log"), env, args.timeout)
     if rc != 0:
         res["notes"].append("hinesbatch-sim failed (rc %s):\n%s" % (rc, tail(os.path.join(W, "ours.log"))))
@@ -244,6 +281,9 @@ def main(argv=None):
                          "python3 that imports neuron)")
     ap.add_argument("--timeout", type=int, default=600, help="per-run timeout in seconds")
     ap.add_argument("--verbose", "-v", action="store_true", help="print the per-location/per-gid tables")
+    ap.add_argument("--case-dir", default=os.path.join(HERE, "cases"), help="folder of the cases")
+    ap.add_argument("--mods", nargs="*", default=[], help=".mod files NEURON compiles for the cases")
+    ap.add_argument("--sim-args", default="", help="options for hinesbatch-sim")
     args = ap.parse_args(argv)
     args.sim = os.path.abspath(args.sim)
     if not os.access(args.sim, os.X_OK):
@@ -266,7 +306,12 @@ def main(argv=None):
         print("SKIPPED: NEURON not importable (%s)" % "; ".join(outs))
         return SKIP
 
-    paths = sorted(glob.glob(os.path.join(HERE, "cases", "*.json")))
+    if args.mods:
+        lib = build_neuron_mechanisms(args.mods, args.workdir)
+        if lib is None:
+            return SKIP
+        os.environ["HINESBATCH_NRNMECH"] = lib
+    paths = sorted(glob.glob(os.path.join(args.case_dir, "*.json")))
     if args.cases:
         wanted = [c.strip() for s in args.cases for c in s.split(",") if c.strip()]
         by = {os.path.splitext(os.path.basename(p))[0]: p for p in paths}

@@ -38,7 +38,11 @@ struct CatalogueMechanism {
   bool point_process = false;
   bool writes_concentration = false;
   bool has_net_receive = false;
-  int num_weights = 0;                       // NET_RECEIVE's arguments (a NetCon's weight vector)
+  int num_weights = 0;  // NET_RECEIVE's arguments (a NetCon's weight vector)
+  // NET_RECEIVE keeps state per connection (assigns an argument, or has an INITIAL block):
+  // each connection into it owns a vector of num_weights values.
+  bool receive_keeps_weights = false;
+  bool receive_reads_t = false;              // NET_RECEIVE reads t: events carry their own times
   std::vector<CatalogueVariable> variables;  // parameters, states, assigned (in that order)
   std::vector<CatalogueGlobal> globals;
   std::vector<CatalogueIonVariable> ion_variables;

@@ -138,12 +138,6 @@ SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, c
     ctx.fail(name_key,
              "has no NET_RECEIVE block: it cannot receive a connection's events (" + points + ")",
              shown);
-  if (m.num_weights > 1)
-    ctx.fail(name_key,
-             "takes " + std::to_string(m.num_weights) +
-                 " NET_RECEIVE arguments: a connection gives one weight, and the simulation "
-                 "keeps no per-connection state in the others (NEURON's NetCon weight vector)",
-             shown);
   if (!m.ion_variables.empty())
     ctx.fail(name_key,
              "uses the ion " + m.ion_variables.front().ion +

@@ -777,13 +777,25 @@ def header(mech, src, namespace, tool_version):
     # its node's new v where it does not.
     state_reads_v = any("hb_a.v()" in line for line in state_fn)
     body += state_fn
+    # Whether a NetCon keeps state of its own (NEURON's weight vector: NET_RECEIVE or its
+    # INITIAL assigns an argument, or INITIAL runs at all), and whether NET_RECEIVE reads t
+    # (the event's own time, not the step's): the simulation then keeps a vector per
+    # connection and the events' times.
+    keeps_weights = reads_t = False
     if m.net_receive is not None:
         body.append("")
-        body += em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
-                            doc="NET_RECEIVE: one event with its NetCon's weight vector hb_w")
+        receive = em.function("net_receive", list(m.net_receive[1]), extra_args=", double* hb_w",
+                              doc="NET_RECEIVE: one event at its time t with its NetCon's weight vector hb_w")
+        body += receive
         body.append("")
-        body += em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
-                            doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+        receive_initial = em.function("net_receive_initial", list(m.net_receive[2]), extra_args=", double* hb_w",
+                                      doc="NET_RECEIVE's INITIAL: a NetCon's weight vector at initialisation")
+        body += receive_initial
+        keeps_weights = bool(list(m.net_receive[2])) or any(
+            line.lstrip().startswith("hb_w[") for line in receive + receive_initial)
+        reads_t = any("hb_a.t()" in line for line in receive)
+    out.append(f"  static constexpr bool net_receive_keeps_weights = {'true' if keeps_weights else 'false'};")
+    out.append(f"  static constexpr bool net_receive_reads_t = {'true' if reads_t else 'false'};")
     from .lanes import lanes_functions
     lanes, has_lanes = lanes_functions(mech, src, em)
     body += lanes

@@ -186,6 +186,7 @@ struct StepCellEpochOnChip {
   int steps, cells, max_nodes, node_capacity, hh_capacity;
   int slot_begin, scratch_nodes;  // this launch's first slot; nodes its scratch holds
   Generated gen{};
+  EventDetails<memory_space> ev_details{};  // where a point process needs them
 
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
@@ -318,7 +319,8 @@ struct StepCellEpochOnChip {
     const int begin = cell_events(j * (cells + 1) + s), end = cell_events(j * (cells + 1) + s + 1);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const int i) {
       if constexpr (Generated::active)
-        gen.syn.receive_run(ev_syn, ev_w, c.syn_g, i, begin, end, static_cast<double>(step) * dt);
+        gen.syn.receive_run(ev_syn, ev_w, c.syn_g, i, begin, end, static_cast<double>(step) * dt,
+                            ev_details);
       else
         mechanisms::expsyn_receive(ev_syn, ev_w, c.syn_g, i, begin, end);
     });

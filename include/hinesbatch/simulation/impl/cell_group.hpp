@@ -264,6 +264,26 @@ class CellGroup {
   void initialize(const ExecutionSpace& exec) {
     std::visit([&](auto& s) { s.initialize(exec); }, schedule_);
   }
+  // After initialize(): NET_RECEIVE's INITIAL of the connections that keep weight vectors,
+  // at t = 0 (impl::InitializeWeightVectors: per synapse, its vectors in order).
+  // Asynchronous.
+  void initialize_weight_vectors(const ExecutionSpace& exec,
+                                 const Kokkos::View<const int*, memory_space>& synapse,
+                                 const Kokkos::View<const int*, memory_space>& begin,
+                                 const Kokkos::View<const int*, memory_space>& first,
+                                 const Kokkos::View<double*, memory_space>& vectors) const {
+    const int n = static_cast<int>(synapse.extent(0));
+    if (n == 0) return;
+    std::visit(
+        [&](const auto& s) {
+          using Synapses = std::decay_t<decltype(s.generated_synapses())>;
+          Kokkos::parallel_for("hinesbatch::sim_init_weight_vectors",
+                               Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+                               impl::InitializeWeightVectors<memory_space, Synapses>{
+                                   s.generated_synapses(), synapse, begin, first, vectors});
+        },
+        schedule_);
+  }
   // The recordings: trace column r is variables[r] (v where variables is empty or says so)
   // at node[r] of slot[r]. Set once, before run_steps.
   void set_records(const ExecutionSpace& exec, const std::vector<int>& slot,
@@ -278,15 +298,17 @@ class CellGroup {
   }
   // Steps [first, first + count): before step first + j, its events [step_begin[j],
   // step_begin[j + 1]) of (syn, w) (sorted by synapse; step_begin_device: the same offsets
-  // on the device) reach their synapses; after it, row j + 1 of trace gets the recordings.
+  // on the device; details: their times and connections' vectors where a point process
+  // needs them) reach their synapses; after it, row j + 1 of trace gets the recordings.
   // Asynchronous.
   void run_steps(const ExecutionSpace& exec, std::int64_t first, int count,
                  const Kokkos::View<const int*, memory_space>& syn,
                  const Kokkos::View<const double*, memory_space>& w,
                  const std::vector<int>& step_begin,
                  const Kokkos::View<const int*, memory_space>& step_begin_device,
+                 const impl::EventDetails<memory_space>& details,
                  const Kokkos::View<double**, Kokkos::LayoutRight, memory_space>& trace) {
-    const impl::StepEvents<memory_space> events{syn, w, step_begin, step_begin_device};
+    const impl::StepEvents<memory_space> events{syn, w, step_begin, step_begin_device, details};
     std::visit([&](auto& s) { s.run_steps(exec, first, count, events, trace); }, schedule_);
   }
   // Record row `row` of trace from the recordings of set_records. Asynchronous.

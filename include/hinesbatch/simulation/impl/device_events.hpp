@@ -222,31 +222,36 @@ class DeviceEventQueue {
   DeviceEventQueue() = default;
 
   // Connections (source gid, local synapse, weight, delay) in the order they were added;
-  // num_synapses bounds the synapse indices. Builds the CSR on the device.
+  // num_synapses bounds the synapse indices. Builds the CSR on the device. With details,
+  // events also carry their time and their connection's `vector` (an index the queue
+  // passes on, -1 for none; one per connection, or empty: -1 for all).
   DeviceEventQueue(const ExecutionSpace& exec, const std::vector<std::int64_t>& source,
                    const std::vector<int>& synapse, const std::vector<double>& weight,
-                   const std::vector<double>& delay, int num_synapses, double dt)
+                   const std::vector<double>& delay, int num_synapses, double dt,
+                   bool details = false, const std::vector<int>& vector = {})
       : DeviceEventQueue(exec, host_view(source), host_view(synapse), host_view(weight),
-                         host_view(delay), num_synapses, dt) {}
+                         host_view(delay), num_synapses, dt, details, host_view(vector)) {}
   // The same from host arrays (the simulation fills them in parallel, uninitialised first).
   template <class T>
   using host_array =
       Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   DeviceEventQueue(const ExecutionSpace& exec, const host_array<std::int64_t>& source,
                    const host_array<int>& synapse, const host_array<double>& weight,
-                   const host_array<double>& delay, int num_synapses, double dt)
-      : dt_(dt), num_synapses_(std::max(num_synapses, 1)) {
-    build(exec, source, synapse, weight, delay);
+                   const host_array<double>& delay, int num_synapses, double dt,
+                   bool details = false, const host_array<int>& vector = {})
+      : dt_(dt), num_synapses_(std::max(num_synapses, 1)), details_(details) {
+    build(exec, source, synapse, weight, delay, vector);
   }
 
   // The constructor's work (CUDA's extended lambdas may not live in a constructor).
   void build(const ExecutionSpace& exec, const host_array<std::int64_t>& source,
              const host_array<int>& synapse, const host_array<double>& weight,
-             const host_array<double>& delay) {
+             const host_array<double>& delay, const host_array<int>& vector) {
     const std::int64_t n = static_cast<std::int64_t>(source.extent(0));
     if (static_cast<std::int64_t>(synapse.extent(0)) != n ||
         static_cast<std::int64_t>(weight.extent(0)) != n ||
-        static_cast<std::int64_t>(delay.extent(0)) != n)
+        static_cast<std::int64_t>(delay.extent(0)) != n ||
+        (vector.extent(0) > 0 && static_cast<std::int64_t>(vector.extent(0)) != n))
       throw std::invalid_argument("hinesbatch: connection arrays of different lengths");
     num_connections_ = n;
     auto src_in = upload(exec, source, "hb::conn_src_in");
@@ -290,6 +295,18 @@ class DeviceEventQueue {
           tw(i) = w_in(j);
           td(i) = d_in(j);
         });
+    if (details_) {
+      target_vector_ = view<int>(Kokkos::view_alloc("hb::conn_vector"), n);
+      if (vector.extent(0) > 0) {
+        auto v_in = upload(exec, vector, "hb::conn_vector_in");
+        auto tv = target_vector_;
+        Kokkos::parallel_for(
+            "hinesbatch::conn_permute_vector", policy(exec, 0, n),
+            KOKKOS_LAMBDA(const std::int64_t i) { tv(i) = v_in(order(i)); });
+      } else {
+        Kokkos::deep_copy(exec, target_vector_, -1);
+      }
+    }
     source_gid_ = csr.source_gid;
     source_begin_ = csr.source_begin;
     if (n == 0) source_begin_ = view<std::int64_t>("hb::conn_source_begin", 1);
@@ -298,12 +315,18 @@ class DeviceEventQueue {
   }
 
   std::int64_t num_connections() const { return num_connections_; }
+  bool details() const { return details_; }
 
-  // External events (before the run): appended to the pool in the order given.
+  // External events (before the run): appended to the pool in the order given. With
+  // details, each has its time and vector (empty: the step's start and -1).
   void push_external(const ExecutionSpace& exec, const std::vector<std::int64_t>& step,
-                     const std::vector<int>& synapse, const std::vector<double>& weight) {
+                     const std::vector<int>& synapse, const std::vector<double>& weight,
+                     const std::vector<double>& time = {}, const std::vector<int>& vector = {}) {
     const std::int64_t m = static_cast<std::int64_t>(step.size());
     if (m == 0) return;
+    if (details_ && ((!time.empty() && static_cast<std::int64_t>(time.size()) != m) ||
+                     (!vector.empty() && static_cast<std::int64_t>(vector.size()) != m)))
+      throw std::invalid_argument("hinesbatch: external event arrays of different lengths");
     reserve(exec, pool_n_ + m);
     auto s = upload(exec, host_view(step), "hb::ext_step");
     auto y = upload(exec, host_view(synapse), "hb::ext_syn");
@@ -318,6 +341,23 @@ class DeviceEventQueue {
           py(base + i) = y(i);
           pw(base + i) = w(i);
         });
+    if (details_) {
+      std::vector<double> te(time);
+      std::vector<int> vec(vector);
+      if (te.empty())
+        for (std::int64_t st : step) te.push_back(static_cast<double>(st) * dt_);
+      if (vec.empty()) vec.assign(m, -1);
+      auto t_in = upload(exec, host_view(te), "hb::ext_t");
+      auto v_in = upload(exec, host_view(vec), "hb::ext_vector");
+      auto pt = pool_t_;
+      auto pv = pool_vec_;
+      Kokkos::parallel_for(
+          "hinesbatch::ev_external_details", policy(exec, 0, m),
+          KOKKOS_LAMBDA(const std::int64_t i) {
+            pt(base + i) = t_in(i);
+            pv(base + i) = v_in(i);
+          });
+    }
     pool_n_ += m;
     exec.fence();
   }
@@ -377,6 +417,10 @@ class DeviceEventQueue {
     auto ts = target_synapse_;
     auto tw = target_weight_;
     auto td = target_delay_;
+    auto pt = pool_t_;
+    auto pv = pool_vec_;
+    auto tv = target_vector_;
+    const bool details = details_;
     const std::int64_t base = pool_n_;
     const double dt = dt_;
     int late = 0;
@@ -394,6 +438,10 @@ class DeviceEventQueue {
             ps(o + k) = st;
             py(o + k) = ts(t);
             pw(o + k) = tw(t);
+            if (details) {
+              pt(o + k) = te;
+              pv(o + k) = tv(t);
+            }
           }
         },
         late);
@@ -415,6 +463,9 @@ class DeviceEventQueue {
     auto ps = pool_step_;
     auto py = pool_syn_;
     auto pw = pool_w_;
+    auto pt = pool_t_;
+    auto pv = pool_vec_;
+    const bool details = details_;
     grow(win_pos_, n, "hb::ev_winpos");
     auto win_pos = win_pos_;
     std::int64_t w = 0;
@@ -440,9 +491,15 @@ class DeviceEventQueue {
       grow(key_, w, "hb::ev_key");
       grow(wsyn_, w, "hb::ev_wsyn");
       grow(ww_, w, "hb::ev_ww");
+      if (details) {
+        grow(wt_, w, "hb::ev_wt");
+        grow(wvec_, w, "hb::ev_wvec");
+      }
       auto key = Kokkos::subview(key_, std::make_pair(std::int64_t(0), w));
       auto wsyn = wsyn_;
       auto ww = ww_;
+      auto wt = wt_;
+      auto wvec = wvec_;
       Kokkos::parallel_for(
           "hinesbatch::ev_keys", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
             if (ps(i) >= last) return;
@@ -451,6 +508,10 @@ class DeviceEventQueue {
                      (static_cast<std::uint64_t>(py(i)) << bpos) | static_cast<std::uint64_t>(j);
             wsyn(j) = py(i);
             ww(j) = pw(i);
+            if (details) {
+              wt(j) = pt(i);
+              wvec(j) = pv(i);
+            }
           });
       exec.fence();
       if (w > 1) Kokkos::sort(key);
@@ -458,14 +519,24 @@ class DeviceEventQueue {
         syn_ = view<int>("hb::ev_syn", 2 * w);
         w_ = view<double>("hb::ev_w", 2 * w);
       }
+      if (details && static_cast<std::int64_t>(t_.extent(0)) < w) {
+        t_ = view<double>("hb::ev_t", 2 * w);
+        vec_ = view<int>("hb::ev_vector", 2 * w);
+      }
       auto os = syn_;
       auto ow = w_;
+      auto ot = t_;
+      auto ov = vec_;
       const std::uint64_t mask = (std::uint64_t(1) << bpos) - 1;
       Kokkos::parallel_for(
           "hinesbatch::ev_order", policy(exec, 0, w), KOKKOS_LAMBDA(const std::int64_t k) {
             const std::int64_t j = static_cast<std::int64_t>(key(k) & mask);
             os(k) = wsyn(j);
             ow(k) = ww(j);
+            if (details) {
+              ot(k) = wt(j);
+              ov(k) = wvec(j);
+            }
           });
       // step_begin[s] = first sorted event of step first + s (binary search).
       grow(step_begin_, count + 1, "hb::ev_step_begin");
@@ -495,9 +566,15 @@ class DeviceEventQueue {
     grow(spare_step_, rest, "hb::pool_step");
     grow(spare_syn_, rest, "hb::pool_syn");
     grow(spare_w_, rest, "hb::pool_w");
+    if (details) {
+      grow(spare_t_, rest, "hb::pool_t");
+      grow(spare_vec_, rest, "hb::pool_vector");
+    }
     auto rs = spare_step_;
     auto ry = spare_syn_;
     auto rw = spare_w_;
+    auto rt = spare_t_;
+    auto rv = spare_vec_;
     Kokkos::parallel_for(
         "hinesbatch::ev_keep", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
           if (ps(i) < last) return;
@@ -505,17 +582,26 @@ class DeviceEventQueue {
           rs(j) = ps(i);
           ry(j) = py(i);
           rw(j) = pw(i);
+          if (details) {
+            rt(j) = pt(i);
+            rv(j) = pv(i);
+          }
         });
     exec.fence();
     std::swap(pool_step_, spare_step_);
     std::swap(pool_syn_, spare_syn_);
     std::swap(pool_w_, spare_w_);
+    std::swap(pool_t_, spare_t_);
+    std::swap(pool_vec_, spare_vec_);
     pool_n_ = rest;
   }
 
   // The events taken by the last take(), on the device.
   Kokkos::View<const int*, mem> synapse() const { return syn_; }
   Kokkos::View<const double*, mem> weight() const { return w_; }
+  // With details: the taken events' times and their connections' vectors (else empty).
+  Kokkos::View<const double*, mem> time() const { return t_; }
+  Kokkos::View<const int*, mem> vector() const { return vec_; }
   // take()'s step offsets on the device; valid when the last take() found events.
   Kokkos::View<const int*, mem> step_begin() const { return step_begin_; }
   std::int64_t pending() const { return pool_n_; }
@@ -562,34 +648,48 @@ class DeviceEventQueue {
     view<std::int64_t> s("hb::pool_step", cap);
     view<int> y("hb::pool_syn", cap);
     view<double> w("hb::pool_w", cap);
+    view<double> t;
+    view<int> v;
+    if (details_) {
+      t = view<double>("hb::pool_t", cap);
+      v = view<int>("hb::pool_vector", cap);
+    }
     if (pool_n_ > 0) {
       const auto r = std::make_pair(std::int64_t(0), pool_n_);
       Kokkos::deep_copy(exec, Kokkos::subview(s, r), Kokkos::subview(pool_step_, r));
       Kokkos::deep_copy(exec, Kokkos::subview(y, r), Kokkos::subview(pool_syn_, r));
       Kokkos::deep_copy(exec, Kokkos::subview(w, r), Kokkos::subview(pool_w_, r));
+      if (details_) {
+        Kokkos::deep_copy(exec, Kokkos::subview(t, r), Kokkos::subview(pool_t_, r));
+        Kokkos::deep_copy(exec, Kokkos::subview(v, r), Kokkos::subview(pool_vec_, r));
+      }
     }
     exec.fence();
     pool_step_ = s;
     pool_syn_ = y;
     pool_w_ = w;
+    pool_t_ = t;
+    pool_vec_ = v;
   }
 
   double dt_ = 0.025;
   int num_synapses_ = 1, num_sources_ = 0;
+  bool details_ = false;
   std::int64_t num_connections_ = 0;
   view<std::int64_t> source_gid_, source_begin_;
-  view<int> target_synapse_;
+  view<int> target_synapse_, target_vector_;
   view<double> target_weight_, target_delay_;
   view<std::int64_t> pool_step_, spare_step_;
   view<int> pool_syn_, spare_syn_;
-  view<double> pool_w_, spare_w_;
+  view<double> pool_w_, spare_w_, pool_t_, spare_t_;
+  view<int> pool_vec_, spare_vec_;
   view<std::int64_t> spk_gid_, spk_step_, spk_first_, spk_offset_, win_pos_;
   view<std::uint64_t> key_;
-  view<int> wsyn_, step_begin_;
-  view<double> ww_;
+  view<int> wsyn_, step_begin_, wvec_;
+  view<double> ww_, wt_;
   std::int64_t pool_n_ = 0;
-  view<int> syn_;
-  view<double> w_;
+  view<int> syn_, vec_;
+  view<double> w_, t_;
 };
 
 }  // namespace hinesbatch

@@ -17,8 +17,11 @@
 //   state        after the voltage update, where the built-in ExpSyn decays
 //   receive_run  each event of a step, in the order events are applied (sorted by synapse,
 //                then spike order): NET_RECEIVE with the connection's weight
-// NET_RECEIVE's INITIAL block (once per NetCon) is not run: with one weight per connection
-// (the config refuses more), it could only rewrite a weight that each event carries anew.
+//   initialize_vector  NET_RECEIVE's INITIAL, once per connection (EventDetails)
+// A point process whose NET_RECEIVE keeps state per connection (NEURON's NetCon weight
+// vector: it assigns an argument, or has an INITIAL block) or reads t gets its events'
+// details: each event names its connection's vector and carries its own time (NEURON
+// delivers an event at its time, not the step's).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <tuple>
@@ -34,6 +37,16 @@
 #include "hinesbatch/simulation/nmodl/mechanism.hpp"
 
 namespace hinesbatch::impl {
+
+// Per event (the event queue's order): the first value of its connection's weight vector in
+// vectors (-1: none, the vector is the event's weight and zeros) and its time; empty views
+// where no synapse needs them (then t is the step's).
+template <class MemorySpace>
+struct EventDetails {
+  Kokkos::View<const int*, MemorySpace> vector;
+  Kokkos::View<const double*, MemorySpace> time;
+  Kokkos::View<double*, MemorySpace> vectors;
+};
 
 // The accessor (nmodl/mechanism.hpp) of point process M at one synapse. Ions are refused
 // on the host (read_synapse_mechanism, synapse_template), so their functions do nothing.
@@ -128,9 +141,10 @@ struct GeneratedSynapses {
     return single_mech >= 0 ? cst_first + (k - first) * single_cst : cst(k);
   }
 
-  enum Phase { Initial, Current, State, Receive };
-  // One phase of synapse k's point process: v at its node, t, the event's weight w; the
-  // current's g and -i added to g_sum and rhs.
+  enum Phase { Initial, Current, State, Receive, ReceiveInitial };
+  // One phase of synapse k's point process: v at its node, t, the event's weight w (or its
+  // connection's weight vector, where vector is not null); the current's g and -i added to
+  // g_sum and rhs.
   struct Call {
     const GeneratedSynapses& self;
     int k, cst;
@@ -138,6 +152,7 @@ struct GeneratedSynapses {
     Phase phase;
     double& g_sum;
     double& rhs;
+    double* vector = nullptr;
     template <class M>
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::PointProcess) {
@@ -151,21 +166,32 @@ struct GeneratedSynapses {
           self.template current_as<M>(k, cst, v, t, g_sum, rhs);
         } else if (phase == State) {
           self.template state_as<M>(k, cst, v, t);
-        } else {
-          if constexpr (M::has_net_receive) {
-            // NEURON's NetCon weight vector: the connection's weight, then zeros.
-            double weights[M::num_weights > 0 ? M::num_weights : 1] = {};
-            weights[0] = w;
+        } else if constexpr (M::has_net_receive) {
+          // NEURON's NetCon weight vector: the connection's own where it keeps one, else the
+          // event's weight, then zeros.
+          constexpr int n = M::num_weights > 0 ? M::num_weights : 1;
+          double weights[n] = {};
+          weights[0] = w;
+          if constexpr (M::net_receive_keeps_weights)
+            if (vector)
+              for (int j = 0; j < n; ++j) weights[j] = vector[j];
+          if (phase == Receive)
             M::net_receive(a, weights);
-          }
+          else
+            M::net_receive_initial(a, weights);
+          if constexpr (M::net_receive_keeps_weights)
+            if (vector)
+              for (int j = 0; j < n; ++j) vector[j] = weights[j];
         }
       }
     }
   };
   KOKKOS_INLINE_FUNCTION void run(int k, int cst_k, double v, double t, double w, Phase phase,
                                   double& g_sum, double& rhs) const {
-    nmodl::Dispatch<Mechanisms>::call(single_mech >= 0 ? single_mech : mech(k),
-                                      Call{*this, k, cst_k, v, t, w, phase, g_sum, rhs});
+    dispatch(k, Call{*this, k, cst_k, v, t, w, phase, g_sum, rhs});
+  }
+  KOKKOS_INLINE_FUNCTION void dispatch(int k, const Call& call) const {
+    nmodl::Dispatch<Mechanisms>::call(single_mech >= 0 ? single_mech : mech(k), call);
   }
 
   // Where every synapse runs one point process (single_mech >= 0): f(Of<M>{}) with that
@@ -228,11 +254,14 @@ struct GeneratedSynapses {
   }
   // Events [begin, end) of (synapse, weight), sorted by synapse, as work item i of them
   // (ApplySynapticEvents' rule: the first event of each run of equal synapses applies the
-  // whole run in order): NET_RECEIVE per event at time t, or the built-in ExpSyn's g += w.
-  template <class Synapse, class Weight, class Conductance>
+  // whole run in order): NET_RECEIVE per event at time t (each event's own where details
+  // has times) with its connection's vector where it has one, or the built-in ExpSyn's
+  // g += w.
+  template <class Synapse, class Weight, class Conductance, class Details>
   KOKKOS_INLINE_FUNCTION void receive_run(const Synapse& synapse, const Weight& weight,
                                           const Conductance& g, const int i, const int begin,
-                                          const int end, const double t) const {
+                                          const int end, const double t,
+                                          const Details& details) const {
     const int syn = synapse(i);
     if (!is_generated(syn)) {
       mechanisms::expsyn_receive(synapse, weight, g, i, begin, end);
@@ -240,8 +269,35 @@ struct GeneratedSynapses {
     }
     if (i > begin && syn == synapse(i - 1)) return;
     double unused = 0;
-    for (int e = i; e < end && synapse(e) == syn; ++e)
-      run(syn, cst(syn), 0.0, t, weight(e), Receive, unused, unused);
+    const bool detailed = details.time.extent(0) > 0;
+    for (int e = i; e < end && synapse(e) == syn; ++e) {
+      Call call{*this,     syn,     cst(syn), 0.0,   detailed ? details.time(e) : t,
+                weight(e), Receive, unused,   unused};
+      if (detailed && details.vector(e) >= 0) call.vector = &details.vectors(details.vector(e));
+      dispatch(syn, call);
+    }
+  }
+  // NET_RECEIVE's INITIAL of one connection into synapse k at t = 0, on its weight vector
+  // (its weight, then zeros, before).
+  KOKKOS_INLINE_FUNCTION void initialize_vector(int k, double* vector) const {
+    double unused = 0;
+    Call call{*this, k, cst(k), 0.0, 0.0, vector[0], ReceiveInitial, unused, unused};
+    call.vector = vector;
+    dispatch(k, call);
+  }
+};
+
+// NET_RECEIVE's INITIAL of every connection that keeps a weight vector: work item j runs
+// those into synapse(j), vectors first(begin(j)) .. first(begin(j + 1) - 1) of `vectors`,
+// in order (each holds its weight, then zeros, before).
+template <class MemorySpace, class Synapses>
+struct InitializeWeightVectors {
+  Synapses syn;
+  Kokkos::View<const int*, MemorySpace> synapse, begin, first;
+  Kokkos::View<double*, MemorySpace> vectors;
+  KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
+    for (int e = begin(j); e < begin(j + 1); ++e)
+      syn.initialize_vector(synapse(j), &vectors(first(e)));
   }
 };
 
@@ -276,10 +332,10 @@ inline SynapseValues synapse_values(const MechanismCatalogue& cat, const Synapse
                          cat.name + "' (" + cat.mechanism_names() + ")",
                      where, 0, spec.name);
   const CatalogueMechanism& m = cat.mechanisms[k];
-  if (!m.point_process || !m.has_net_receive || m.num_weights > 1 || !m.ion_variables.empty())
+  if (!m.point_process || !m.has_net_receive || !m.ion_variables.empty())
     throw InputError("mechanism '" + spec.name +
                          "' cannot be a synapse: a synapse is a point process with a "
-                         "NET_RECEIVE of one weight and no ions",
+                         "NET_RECEIVE and no ions",
                      where, 0, spec.name);
   SynapseValues r;
   for (const CatalogueVariable& v : m.variables) r.values.push_back(v.default_value);

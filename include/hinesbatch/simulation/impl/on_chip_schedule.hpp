@@ -159,9 +159,10 @@ class OnChipSchedule
       cell_events = cell_events_;
     }
     if (generated_)
-      launch_epoch<Generated>(exec, first, count, syn, w, cell_events, trace, gen_);
+      launch_epoch<Generated>(exec, first, count, syn, w, cell_events, trace, gen_, events.details);
     else
-      launch_epoch<NoGenerated>(exec, first, count, syn, w, cell_events, trace, NoGenerated{});
+      launch_epoch<NoGenerated>(exec, first, count, syn, w, cell_events, trace, NoGenerated{},
+                                events.details);
   }
 
   // v (slot, node), current between epochs.
@@ -175,7 +176,7 @@ class OnChipSchedule
   template <class Gen, class Syn, class W, class CellEvents>
   void launch_epoch(const ExecutionSpace& exec, std::int64_t first, int count, const Syn& syn,
                     const W& w, const CellEvents& cell_events, const TraceView<memory_space>& trace,
-                    const Gen& gen) const {
+                    const Gen& gen, const EventDetails<memory_space>& details) const {
     const double dt = params_.dt;
     for (const OnChipLaunch& l : launches_) {
       const int cells = l.slot_end - l.slot_begin;
@@ -188,7 +189,7 @@ class OnChipSchedule
             q10_,        first,        count,
             cells_,      max_nodes_,   on_chip_nodes_,
             on_chip_hh_, l.slot_begin, l.scratch_nodes,
-            gen};
+            gen,         details};
       };
       using level0 = std::integral_constant<int, 0>;
       using level1 = std::integral_constant<int, 1>;

@@ -22,6 +22,8 @@
 #include <functional>
 #include <future>
 #include <iostream>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -151,11 +153,24 @@ class NetworkSimulation {
                            {}, 0, std::to_string(c.synapse));
     }
     in.clear();
-    events_ = DeviceEventQueue<ExecutionSpace>(exec, c_src, c_syn, c_w, c_delay,
-                                               group_->num_synapses(), params.dt);
+    // Where a synapse's point process keeps state per connection (NEURON's NetCon weight
+    // vector) or reads t in NET_RECEIVE, events carry their times and each connection and
+    // external event into such a synapse owns a vector (NEURON: a NetCon each).
+    const std::vector<int> vector_size = weight_vector_sizes(templates, net, local_gids);
+    const bool details = details_needed(templates, net, local_gids);
+    std::vector<int> c_vector;
+    if (details) {
+      c_vector.resize(offset[nl]);
+      for (std::int64_t i = 0; i < offset[nl]; ++i)
+        c_vector[i] = add_weight_vector(c_syn(i), c_w(i), vector_size);
+    }
+    events_ = DeviceEventQueue<ExecutionSpace>(
+        exec, c_src, c_syn, c_w, c_delay, group_->num_synapses(), params.dt, details,
+        typename DeviceEventQueue<ExecutionSpace>::template host_array<int>(c_vector.data(),
+                                                                            c_vector.size()));
     std::vector<std::int64_t> x_step;
-    std::vector<int> x_syn;
-    std::vector<double> x_w;
+    std::vector<int> x_syn, x_vector;
+    std::vector<double> x_w, x_time;
     for (std::int64_t gid : local_gids)
       for (const ExternalEvent& e : net.external_events(gid)) {
         if (e.synapse < 0 || e.synapse >= group_->synapses_of(gid))
@@ -165,8 +180,11 @@ class NetworkSimulation {
         x_step.push_back(delivery_step(e.time, params.dt));
         x_syn.push_back(group_->synapse_index(gid, e.synapse));
         x_w.push_back(e.weight);
+        x_time.push_back(e.time);
+        if (details) x_vector.push_back(add_weight_vector(x_syn.back(), e.weight, vector_size));
       }
-    events_.push_external(exec, x_step, x_syn, x_w);
+    events_.push_external(exec, x_step, x_syn, x_w, x_time, x_vector);
+    upload_weight_vectors(exec);
     sources_ = SourceSpikes(net, params.dt);
     metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
@@ -219,6 +237,13 @@ class NetworkSimulation {
   void run() {
     const auto t_start = clock::now();
     group_->initialize(exec_);
+    if (!vector_synapse_host_.empty()) {
+      const auto h = Kokkos::create_mirror_view(vectors_);
+      for (std::size_t i = 0; i < vectors_host_values_.size(); ++i) h(i) = vectors_host_values_[i];
+      Kokkos::deep_copy(exec_, vectors_, h);
+      group_->initialize_weight_vectors(exec_, vector_init_synapse_, vector_init_begin_,
+                                        vector_init_first_, vectors_);
+    }
     record(0);
     copy_trace_rows(0, 0, 1);
     std::future<std::vector<Spike>> pending;
@@ -230,8 +255,9 @@ class NetworkSimulation {
       events_.take(exec_, first, count, ev_begin_);
       metrics_.events_s += since(t);
       t = clock::now();
-      group_->run_steps(exec_, first, count, events_.synapse(), events_.weight(), ev_begin_,
-                        events_.step_begin(), trace_buf_);
+      group_->run_steps(
+          exec_, first, count, events_.synapse(), events_.weight(), ev_begin_, events_.step_begin(),
+          impl::EventDetails<memory_space>{events_.vector(), events_.time(), vectors_}, trace_buf_);
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
       group_->check_voltages(exec_, (first + count) * params_.dt);
       metrics_.compute_s += since(t);
@@ -307,6 +333,76 @@ class NetworkSimulation {
   int epoch_steps() const { return epoch_steps_; }
 
  private:
+  // The catalogue mechanism of synapse k of template t (null: the built-in ExpSyn).
+  static const CatalogueMechanism* synapse_mechanism(const CellTemplate& t, int k) {
+    if (k >= static_cast<int>(t.synapses.size()) || t.synapses[k].mechanism.builtin())
+      return nullptr;
+    const MechanismCatalogue& cat = nmodl::description<Catalogue>();
+    const int m = cat.index_of(t.synapses[k].mechanism.name);
+    return m < 0 ? nullptr : &cat.mechanisms[m];
+  }
+  // Per local synapse: the length of the weight vector each connection into it keeps (0:
+  // none; its NET_RECEIVE keeps no state per connection).
+  std::vector<int> weight_vector_sizes(const std::vector<CellTemplate>& templates,
+                                       const NetworkSpec& net,
+                                       const std::vector<std::int64_t>& gids) const {
+    std::vector<int> size(group_->num_synapses(), 0);
+    for (std::int64_t gid : gids) {
+      const CellTemplate& t = templates[net.template_of(gid)];
+      for (int k = 0; k < group_->synapses_of(gid); ++k)
+        if (const CatalogueMechanism* m = synapse_mechanism(t, k))
+          if (m->receive_keeps_weights)
+            size[group_->synapse_index(gid, k)] = std::max(m->num_weights, 1);
+    }
+    return size;
+  }
+  // Whether some local synapse needs its events' details (EventDetails).
+  bool details_needed(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
+                      const std::vector<std::int64_t>& gids) const {
+    for (std::int64_t gid : gids) {
+      const CellTemplate& t = templates[net.template_of(gid)];
+      for (int k = 0; k < group_->synapses_of(gid); ++k)
+        if (const CatalogueMechanism* m = synapse_mechanism(t, k))
+          if (m->receive_keeps_weights || m->receive_reads_t) return true;
+    }
+    return false;
+  }
+  // A weight vector for one more connection (or external event) into local synapse
+  // `synapse` of weight w: its first value's index (-1 where the synapse keeps none).
+  int add_weight_vector(int synapse, double w, const std::vector<int>& size) {
+    const int n = size[synapse];
+    if (n == 0) return -1;
+    const std::size_t first = vectors_host_values_.size();
+    if (first + n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw std::length_error("hinesbatch: more than 2^31 weight-vector values on one rank");
+    vectors_host_values_.push_back(w);
+    vectors_host_values_.resize(first + n, 0.0);
+    vector_synapse_host_.push_back(synapse);
+    vector_first_host_.push_back(static_cast<int>(first));
+    return static_cast<int>(first);
+  }
+  // The weight vectors to the device, and the list InitializeWeightVectors runs: the
+  // vectors by synapse, each synapse's in the order they were added.
+  void upload_weight_vectors(const ExecutionSpace& exec) {
+    if (vector_synapse_host_.empty()) return;
+    vectors_ =
+        Kokkos::View<double*, memory_space>("hb::weight_vectors", vectors_host_values_.size());
+    std::vector<int> count(group_->num_synapses() + 1, 0);
+    for (int y : vector_synapse_host_) ++count[y + 1];
+    std::vector<int> synapse, begin{0}, first(vector_synapse_host_.size());
+    for (int y = 0; y < group_->num_synapses(); ++y)
+      if (count[y + 1] > 0) {
+        synapse.push_back(y);
+        begin.push_back(begin.back() + count[y + 1]);
+      }
+    for (int y = 0; y < group_->num_synapses(); ++y) count[y + 1] += count[y];
+    for (std::size_t j = 0; j < vector_synapse_host_.size(); ++j)
+      first[count[vector_synapse_host_[j]]++] = vector_first_host_[j];
+    vector_init_synapse_ = impl::to_device(exec, synapse, "hb::vector_init_synapse");
+    vector_init_begin_ = impl::to_device(exec, begin, "hb::vector_init_begin");
+    vector_init_first_ = impl::to_device(exec, first, "hb::vector_init_first");
+  }
+
   std::vector<Spike> gather(const std::vector<Spike>& local) {
     const auto t = clock::now();
     auto all = exchange_.all_gather(local);
@@ -361,6 +457,15 @@ class NetworkSimulation {
   int epoch_steps_ = 1;
   std::unique_ptr<CellGroup<ExecutionSpace, Catalogue>> group_;
   DeviceEventQueue<ExecutionSpace> events_;
+  // The connections' weight vectors (NET_RECEIVE's state per connection): their values
+  // before NET_RECEIVE's INITIAL (host; copied in at each run), on the device, and the
+  // synapse of each vector with its first value; vector_init_*: the same by synapse
+  // (InitializeWeightVectors).
+  std::vector<double> vectors_host_values_;
+  std::vector<int> vector_synapse_host_, vector_first_host_;
+  Kokkos::View<double*, memory_space> vectors_;
+  Kokkos::View<const int*, memory_space> vector_init_synapse_, vector_init_begin_,
+      vector_init_first_;
   SourceSpikes sources_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;

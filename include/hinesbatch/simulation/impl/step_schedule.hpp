@@ -142,13 +142,15 @@ struct ScheduleSetup {
 };
 
 // An epoch's events: before step j of it, events [step_begin[j], step_begin[j + 1]) of
-// (syn, w), sorted by synapse, reach their synapses (step_begin_device: the same offsets).
+// (syn, w), sorted by synapse, reach their synapses (step_begin_device: the same offsets;
+// details: their connections' vectors and their times, where a point process needs them).
 template <class MemorySpace>
 struct StepEvents {
   Kokkos::View<const int*, MemorySpace> syn;
   Kokkos::View<const double*, MemorySpace> w;
   const std::vector<int>& step_begin;
   Kokkos::View<const int*, MemorySpace> step_begin_device;
+  EventDetails<MemorySpace> details;
 };
 
 // The recordings: trace column r is v at node(r) of slot(r), or where some record is not
@@ -200,8 +202,9 @@ struct ApplyGeneratedSynapticEvents {
   Synapses syn;
   int begin, end;
   double t;
+  EventDetails<MemorySpace> details;
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    syn.receive_run(synapse, weight, syn_g, i, begin, end, t);
+    syn.receive_run(synapse, weight, syn_g, i, begin, end, t, details);
   }
 };
 
@@ -374,7 +377,7 @@ class ScheduleVoltages {
                          Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
                          ApplyGeneratedSynapticEvents<memory_space, Synapses>{
                              events.syn, events.w, c_.syn_g, syn, begin, end,
-                             static_cast<double>(step) * params_.dt});
+                             static_cast<double>(step) * params_.dt, events.details});
   }
 
  protected:

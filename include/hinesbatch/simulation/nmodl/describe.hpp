@@ -44,6 +44,8 @@ CatalogueMechanism describe_mechanism() {
   d.writes_concentration = M::writes_concentration;
   d.has_net_receive = M::has_net_receive;
   d.num_weights = M::num_weights;
+  d.receive_keeps_weights = M::net_receive_keeps_weights;
+  d.receive_reads_t = M::net_receive_reads_t;
   for (const VariableInfo& v : M::variables)
     d.variables.push_back({v.name,
                            v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter

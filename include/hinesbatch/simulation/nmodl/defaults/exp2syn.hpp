@@ -17,6 +17,8 @@ struct Exp2Syn {
   static constexpr bool tables_computed_exactly = false;
   static constexpr bool linear_leak = false;
   static constexpr int num_weights = 1;
+  static constexpr bool net_receive_keeps_weights = false;
+  static constexpr bool net_receive_reads_t = false;
   static constexpr int num_variables = 10;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 10> variables{{
       {"tau1", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, true, false},
@@ -131,7 +133,7 @@ struct Exp2Syn {
     hb_a.template set<4>(B);
   }
 
-  // NET_RECEIVE: one event with its NetCon's weight vector hb_w
+  // NET_RECEIVE: one event at its time t with its NetCon's weight vector hb_w
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive(Accessor& hb_a, double* hb_w) {
     (void)hb_a;

@@ -17,6 +17,8 @@ struct ExpSyn {
   static constexpr bool tables_computed_exactly = false;
   static constexpr bool linear_leak = false;
   static constexpr int num_weights = 1;
+  static constexpr bool net_receive_keeps_weights = false;
+  static constexpr bool net_receive_reads_t = false;
   static constexpr int num_variables = 5;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 5> variables{{
       {"tau", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, false, false},
@@ -98,7 +100,7 @@ struct ExpSyn {
     hb_a.template set<2>(g);
   }
 
-  // NET_RECEIVE: one event with its NetCon's weight vector hb_w
+  // NET_RECEIVE: one event at its time t with its NetCon's weight vector hb_w
   template <class Accessor>
   KOKKOS_INLINE_FUNCTION static void net_receive(Accessor& hb_a, double* hb_w) {
     (void)hb_a;

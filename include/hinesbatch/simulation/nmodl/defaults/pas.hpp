@@ -17,6 +17,8 @@ struct pas {
   static constexpr bool tables_computed_exactly = false;
   static constexpr bool linear_leak = true;
   static constexpr int num_weights = 0;
+  static constexpr bool net_receive_keeps_weights = false;
+  static constexpr bool net_receive_reads_t = false;
   static constexpr int num_variables = 3;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 3> variables{{
       {"g", ::hinesbatch::nmodl::VariableKind::Parameter, 0.001, true, false, false},
