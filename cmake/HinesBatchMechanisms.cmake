@@ -84,3 +84,45 @@ function(hinesbatch_add_mechanisms target)
     target_link_libraries(${target} PRIVATE hinesbatch_catalogue)
   endif()
 endfunction()
+
+# hinesbatch_add_simulator(<target> CATALOGUE <name> FILES <file.mod>...)
+#
+# hinesbatch-sim with its own catalogue compiled from the .mod files (NEURON's nrnivmodl
+# and its `special`; the command hinesbatch-build-sim does this for a folder of .mod files):
+# its configs name those mechanisms in cell.mechanisms, network.synapse and records. Needs
+# CLI11 (Debian: libcli11-dev); with an MPI (HINESBATCH_HAVE_MPI, else find_package(MPI))
+# it runs over ranks. The program's sources: tools/hinesbatch-sim and tools/common in the
+# source tree, share/hinesbatch/sim in the installed package.
+if(NOT HINESBATCH_SIM_SOURCE_DIR)
+  get_filename_component(HINESBATCH_SIM_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools/hinesbatch-sim" ABSOLUTE)
+  get_filename_component(HINESBATCH_SIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools/common" ABSOLUTE)
+endif()
+function(hinesbatch_add_simulator target)
+  cmake_parse_arguments(ARG "" "CATALOGUE" "FILES" ${ARGN})
+  if(NOT ARG_CATALOGUE)
+    message(FATAL_ERROR "hinesbatch_add_simulator(${target}): no CATALOGUE")
+  endif()
+  if(NOT TARGET CLI11::CLI11)  # imported targets are seen only where they were found
+    find_package(CLI11 2 REQUIRED)
+  endif()
+  add_executable(${target} ${HINESBATCH_SIM_SOURCE_DIR}/main.cpp)
+  target_include_directories(${target} PRIVATE ${HINESBATCH_SIM_INCLUDE_DIR})
+  target_link_libraries(${target} PRIVATE HinesBatch::hinesbatch CLI11::CLI11)
+  hinesbatch_add_mechanisms(${target} CATALOGUE ${ARG_CATALOGUE} FILES ${ARG_FILES})
+  if(DEFINED HinesBatch_VERSION)
+    set(version ${HinesBatch_VERSION})
+  else()
+    set(version ${PROJECT_VERSION})
+  endif()
+  target_compile_definitions(${target} PRIVATE HINESBATCH_VERSION="${version}"
+    "HINESBATCH_SIM_CATALOGUE_HEADER=<${ARG_CATALOGUE}/${ARG_CATALOGUE}.hpp>"
+    HINESBATCH_SIM_CATALOGUE=hinesbatch::nmodl::${ARG_CATALOGUE}::${ARG_CATALOGUE})
+  if(NOT DEFINED HINESBATCH_HAVE_MPI)
+    find_package(MPI COMPONENTS CXX QUIET)
+    set(HINESBATCH_HAVE_MPI ${MPI_CXX_FOUND})
+  endif()
+  if(HINESBATCH_HAVE_MPI)
+    target_link_libraries(${target} PRIVATE MPI::MPI_CXX)
+    target_compile_definitions(${target} PRIVATE HINESBATCH_HAVE_MPI)
+  endif()
+endfunction()
