@@ -5,7 +5,8 @@
 #
 #   #include <<name>/<name>.hpp>      // struct hinesbatch::nmodl::<name>::<name>
 #
-# CATALOGUE defaults to "mechanisms". <target> is linked (PRIVATE) to HinesBatch::catalogue,
+# CATALOGUE defaults to "catalogue" (the compiler refuses the catalogue struct's own member
+# names, such as "mechanisms", and a mechanism's name). <target> is linked (PRIVATE) to HinesBatch::catalogue,
 # whose include path holds the simulation's kernels and the headers that compile them for
 # the catalogue (simulation/catalogue_simulation.hpp, simulation/nmodl/single_compartment.hpp). The headers are written under
 # ${CMAKE_CURRENT_BINARY_DIR}/hinesbatch_mechanisms/<name>/ and regenerated when a .mod file
@@ -42,7 +43,7 @@ function(hinesbatch_add_mechanisms target)
     message(FATAL_ERROR "hinesbatch_add_mechanisms(${target}): no FILES")
   endif()
   if(NOT ARG_CATALOGUE)
-    set(ARG_CATALOGUE mechanisms)
+    set(ARG_CATALOGUE catalogue)
   endif()
   if(NOT HINESBATCH_HAVE_NMODL)
     message(FATAL_ERROR "hinesbatch_add_mechanisms(${target}): ${HINESBATCH_NMODL_PYTHON} "

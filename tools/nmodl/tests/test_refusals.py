@@ -64,7 +64,18 @@ def main():
             and not os.listdir(out)
         print(f"{'ok  ' if ok else 'FAIL'} --catalogue exp refused: exit {r.returncode}: {r.stderr.strip()}")
         failures += 0 if ok else 1
-    print(f"{len(CASES) + 3 - failures}/{len(CASES) + 3} refusal checks pass")
+    # ... or like the catalogue struct's own members (a member named as its class), or like
+    # one of its mechanisms.
+    for name, words in (("mechanisms", "names a member of every catalogue"),
+                        ("hh", "mechanism name is the catalogue's")):
+        with tempfile.TemporaryDirectory() as out:
+            r = subprocess.run([compiler, "-o", out, "--catalogue", name, good], capture_output=True,
+                               text=True)
+            ok = r.returncode == 2 and words in r.stderr and not os.listdir(out)
+            print(f"{'ok  ' if ok else 'FAIL'} --catalogue {name} refused: exit {r.returncode}: "
+                  f"{r.stderr.strip()}")
+            failures += 0 if ok else 1
+    print(f"{len(CASES) + 5 - failures}/{len(CASES) + 5} refusal checks pass")
     return 1 if failures else 0
 
 
