@@ -187,6 +187,21 @@ POINT = {"ExpSyn", "Exp2Syn", "IClamp", "stdpsyn"}
 
 # --- NEURON --------------------------------------------------------------------------------
 
+def nrnivmodl(sources, d):
+    """NEURON's nrnivmodl on copies of `sources` in the fresh folder d: (its libnrnmech.so or
+    None, the end of nrnivmodl's output)."""
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for p in sources:
+        shutil.copy(p, d)
+    # Debian's nrnivmodl looks for /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it)
+    # and fails to link `special`; the shared library it builds first is what is loaded.
+    r = subprocess.run(["nrnivmodl", "-loadflags", "-L/usr/lib/nrn -Wl,-rpath,/usr/lib/nrn", "."],
+                       cwd=d, capture_output=True, text=True)
+    lib = os.path.join(d, "x86_64", ".libs", "libnrnmech.so")
+    return (lib if os.path.exists(lib) else None), (r.stdout + r.stderr)[-1500:]
+
+
 def build_neuron_mechanisms(shared, workdir):
     if shutil.which("nrnivmodl") is None:
         skip("nrnivmodl not found (Debian: neuron-dev)")
@@ -201,19 +216,11 @@ def build_neuron_mechanisms(shared, workdir):
     stamp = os.path.join(d, "sources.txt")
     if os.path.exists(lib) and os.path.exists(stamp) and open(stamp).read() == manifest:
         return d, lib
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    for p in sources:
-        shutil.copy(p, d)
-    # Debian's nrnivmodl looks for /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it)
-    # and fails to link `special`; the shared library it builds first is what is loaded.
-    r = subprocess.run(["nrnivmodl", "-loadflags", "-L/usr/lib/nrn -Wl,-rpath,/usr/lib/nrn", "."],
-                       cwd=d, capture_output=True, text=True)
-    if os.path.exists(lib):
+    built, tail = nrnivmodl(sources, d)
+    if built:
         with open(stamp, "w") as f:
             f.write(manifest)
     else:
-        tail = (r.stdout + r.stderr)[-1500:]
         if not os.path.exists("/usr/bin/nrnmech_makefile"):
             skip("nrnivmodl needs /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it to "
                  "/usr/lib/nrn/nrnmech_makefile)")

@@ -161,25 +161,17 @@ def build_neuron_mechanisms(mods, workdir):
     None (printed SKIPPED) where nrnivmodl or its makefile is missing; exit 1 where it
     fails to build them."""
     import shutil
+    from nmodl_vs_neuron import nrnivmodl
     if shutil.which("nrnivmodl") is None:
         print("SKIPPED: nrnivmodl not found (Debian: neuron-dev)")
         return None
-    d = os.path.join(workdir, "neuron_mod")
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    for p in mods:
-        shutil.copy(p, d)
-    # Debian's nrnivmodl looks for /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links it)
-    # and fails to link `special`; the shared library it builds first is what is loaded.
-    r = subprocess.run(["nrnivmodl", "-loadflags", "-L/usr/lib/nrn -Wl,-rpath,/usr/lib/nrn", "."],
-                       cwd=d, capture_output=True, text=True)
-    lib = os.path.join(d, "x86_64", ".libs", "libnrnmech.so")
-    if not os.path.exists(lib):
+    lib, tail = nrnivmodl(mods, os.path.join(workdir, "neuron_mod"))
+    if lib is None:
         if not os.path.exists("/usr/bin/nrnmech_makefile"):
             print("SKIPPED: nrnivmodl needs /usr/bin/nrnmech_makefile (scripts/bootstrap.sh links "
                   "it to /usr/lib/nrn/nrnmech_makefile)")
             return None
-        print((r.stdout + r.stderr)[-1500:])
+        print(tail)
         print("FAIL: nrnivmodl did not build libnrnmech.so")
         sys.exit(1)
     return lib
