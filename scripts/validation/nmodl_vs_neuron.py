@@ -162,6 +162,17 @@ def cases():
                           (15.02, "s", 0.004, 0), (17.53, "s", 0.004, 0), (18.01, "s", 0.002, 1)],
                   records=[("v",), ("state", "s", "g"), ("state", "s", "events"),
                            ("state", "s", "i")]))
+    # Self-events (net_send with a flag) and state_discontinuity: a transmitter pulse that
+    # a later event on the same NetCon extends (its first self-event then leaves the
+    # synapse open), two NetCons, several self-events pending at once.
+    c.append(dict(name="pulse_syn_self_events", mechs=[PAS, ("s", "pulsesyn", {"Cdur": 1.0})],
+                  clamp=None, celsius=6.3, tstop=40.0, ions={},
+                  events=[(3.01, "s", 0.004, 0), (3.51, "s", 0.004, 0), (3.71, "s", 0.003, 1),
+                          (10.02, "s", 0.004, 0), (20.03, "s", 0.002, 2), (20.53, "s", 0.002, 2),
+                          (20.61, "s", 0.004, 0)],
+                  records=[("v",), ("state", "s", "g"), ("state", "s", "Ron"),
+                           ("state", "s", "Roff"), ("state", "s", "synon"),
+                           ("state", "s", "nsent"), ("state", "s", "nclosed")]))
     # Loops, CONSTANT, a kilocoulomb FARADAY, FUNCTION with else-if, PROCEDURE with TABLE,
     # a GLOBAL, and a derivimplicit pair nonlinear in its states (Newton's method on both
     # sides; measured 3e-10, so the default tolerance holds).
@@ -182,7 +193,7 @@ PERTURBATIONS = [
 ]
 
 
-POINT = {"ExpSyn", "Exp2Syn", "IClamp", "stdpsyn"}
+POINT = {"ExpSyn", "Exp2Syn", "IClamp", "stdpsyn", "pulsesyn"}
 
 
 # --- NEURON --------------------------------------------------------------------------------

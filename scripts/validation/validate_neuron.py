@@ -54,8 +54,10 @@ VTOL = 0.1
 RTOL_OTHER = 1e-4
 # stdpsyn_random_p3 (cases_mod/): a synapse whose NET_RECEIVE keeps state per connection
 # (NEURON's NetCon weight vector, with its INITIAL) and reads t, the event's own time.
+# pulsesyn_*_cnic004 (cases_mod/): synapses that send themselves events (net_send).
 STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
-          "hh_96ML_two_templates_cm": 1e-3, "stdpsyn_random_p3": 1e-3}
+          "hh_96ML_two_templates_cm": 1e-3, "stdpsyn_random_p3": 1e-3,
+          "pulsesyn_random_cnic004": 1e-3, "pulsesyn_explicit_cnic004": 1e-3}
 
 
 def neuron_importable(python):

@@ -43,6 +43,7 @@ struct CatalogueMechanism {
   // each connection into it owns a vector of num_weights values.
   bool receive_keeps_weights = false;
   bool receive_reads_t = false;              // NET_RECEIVE reads t: events carry their own times
+  bool receive_sends = false;                // NET_RECEIVE sends self-events (net_send)
   std::vector<CatalogueVariable> variables;  // parameters, states, assigned (in that order)
   std::vector<CatalogueGlobal> globals;
   std::vector<CatalogueIonVariable> ion_variables;

@@ -158,6 +158,9 @@ struct SimulationParameters {
   double celsius = 6.3;  // degC (NEURON's default)
   double ena = 50, ek = -77;
   double record_dt = 0;  // ms between trace rows (NEURON's Vector.record Dt); 0: every step
+  // Self-events (NMODL's net_send) a synapse may have pending at once
+  // (run.self_events_per_synapse).
+  int self_events_per_synapse = 8;
   long steps() const { return std::lround(tstop / dt); }
   // Steps between trace rows: record_dt is a whole number of steps (the config checks it).
   long record_every() const {

@@ -169,6 +169,8 @@ const std::vector<RunKey>& run_keys() {
        "--mechanisms",
        "pas, hh and ExpSyn from the catalogue (.mod files) or the hand-written builtin ones",
        [](C& c, double, const S& v) { c.run.builtin_mechanisms = v == "builtin"; }},
+      {"self_events_per_synapse", RunKey::Integer, "8", 1, 1024, {}, "", "",
+       [](C& c, double x, const S&) { c.params.self_events_per_synapse = static_cast<int>(x); }},
   };
   // clang-format on
   return keys;

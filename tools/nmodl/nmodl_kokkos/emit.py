@@ -269,6 +269,15 @@ class Emitter:
                 return
             if e.get_node_type() == T.FUNCTION_CALL and name_of(e.name) in ("at_time",):
                 return
+            call = e
+            while call.get_node_type() in (T.WRAPPED_EXPRESSION, T.PAREN_EXPRESSION):
+                call = call.expression
+            if call.get_node_type() == T.FUNCTION_CALL and name_of(call.name) == "net_send":
+                # A self-event: this NET_RECEIVE again, delay ms after the event's time, with
+                # the same weight vector and `flag` set (the frontend allows it only here).
+                delay, flag = (self.expr(a) for a in call.arguments)
+                out.append(f"{p}hb_a.net_send({delay}, {flag});")
+                return
             if e.get_node_type() == T.DIFF_EQ_EXPRESSION:
                 self.refuse(r"'", "ODE", "an ODE outside a SOLVEd DERIVATIVE block")
             if e.get_node_type() == T.FUNCTION_CALL:
@@ -507,6 +516,9 @@ class Emitter:
         if self.m.net_receive is not None and weights:
             for a in self.m.net_receive[0]:
                 self.locals.add(a)
+        if name == "net_receive" and self.receive_takes_flag():
+            self.locals.add("flag")  # NEURON's: 0 for a NetCon's event, net_send's for a self-event
+            extra_args += ", double flag = 0"
         out.append(f"  // {doc}")
         out.append("  template <class Accessor>")
         out.append(f"  KOKKOS_INLINE_FUNCTION static void {name}(Accessor& hb_a{extra_args}) {{")
@@ -534,6 +546,20 @@ class Emitter:
                     out.append(f"    hb_w[{k}] = {cxx_name(a)};")
         out.append("  }")
         return out
+
+    def receive_takes_flag(self):
+        """Whether NET_RECEIVE reads flag or sends self-events (its signature then takes flag)."""
+        if self.m.net_receive is None:
+            return False
+        used, _ = self.names_in(list(self.m.net_receive[1]))
+        return "flag" in used or self.receive_sends()
+
+    def receive_sends(self):
+        """Whether NET_RECEIVE sends self-events (net_send)."""
+        if self.m.net_receive is None:
+            return False
+        return any(name_of(c.name) == "net_send"
+                   for st in self.m.net_receive[1] for c in lookup(st, T.FUNCTION_CALL))
 
     def uniforms_function(self):
         out = ["  // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and",
@@ -793,9 +819,12 @@ def header(mech, src, namespace, tool_version):
         body += receive_initial
         keeps_weights = bool(list(m.net_receive[2])) or any(
             line.lstrip().startswith("hb_w[") for line in receive + receive_initial)
-        reads_t = any("hb_a.t()" in line for line in receive)
+        # net_send's delay counts from the event's own time.
+        reads_t = any("hb_a.t()" in line for line in receive) or em.receive_sends()
     out.append(f"  static constexpr bool net_receive_keeps_weights = {'true' if keeps_weights else 'false'};")
     out.append(f"  static constexpr bool net_receive_reads_t = {'true' if reads_t else 'false'};")
+    # Whether NET_RECEIVE sends self-events (net_send; its signature then takes flag).
+    out.append(f"  static constexpr bool net_receive_sends = {'true' if em.receive_sends() else 'false'};")
     from .lanes import lanes_functions
     lanes, has_lanes = lanes_functions(mech, src, em)
     body += lanes
@@ -881,6 +910,8 @@ def metadata(mechs, name):
             "nonspecific_currents": m.nonspecific,
             "electrode_currents": m.electrode,
             "net_receive_weights": len(m.net_receive[0]) if m.net_receive else 0,
+            "net_receive_sends": any(name_of(c.name) == "net_send" for st in m.net_receive[1]
+                                     for c in lookup(st, T.FUNCTION_CALL)) if m.net_receive else False,
             "methods": sorted(set(m.methods)),
             "tables_computed_exactly": m.tables,
         })

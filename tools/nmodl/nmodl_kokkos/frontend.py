@@ -192,10 +192,44 @@ def number_of(node):
     return None
 
 
+def rewrite_state_discontinuity(text):
+    """state_discontinuity(x, value) as the assignment x = value, what it is in NEURON's
+    fixed-step method (it also tells CVODE to restart). Each call stays on its line."""
+    out, pos = [], 0
+    rx = re.compile(r"\bstate_discontinuity\s*\(")
+    while True:
+        m = rx.search(text, pos)
+        if m is None:
+            out.append(text[pos:])
+            return "".join(out)
+        depth, comma, k = 1, -1, m.end()
+        while k < len(text) and depth > 0:
+            ch = text[k]
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif ch == "," and depth == 1 and comma < 0:
+                comma = k
+            elif ch == "\n":
+                break
+            k += 1
+        if depth != 0 or comma < 0:  # left for the parser and check_calls to name
+            out.append(text[pos:m.end()])
+            pos = m.end()
+            continue
+        target, value = text[m.end():comma].strip(), text[comma + 1:k - 1].strip()
+        out.append(text[pos:m.start()] + f"{target} = ({value})")
+        pos = k
+
+
 def parse(src):
     driver = nmodl.NmodlDriver()
     try:
-        program = driver.parse_file(src.path)
+        if re.search(r"\bstate_discontinuity\b", src.text):
+            program = driver.parse_string(rewrite_state_discontinuity(src.text))
+        else:
+            program = driver.parse_file(src.path)
     except RuntimeError as e:
         msg = str(e)
         m = re.search(r"Location : (\d+)\.(\d+)", msg)
@@ -229,7 +263,6 @@ REFUSED_NODES = [
 ]
 
 REFUSED_CALLS = {
-    "net_send": "self-events (net_send) are not supported yet",
     "net_event": "spike output from a mechanism (net_event) is not supported yet",
     "net_move": "net_move is not supported yet",
     "normrand": "random numbers are not supported yet",
@@ -237,7 +270,7 @@ REFUSED_CALLS = {
     "scop_random": "random numbers are not supported yet",
     "set_seed": "random numbers are not supported yet",
     "nrn_random_play": "not supported",
-    "state_discontinuity": "not supported",
+    "state_discontinuity": "only as state_discontinuity(variable, value)",
 }
 
 
@@ -570,11 +603,32 @@ def collect_written(node):
     return written
 
 
+def net_receive_body_calls(program, name):
+    """How many calls of `name` NET_RECEIVE's body (not its INITIAL) makes."""
+    count = 0
+    for b in lookup(program, T.NET_RECEIVE_BLOCK):
+        for st in b.statement_block.statements:
+            inner = st.expression if st.get_node_type() == T.EXPRESSION_STATEMENT else st
+            if inner.get_node_type() != T.INITIAL_BLOCK:
+                count += sum(1 for c in lookup(st, T.FUNCTION_CALL) if name_of(c.name) == name)
+    return count
+
+
 def check_calls(src, program):
     user = {name_of(b.name) for b in program.blocks
             if b.get_node_type() in (T.FUNCTION_BLOCK, T.PROCEDURE_BLOCK)}
+    sends = [c for c in lookup(program, T.FUNCTION_CALL) if name_of(c.name) == "net_send"]
+    if len(sends) > net_receive_body_calls(program, "net_send"):
+        src.refuse(r"\bnet_send\s*\(", "net_send()",
+                   "a self-event from outside NET_RECEIVE (INITIAL, a PROCEDURE, ...) is not "
+                   "supported yet: only NET_RECEIVE's own net_send")
+    for c in sends:
+        if len(c.arguments) != 2:
+            src.refuse(r"\bnet_send\s*\(", "net_send()", "takes two arguments (delay, flag)")
     for call in lookup(program, T.FUNCTION_CALL):
         n = name_of(call.name)
+        if n == "net_send":
+            continue
         if n in REFUSED_CALLS:
             src.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()", REFUSED_CALLS[n])
         if n in MATH_FUNCTIONS or n == "at_time":

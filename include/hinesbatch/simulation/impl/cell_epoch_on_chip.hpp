@@ -244,7 +244,7 @@ struct StepCellEpochOnChip {
         gen.assemble_lanes(t, s, gen_template, n, x.v, x.d, x.rhs,
                            (static_cast<double>(step) + 0.5) * dt);
       t.team_barrier();
-      assemble_synapses(t, r, x, (static_cast<double>(step) + 0.5) * dt);
+      assemble_synapses(t, r, x, (static_cast<double>(step) + 0.5) * dt, step);
       t.team_barrier();
       if (r.stim_begin < r.stim_end) {  // the same for the whole team
         if (t.team_rank() == 0) {
@@ -346,8 +346,19 @@ struct StepCellEpochOnChip {
     });
   }
 
+  // Synapse k's self-events (net_send) due by `step`, before its current.
+  KOKKOS_INLINE_FUNCTION void self_events(const int k, const std::int64_t step) const {
+    if constexpr (Generated::active) {
+      using Synapses = std::decay_t<decltype(gen.syn)>;
+      if constexpr (Synapses::kSelfEvents)
+        if (gen.syn.self_capacity > 0 && gen.syn.is_generated(k) && gen.syn.self_count(k) > 0)
+          gen.syn.deliver_self_events(k, 0.0, step, ev_details.vectors);
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
-                                                const OnChipCell& x, const double t_mid) const {
+                                                const OnChipCell& x, const double t_mid,
+                                                const std::int64_t step) const {
     if constexpr (Generated::active) {
       if (gen.syn.single_mech >= 0) {  // one point process: dispatched once for the pass
         gen.syn.with_single([&](auto of) {
@@ -359,6 +370,7 @@ struct StepCellEpochOnChip {
                 double gn = 0, rn = 0;
                 for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
                   const int k = lists.group_syn(q);
+                  self_events(k, step);
                   gen.syn.template current_as<M>(
                       k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn, rn);
                 }
@@ -377,6 +389,7 @@ struct StepCellEpochOnChip {
         const int k = lists.group_syn(q);
         if constexpr (Generated::active) {
           if (gen.syn.is_generated(k)) {
+            self_events(k, step);
             gen.syn.current_at(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn,
                                rn);
             continue;

@@ -15,6 +15,7 @@
 // schedule.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -362,6 +363,7 @@ class CellGroup {
   }
 
   void check(const ExecutionSpace& exec) const {
+    check_self_events(exec);
     const auto r = take_solve_status(exec, state_.status);
     if (!r.failed()) return;
     const long long gid = gid_of_slot_[r.key() / max_nodes_], node = r.key() % max_nodes_;
@@ -370,6 +372,31 @@ class CellGroup {
   }
 
  private:
+  // InputError where a synapse's self-events (net_send) overflowed their slots.
+  void check_self_events(const ExecutionSpace& exec) const {
+    std::visit(
+        [&](const auto& sched) {
+          const auto& syn = sched.generated_synapses();
+          if (syn.self_capacity == 0) return;
+          int k = INT_MAX;
+          exec.fence();
+          Kokkos::deep_copy(k, syn.self_overflow);
+          if (k == INT_MAX) return;
+          const int slot = static_cast<int>(std::upper_bound(syn_begin_of_slot_.begin(),
+                                                             syn_begin_of_slot_.end(), k) -
+                                            syn_begin_of_slot_.begin()) -
+                           1;
+          throw InputError("synapse " + std::to_string(k - syn_begin_of_slot_[slot]) + " of gid " +
+                               std::to_string(gid_of_slot_[slot]) +
+                               ": its point process had more than " +
+                               std::to_string(syn.self_capacity) +
+                               " self-events (net_send) pending at once, or delivered more "
+                               "than 1000 in one step; raise run.self_events_per_synapse",
+                           "run.self_events_per_synapse", 0, std::to_string(syn.self_capacity));
+        },
+        schedule_);
+  }
+
   // Each slot's synapses (decay factor, reversal potential and, where the schedule reads
   // it, node) are its template's, from syn_begin_of_slot_; filled in parallel over slots
   // (the MPI+OpenMP tasking paper's literal network has 50 M).

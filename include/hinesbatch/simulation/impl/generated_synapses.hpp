@@ -22,7 +22,15 @@
 // vector: it assigns an argument, or has an INITIAL block) or reads t gets its events'
 // details: each event names its connection's vector and carries its own time (NEURON
 // delivers an event at its time, not the step's).
+// A point process whose NET_RECEIVE sends self-events (net_send(delay, flag)) keeps them per
+// synapse, self_capacity at most pending: each is due delay ms after its event's time, with
+// that event's weight vector and the flag. receive_run delivers those due before each
+// incoming event, deliver_self_events the rest due by the step (NEURON's rule: te <= t +
+// dt/2), earliest first (ties in the order they were sent).
 #include <Kokkos_Core.hpp>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -58,6 +66,11 @@ struct SynapseAccessor {
   int row, cst;
   double v_, t_;
   double i = 0, di = 0;
+  // NET_RECEIVE's event (net_send's self-event carries them): its synapse, weight and
+  // connection's vector (-1: none).
+  int k = -1;
+  double event_w = 0;
+  int event_vector = -1;
 
   KOKKOS_INLINE_FUNCTION double v() const { return v_; }
   KOKKOS_INLINE_FUNCTION double t() const { return t_; }
@@ -99,7 +112,27 @@ struct SynapseAccessor {
   }
   template <int K>
   KOKKOS_INLINE_FUNCTION void add_ion_current(double, double) const {}
+  KOKKOS_INLINE_FUNCTION void net_send(double delay, double flag) const {
+    s.send_self_event(k, t_ + delay, flag, event_w, event_vector);
+  }
 };
+
+// Whether some point process of the mechanisms (a std::tuple) sends self-events.
+template <class Mechanisms>
+struct PointReceiveSends;
+template <class... M>
+struct PointReceiveSends<std::tuple<M...>> {
+  static constexpr bool value =
+      ((M::kind == nmodl::MechanismKind::PointProcess && M::net_receive_sends) || ... || false);
+};
+
+// The step at which an event of time te is delivered (events.hpp's delivery_step, the same
+// arithmetic, on the device).
+KOKKOS_INLINE_FUNCTION std::int64_t delivery_step_on_device(const double te, const double dt) {
+  const double x = te / dt - 0.5;
+  const double n = ceil(x - 1e-9 * (fabs(x) > 1.0 ? fabs(x) : 1.0));
+  return n < 0 ? 0 : static_cast<std::int64_t>(n);
+}
 
 // Whether some point process of the mechanisms (a std::tuple) reads v in its state().
 template <class Mechanisms>
@@ -127,6 +160,17 @@ struct GeneratedSynapses {
   int single_mech = -1, single_rows = 0;
   // There too, a template's synapses' constants follow each other, single_cst apart.
   int single_cst = 0;
+  // Self-events (net_send), where a synapse's point process sends them: synapse k's pending
+  // ones in slots k * self_capacity .., self_count(k) of them in the order sent, each its
+  // time, flag, and event's weight and connection's vector (-1: none). self_overflow: the
+  // smallest synapse that had more pending than self_capacity, or delivered more than
+  // kMaxSelfEventsPerStep in one step (a net_send(0) loop); INT_MAX: none.
+  static constexpr bool kSelfEvents = PointReceiveSends<Mechanisms>::value;
+  static constexpr int kMaxSelfEventsPerStep = 1000;
+  Kokkos::View<double*, MemorySpace> self_time, self_flag, self_weight;
+  Kokkos::View<int*, MemorySpace> self_vector, self_count;
+  Kokkos::View<int, MemorySpace> self_overflow;
+  int self_capacity = 0;
 
   // Whether synapse k runs a point process (false: the built-in ExpSyn).
   KOKKOS_INLINE_FUNCTION bool is_generated(int k) const {
@@ -153,6 +197,8 @@ struct GeneratedSynapses {
     double& g_sum;
     double& rhs;
     double* vector = nullptr;
+    int vector_index = -1;  // vector's index in the weight vectors (net_send keeps it)
+    double flag = 0;        // NET_RECEIVE's flag: 0 for a connection's event
     template <class M>
     KOKKOS_INLINE_FUNCTION void apply(int) const {
       if constexpr (M::kind == nmodl::MechanismKind::PointProcess) {
@@ -175,9 +221,16 @@ struct GeneratedSynapses {
           if constexpr (M::net_receive_keeps_weights)
             if (vector)
               for (int j = 0; j < n; ++j) weights[j] = vector[j];
-          if (phase == Receive)
-            M::net_receive(a, weights);
-          else
+          if (phase == Receive) {
+            if constexpr (M::net_receive_sends) {
+              a.k = k;
+              a.event_w = w;
+              a.event_vector = vector ? vector_index : -1;
+              M::net_receive(a, weights, flag);
+            } else {
+              M::net_receive(a, weights);
+            }
+          } else
             M::net_receive_initial(a, weights);
           if constexpr (M::net_receive_keeps_weights)
             if (vector)
@@ -236,6 +289,8 @@ struct GeneratedSynapses {
   // INITIAL of synapse k at v (its node's v_init).
   KOKKOS_INLINE_FUNCTION void initialize(int k, double v) const {
     double unused = 0;
+    if constexpr (kSelfEvents)
+      if (self_capacity > 0) self_count(k) = 0;
     run(k, cst(k), v, 0.0, 0.0, Initial, unused, unused);
   }
   // Synapse k's current at v: g (uS) added to g_sum, -i (nA) to rhs.
@@ -271,10 +326,73 @@ struct GeneratedSynapses {
     double unused = 0;
     const bool detailed = details.time.extent(0) > 0;
     for (int e = i; e < end && synapse(e) == syn; ++e) {
-      Call call{*this,     syn,     cst(syn), 0.0,   detailed ? details.time(e) : t,
-                weight(e), Receive, unused,   unused};
-      if (detailed && details.vector(e) >= 0) call.vector = &details.vectors(details.vector(e));
+      const double te = detailed ? details.time(e) : t;
+      if constexpr (kSelfEvents)  // self-events before this event come first
+        if (self_capacity > 0) deliver_self_events(syn, te, -1, details.vectors);
+      Call call{*this, syn, cst(syn), 0.0, te, weight(e), Receive, unused, unused};
+      if (detailed && details.vector(e) >= 0) {
+        call.vector_index = details.vector(e);
+        call.vector = &details.vectors(call.vector_index);
+      }
       dispatch(syn, call);
+    }
+  }
+  // A self-event of synapse k (net_send from its NET_RECEIVE): due at `time`, with `flag`
+  // and its event's weight and connection's vector.
+  KOKKOS_INLINE_FUNCTION void send_self_event(int k, double time, double flag, double w,
+                                              int vector) const {
+    const int n = self_count(k);
+    if (n >= self_capacity) {
+      Kokkos::atomic_fetch_min(&self_overflow(), k);
+      return;
+    }
+    const int q = k * self_capacity + n;
+    self_time(q) = time;
+    self_flag(q) = flag;
+    self_weight(q) = w;
+    self_vector(q) = vector;
+    self_count(k) = n + 1;
+  }
+  // NET_RECEIVE for synapse k's pending self-events, earliest first (ties in the order
+  // sent): those before `before` where step < 0 (receive_run, ahead of an event of that
+  // time), else those due by `step`, including any they send that are due too. vectors:
+  // the connections' weight vectors (EventDetails::vectors).
+  template <class Vectors>
+  KOKKOS_INLINE_FUNCTION void deliver_self_events(int k, double before, std::int64_t step,
+                                                  const Vectors& vectors) const {
+    const int base = k * self_capacity;
+    for (int delivered = 0;; ++delivered) {
+      const int n = self_count(k);
+      int best = -1;
+      for (int q = 0; q < n; ++q) {
+        const double tq = self_time(base + q);
+        const bool due = step < 0 ? tq < before : delivery_step_on_device(tq, dt) <= step;
+        if (due && (best < 0 || tq < self_time(base + best))) best = q;
+      }
+      if (best < 0) return;
+      if (delivered == kMaxSelfEventsPerStep) {
+        Kokkos::atomic_fetch_min(&self_overflow(), k);
+        self_count(k) = 0;
+        return;
+      }
+      const double te = self_time(base + best), flag = self_flag(base + best),
+                   w = self_weight(base + best);
+      const int vector = self_vector(base + best);
+      for (int q = best + 1; q < n; ++q) {
+        self_time(base + q - 1) = self_time(base + q);
+        self_flag(base + q - 1) = self_flag(base + q);
+        self_weight(base + q - 1) = self_weight(base + q);
+        self_vector(base + q - 1) = self_vector(base + q);
+      }
+      self_count(k) = n - 1;
+      double unused = 0;
+      Call call{*this, k, cst(k), 0.0, te, w, Receive, unused, unused};
+      call.flag = flag;
+      if (vector >= 0) {
+        call.vector_index = vector;
+        call.vector = &vectors(vector);
+      }
+      dispatch(k, call);
     }
   }
   // NET_RECEIVE's INITIAL of one connection into synapse k at t = 0, on its weight vector
@@ -466,6 +584,21 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
   out.rows = Kokkos::View<double*, typename ExecutionSpace::memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hb::psyn_rows")),
       row_init.size());
+  bool sends = false;
+  for (const int k : mech) sends = sends || (k >= 0 && cat.mechanisms[k].receive_sends);
+  if (sends) {
+    using Space = typename ExecutionSpace::memory_space;
+    const std::size_t n = mech.size(),
+                      slots = n * static_cast<std::size_t>(p.self_events_per_synapse);
+    out.self_capacity = p.self_events_per_synapse;
+    out.self_time = Kokkos::View<double*, Space>("hb::psyn_self_time", slots);
+    out.self_flag = Kokkos::View<double*, Space>("hb::psyn_self_flag", slots);
+    out.self_weight = Kokkos::View<double*, Space>("hb::psyn_self_weight", slots);
+    out.self_vector = Kokkos::View<int*, Space>("hb::psyn_self_vector", slots);
+    out.self_count = Kokkos::View<int*, Space>("hb::psyn_self_count", n);
+    out.self_overflow = Kokkos::View<int, Space>("hb::psyn_self_overflow");
+    Kokkos::deep_copy(exec, out.self_overflow, INT_MAX);
+  }
   return out;
 }
 

@@ -208,6 +208,18 @@ struct ApplyGeneratedSynapticEvents {
   }
 };
 
+// The self-events (net_send) of synapse k due by `step` that receive_run left.
+template <class MemorySpace, class Synapses>
+struct DeliverSelfEvents {
+  Synapses syn;
+  Kokkos::View<double*, MemorySpace> vectors;
+  std::int64_t step;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
+    if (syn.is_generated(k) && syn.self_count(k) > 0)
+      syn.deliver_self_events(k, 0.0, step, vectors);
+  }
+};
+
 // v = v_init (and the gates at rest unless `gates` is false), synapses closed, detectors
 // armed: the initial state of the schedules with (slot, node) voltages. Generated: the
 // generated mechanisms' initialisation (generated_cells.hpp), after v.
@@ -371,13 +383,20 @@ class ScheduleVoltages {
       apply_synaptic_events(exec, events.syn, events.w, c_.syn_g, begin, end);
       return;
     }
-    if (end <= begin) return;
     using Synapses = std::decay_t<decltype(syn)>;
-    Kokkos::parallel_for("hinesbatch::sim_apply_events",
-                         Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
-                         ApplyGeneratedSynapticEvents<memory_space, Synapses>{
-                             events.syn, events.w, c_.syn_g, syn, begin, end,
-                             static_cast<double>(step) * params_.dt, events.details});
+    if (end > begin)
+      Kokkos::parallel_for("hinesbatch::sim_apply_events",
+                           Kokkos::RangePolicy<ExecutionSpace>(exec, begin, end),
+                           ApplyGeneratedSynapticEvents<memory_space, Synapses>{
+                               events.syn, events.w, c_.syn_g, syn, begin, end,
+                               static_cast<double>(step) * params_.dt, events.details});
+    if constexpr (Synapses::kSelfEvents) {
+      if (syn.self_capacity > 0)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_self_events",
+            Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<int>(syn.mech.extent(0))),
+            DeliverSelfEvents<memory_space, Synapses>{syn, events.details.vectors, step});
+    }
   }
 
  protected:

@@ -46,6 +46,7 @@ CatalogueMechanism describe_mechanism() {
   d.num_weights = M::num_weights;
   d.receive_keeps_weights = M::net_receive_keeps_weights;
   d.receive_reads_t = M::net_receive_reads_t;
+  d.receive_sends = M::net_receive_sends;
   for (const VariableInfo& v : M::variables)
     d.variables.push_back({v.name,
                            v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter

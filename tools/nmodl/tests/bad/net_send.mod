@@ -4,8 +4,11 @@ NEURON {
 }
 ASSIGNED { v i }
 STATE { g }
+INITIAL {
+    g = 0
+    net_send(0, 1)
+}
 BREAKPOINT { i = g * v }
 NET_RECEIVE (w) {
     g = g + w
-    net_send(1, 1)
 }

@@ -19,6 +19,7 @@ struct Exp2Syn {
   static constexpr int num_weights = 1;
   static constexpr bool net_receive_keeps_weights = false;
   static constexpr bool net_receive_reads_t = false;
+  static constexpr bool net_receive_sends = false;
   static constexpr int num_variables = 10;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 10> variables{{
       {"tau1", ::hinesbatch::nmodl::VariableKind::Parameter, 0.1, true, true, false},

@@ -19,6 +19,7 @@ struct IClamp {
   static constexpr int num_weights = 0;
   static constexpr bool net_receive_keeps_weights = false;
   static constexpr bool net_receive_reads_t = false;
+  static constexpr bool net_receive_sends = false;
   static constexpr int num_variables = 4;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 4> variables{{
       {"del", ::hinesbatch::nmodl::VariableKind::Parameter, 0.0, true, false, false},

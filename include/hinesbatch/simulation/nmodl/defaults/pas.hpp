@@ -19,6 +19,7 @@ struct pas {
   static constexpr int num_weights = 0;
   static constexpr bool net_receive_keeps_weights = false;
   static constexpr bool net_receive_reads_t = false;
+  static constexpr bool net_receive_sends = false;
   static constexpr int num_variables = 3;
   static constexpr std::array<::hinesbatch::nmodl::VariableInfo, 3> variables{{
       {"g", ::hinesbatch::nmodl::VariableKind::Parameter, 0.001, true, false, false},

@@ -4,14 +4,48 @@
 // (the order of its phases is described there), and records after each step.
 #include <Kokkos_Core.hpp>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
+#include <limits>
 
 namespace hinesbatch::nmodl {
+
+// The self-events (net_send) one compartment has pending: time, flag, instance and NetCon
+// of each, in the order sent. More than kCapacity at once: every record after is NaN.
+struct PendingSelfEvents {
+  static constexpr int kCapacity = 64;
+  double time[kCapacity], flag[kCapacity];
+  int instance[kCapacity], netcon[kCapacity];
+  int count = 0;
+  bool overflow = false;
+  KOKKOS_INLINE_FUNCTION void push(double t, double f, int i, int nc) {
+    if (count == kCapacity) {
+      overflow = true;
+      return;
+    }
+    time[count] = t, flag[count] = f, instance[count] = i, netcon[count] = nc;
+    ++count;
+  }
+  // The earliest with time <= until (the first sent among equal times), or -1.
+  KOKKOS_INLINE_FUNCTION int earliest(double until) const {
+    int best = -1;
+    for (int q = 0; q < count; ++q)
+      if (time[q] <= until && (best < 0 || time[q] < time[best])) best = q;
+    return best;
+  }
+  KOKKOS_INLINE_FUNCTION void remove(int q) {
+    for (int j = q + 1; j < count; ++j)
+      time[j - 1] = time[j], flag[j - 1] = flag[j], instance[j - 1] = instance[j],
+               netcon[j - 1] = netcon[j];
+    --count;
+  }
+};
 
 // The state of one compartment that the accessor reads and writes.
 struct CompartmentState {
   double v, t, dt, celsius, area, diam;
   double rhs, d;  // -(membrane current), di/dv: mA/cm2, S/cm2
   double* ions;   // [ion * IonSlots + slot]
+  PendingSelfEvents* pending = nullptr;
+  int instance = -1, netcon = -1;  // the event NET_RECEIVE runs for (net_send's)
 };
 
 // Accessor of one instance of mechanism M (the interface in mechanism.hpp).
@@ -62,6 +96,9 @@ struct InstanceAccessor {
     c.ions[ion_base[K] + IonI] += i * scale();
     c.ions[ion_base[K] + IonDidv] += didv * scale();
   }
+  KOKKOS_INLINE_FUNCTION void net_send(double delay, double flag) const {
+    c.pending->push(c.t + delay, flag, c.instance, c.netcon);
+  }
 };
 
 // One phase of one instance: 0 initial, 1 current, 2 state, 3 net_receive, 4 the
@@ -74,6 +111,7 @@ struct PhaseCall {
   const int* ion_base;
   int phase;
   double* w;
+  double flag = 0;
   template <class M>
   KOKKOS_INLINE_FUNCTION void apply(int) const {
     InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
@@ -81,7 +119,12 @@ struct PhaseCall {
     if (phase == 1) M::current(a);
     if (phase == 2) M::state(a);
     if constexpr (M::has_net_receive) {
-      if (phase == 3) M::net_receive(a, w);
+      if (phase == 3) {
+        if constexpr (M::net_receive_sends)
+          M::net_receive(a, w, flag);
+        else
+          M::net_receive(a, w);
+      }
       if (phase == 4) M::net_receive_initial(a, w);
     }
   }
@@ -118,7 +161,8 @@ struct StepSingleCompartments {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     double ionbuf[8 * IonSlots];
-    CompartmentState c{vinit, 0.0, dt_, cel, area_, diam_, 0.0, 0.0, ionbuf};
+    PendingSelfEvents pending;
+    CompartmentState c{vinit, 0.0, dt_, cel, area_, diam_, 0.0, 0.0, ionbuf, &pending};
     for (int k = 0; k < nion; ++k) {
       double* s = &ion_setup(k * 8);
       ionbuf[k * IonSlots + IonCi] = s[0];
@@ -135,9 +179,9 @@ struct StepSingleCompartments {
         fn(i);
       }
     };
-    auto call = [&](int i, int phase, double* w) {
-      PhaseCall p{c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase,
-                  w};
+    auto call = [&](int i, int phase, double* w, double flag = 0) {
+      PhaseCall p{
+          c, &vars(cell, off(i)), &glob(goff(i)), &iidx(ioff(i)), &ibase(ioff(i)), phase, w, flag};
       Dispatch<Mechanisms>::call(mech(i), p);
     };
     auto currents = [&]() {
@@ -156,21 +200,39 @@ struct StepSingleCompartments {
     auto record = [&](int step) {
       for (int r = 0; r < nr; ++r) {
         const int kind = rec(3 * r), inst = rec(3 * r + 1), idx = rec(3 * r + 2);
-        out(cell, step, r) = kind == kRecordVoltage    ? c.v
+        out(cell, step, r) = pending.overflow          ? std::numeric_limits<double>::quiet_NaN()
+                             : kind == kRecordVoltage  ? c.v
                              : kind == kRecordVariable ? vars(cell, off(inst) + idx)
                                                        : ionbuf[idx];
       }
     };
     int next_event = 0;
+    // Events and self-events due by `until`, in time order (an event before a self-event
+    // of the same time).
     auto deliver = [&](double until) {
-      while (next_event < nev && ev(3 * next_event) <= until) {
-        const double tsave = c.t;
-        c.t = ev(3 * next_event);
-        call(static_cast<int>(ev(3 * next_event + 1)), 3,
-             &nc_w(cell, ev_nc(next_event) * kMaxWeights));
-        c.t = tsave;
-        ++next_event;
+      const double tsave = c.t;
+      for (;;) {
+        const int q = pending.earliest(until);
+        const bool incoming = next_event < nev && ev(3 * next_event) <= until &&
+                              (q < 0 || ev(3 * next_event) <= pending.time[q]);
+        if (incoming) {
+          c.t = ev(3 * next_event);
+          c.instance = static_cast<int>(ev(3 * next_event + 1));
+          c.netcon = ev_nc(next_event);
+          call(c.instance, 3, &nc_w(cell, c.netcon * kMaxWeights));
+          ++next_event;
+        } else if (q >= 0) {
+          c.t = pending.time[q];
+          c.instance = pending.instance[q];
+          c.netcon = pending.netcon[q];
+          const double flag = pending.flag[q];
+          pending.remove(q);
+          call(c.instance, 3, &nc_w(cell, c.netcon * kMaxWeights), flag);
+        } else {
+          break;
+        }
       }
+      c.t = tsave;
     };
     // finitialize: INITIAL blocks in order, then the currents once (ion currents set).
     each([&](int i) { call(i, 0, nullptr); });
