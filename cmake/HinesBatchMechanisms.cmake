@@ -98,6 +98,20 @@ if(NOT HINESBATCH_SIM_SOURCE_DIR)
   get_filename_component(HINESBATCH_SIM_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools/hinesbatch-sim" ABSOLUTE)
   get_filename_component(HINESBATCH_SIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools/common" ABSOLUTE)
 endif()
+# A program of the library's sources (hinesbatch-sim, the Python module) with the catalogue
+# `name` compiled from the files: the sources see it as <macro> (the catalogue's type) and
+# <macro>_HEADER (its header), and HINESBATCH_VERSION.
+function(hinesbatch_catalogue_program target macro name)
+  hinesbatch_add_mechanisms(${target} CATALOGUE ${name} FILES ${ARGN})
+  if(DEFINED HinesBatch_VERSION)
+    set(version ${HinesBatch_VERSION})
+  else()
+    set(version ${PROJECT_VERSION})
+  endif()
+  target_compile_definitions(${target} PRIVATE HINESBATCH_VERSION="${version}"
+    "${macro}_HEADER=<${name}/${name}.hpp>" ${macro}=hinesbatch::nmodl::${name}::${name})
+endfunction()
+
 function(hinesbatch_add_simulator target)
   cmake_parse_arguments(ARG "" "CATALOGUE" "FILES" ${ARGN})
   if(NOT ARG_CATALOGUE)
@@ -109,15 +123,7 @@ function(hinesbatch_add_simulator target)
   add_executable(${target} ${HINESBATCH_SIM_SOURCE_DIR}/main.cpp)
   target_include_directories(${target} PRIVATE ${HINESBATCH_SIM_INCLUDE_DIR})
   target_link_libraries(${target} PRIVATE HinesBatch::hinesbatch CLI11::CLI11)
-  hinesbatch_add_mechanisms(${target} CATALOGUE ${ARG_CATALOGUE} FILES ${ARG_FILES})
-  if(DEFINED HinesBatch_VERSION)
-    set(version ${HinesBatch_VERSION})
-  else()
-    set(version ${PROJECT_VERSION})
-  endif()
-  target_compile_definitions(${target} PRIVATE HINESBATCH_VERSION="${version}"
-    "HINESBATCH_SIM_CATALOGUE_HEADER=<${ARG_CATALOGUE}/${ARG_CATALOGUE}.hpp>"
-    HINESBATCH_SIM_CATALOGUE=hinesbatch::nmodl::${ARG_CATALOGUE}::${ARG_CATALOGUE})
+  hinesbatch_catalogue_program(${target} HINESBATCH_SIM_CATALOGUE ${ARG_CATALOGUE} ${ARG_FILES})
   if(NOT DEFINED HINESBATCH_HAVE_MPI)
     find_package(MPI COMPONENTS CXX QUIET)
     set(HINESBATCH_HAVE_MPI ${MPI_CXX_FOUND})
@@ -125,5 +131,46 @@ function(hinesbatch_add_simulator target)
   if(HINESBATCH_HAVE_MPI)
     target_link_libraries(${target} PRIVATE MPI::MPI_CXX)
     target_compile_definitions(${target} PRIVATE HINESBATCH_HAVE_MPI)
+  endif()
+endfunction()
+
+# hinesbatch_add_python_module(<target> CATALOGUE <name> FILES <file.mod>...)
+#
+# The compiled part of the Python package hinesbatch (the extension _hinesbatch) with its
+# own catalogue compiled from the .mod files: scripts that import the package it belongs to
+# name those mechanisms (hb.mechanism, hb.point_synapse, configs) and hb.catalogue() lists
+# them. hinesbatch-build-sim --python lays the package out for a folder of .mod files. Needs
+# Python's headers and pybind11 (Debian: python3-dev, pybind11-dev) and a HinesBatch built
+# with its own Python module (position-independent code). The module's sources: python/src
+# in the source tree, share/hinesbatch/python/src in the installed package.
+if(NOT HINESBATCH_PYTHON_SOURCE_DIR)
+  get_filename_component(HINESBATCH_PYTHON_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/../python/src" ABSOLUTE)
+endif()
+function(hinesbatch_add_python_module target)
+  cmake_parse_arguments(ARG "" "CATALOGUE" "FILES" ${ARGN})
+  if(NOT ARG_CATALOGUE)
+    message(FATAL_ERROR "hinesbatch_add_python_module(${target}): no CATALOGUE")
+  endif()
+  if(NOT EXISTS ${HINESBATCH_PYTHON_SOURCE_DIR}/module.cpp)
+    message(FATAL_ERROR "hinesbatch_add_python_module(${target}): this HinesBatch has no Python "
+                        "module sources (${HINESBATCH_PYTHON_SOURCE_DIR}): it was built without "
+                        "its Python module")
+  endif()
+  if(NOT COMMAND pybind11_add_module)
+    if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+      set(Python_EXECUTABLE /usr/bin/python3)
+    endif()
+    find_package(Python 3.7 COMPONENTS Interpreter Development.Module REQUIRED)
+    find_package(pybind11 2.6 CONFIG REQUIRED)
+  endif()
+  set(s ${HINESBATCH_PYTHON_SOURCE_DIR})
+  pybind11_add_module(${target} NO_EXTRAS ${s}/module.cpp ${s}/runtime.cpp ${s}/core.cpp
+                      ${s}/solvers.cpp ${s}/morphology.cpp ${s}/simulation.cpp)
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME _hinesbatch)
+  target_link_libraries(${target} PRIVATE HinesBatch::hinesbatch)
+  hinesbatch_catalogue_program(${target} HINESBATCH_PY_CATALOGUE ${ARG_CATALOGUE} ${ARG_FILES})
+  # The static libraries (HinesBatch's, Kokkos') keep their symbols inside the module.
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL")
   endif()
 endfunction()

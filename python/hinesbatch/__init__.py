@@ -62,8 +62,17 @@ def config():
             "hdf5": _hinesbatch._have_hdf5()}
 
 
+def catalogue():
+    """The mechanisms this module runs: {'name', 'mechanisms'}. The library's default
+    catalogue (hh, pas, ExpSyn, Exp2Syn, IClamp), or the one a module built by
+    ``hinesbatch-build-sim --python`` was compiled with (your .mod files and the defaults)."""
+    name, mechanisms = _hinesbatch._catalogue()
+    return {"name": name, "mechanisms": list(mechanisms)}
+
+
 __all__ = [
     "__version__",
+    "catalogue",
     "config",
     "CellTemplate",
     "Network",

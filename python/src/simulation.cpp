@@ -2,7 +2,9 @@
 // a JSON file or JSON text, read and checked by the library's config reader (one schema:
 // docs/SIMULATION.md), run by the code hinesbatch-sim runs, results as numpy arrays, the
 // config's outputs written by the library's writers (run_outputs.hpp). MPI through mpi4py:
-// an exchange whose all_gather calls the communicator's Allgatherv.
+// an exchange whose all_gather calls the communicator's Allgatherv. A module built with a
+// program's own catalogue (hinesbatch_add_python_module: HINESBATCH_PY_CATALOGUE) checks
+// and runs that catalogue's mechanisms instead of the library's default ones.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
@@ -15,10 +17,32 @@
 #include "hinesbatch/simulation/run_outputs.hpp"
 #include "runtime.hpp"
 
+#ifdef HINESBATCH_PY_CATALOGUE
+#include HINESBATCH_PY_CATALOGUE_HEADER
+
+#include "hinesbatch/simulation/catalogue_simulation.hpp"
+#endif
+
 namespace hinesbatch {
 namespace python {
 
 namespace {
+
+// The mechanisms configs may name, and the Simulation that runs them.
+const MechanismCatalogue& catalogue() {
+#ifdef HINESBATCH_PY_CATALOGUE
+  return catalogue_description<HINESBATCH_PY_CATALOGUE>();
+#else
+  return default_catalogue();
+#endif
+}
+Simulation make_sim(const SimulationConfig& config, SpikeExchange& exchange, Backend backend) {
+#ifdef HINESBATCH_PY_CATALOGUE
+  return make_simulation<HINESBATCH_PY_CATALOGUE>(config, exchange, backend);
+#else
+  return Simulation(config, exchange, backend);
+#endif
+}
 
 // --- MPI through mpi4py ------------------------------------------------------------------------
 // all_gather packs (gid, step) pairs as int64 and calls comm.Allgatherv, counts first
@@ -119,7 +143,7 @@ py::dict run(SimulationConfig config, const std::string& backend_name, const py:
   SimulationResult r;
   {
     py::gil_scoped_release unlocked;
-    Simulation sim(config, *exchange, backend);
+    Simulation sim = make_sim(config, *exchange, backend);
     if (outputs) outputs->start(sim.local_records());
     r = sim.run([&](EpochReport& e) {
       if (outputs) outputs->on_epoch(e);
@@ -170,7 +194,7 @@ void bind_simulation(py::module_& m) {
                        const py::object& morphology) {
              const SwcMorphology* swc =
                  morphology.is_none() ? nullptr : &morphology.cast<const SwcMorphology&>();
-             return parse_cell_template(cell_json, "<CellTemplate>", base_dir, swc);
+             return parse_cell_template(cell_json, "<CellTemplate>", base_dir, swc, catalogue());
            }),
            py::arg("cell_json"), py::arg("base_dir"), py::arg("morphology") = py::none())
       .def_property_readonly("num_sections",
@@ -192,7 +216,8 @@ void bind_simulation(py::module_& m) {
          bool write_outputs) {
         std::vector<CellTemplate> copies;
         for (const CellTemplate* t : templates) copies.push_back(*t);
-        return run(parse_simulation_config(config_json, "<Network>", base_dir, std::move(copies)),
+        return run(parse_simulation_config(config_json, "<Network>", base_dir, std::move(copies),
+                                           {}, catalogue()),
                    backend, comm, progress_every_s, callback, write_outputs);
       },
       py::arg("config_json"), py::arg("base_dir"), py::arg("templates"), py::arg("backend"),
@@ -202,8 +227,8 @@ void bind_simulation(py::module_& m) {
       [](const std::string& text, const std::string& source, const std::string& base_dir,
          const py::iterable& overrides, const std::string& backend, const py::object& comm,
          double progress_every_s, const py::object& callback, bool write_outputs) {
-        return run(parse_simulation_config(text, source, base_dir, strings(overrides)), backend,
-                   comm, progress_every_s, callback, write_outputs);
+        return run(parse_simulation_config(text, source, base_dir, strings(overrides), catalogue()),
+                   backend, comm, progress_every_s, callback, write_outputs);
       },
       py::arg("text"), py::arg("source"), py::arg("base_dir"), py::arg("overrides"),
       py::arg("backend"), py::arg("comm"), py::arg("progress_every_s"), py::arg("callback"),
@@ -213,7 +238,7 @@ void bind_simulation(py::module_& m) {
       [](const std::string& path, const py::iterable& overrides, const std::string& backend,
          const py::object& comm, double progress_every_s, const py::object& callback,
          bool write_outputs) {
-        return run(load_simulation_config(path, strings(overrides)), backend, comm,
+        return run(load_simulation_config(path, strings(overrides), catalogue()), backend, comm,
                    progress_every_s, callback, write_outputs);
       },
       py::arg("path"), py::arg("overrides"), py::arg("backend"), py::arg("comm"),
@@ -234,6 +259,15 @@ void bind_simulation(py::module_& m) {
       },
       py::arg("path"), py::arg("gids"), py::arg("times"), py::arg("sonata_population"));
   m.def("_have_hdf5", &have_hdf5);
+  m.def(
+      "_catalogue",
+      []() {
+        const MechanismCatalogue& c = catalogue();
+        py::list names;
+        for (const CatalogueMechanism& k : c.mechanisms) names.append(k.name);
+        return py::make_tuple(c.name, names);
+      },
+      "(name, mechanism names) of the catalogue this module runs");
 }
 
 }  // namespace python
