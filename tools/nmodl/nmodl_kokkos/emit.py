@@ -552,14 +552,7 @@ class Emitter:
         if self.m.net_receive is None:
             return False
         used, _ = self.names_in(list(self.m.net_receive[1]))
-        return "flag" in used or self.receive_sends()
-
-    def receive_sends(self):
-        """Whether NET_RECEIVE sends self-events (net_send)."""
-        if self.m.net_receive is None:
-            return False
-        return any(name_of(c.name) == "net_send"
-                   for st in self.m.net_receive[1] for c in lookup(st, T.FUNCTION_CALL))
+        return "flag" in used or self.m.net_receive_sends
 
     def uniforms_function(self):
         out = ["  // The uniform expressions (see uniform<M, K>() in mechanism.hpp), from celsius and",
@@ -820,11 +813,11 @@ def header(mech, src, namespace, tool_version):
         keeps_weights = bool(list(m.net_receive[2])) or any(
             line.lstrip().startswith("hb_w[") for line in receive + receive_initial)
         # net_send's delay counts from the event's own time.
-        reads_t = any("hb_a.t()" in line for line in receive) or em.receive_sends()
+        reads_t = any("hb_a.t()" in line for line in receive) or m.net_receive_sends
     out.append(f"  static constexpr bool net_receive_keeps_weights = {'true' if keeps_weights else 'false'};")
     out.append(f"  static constexpr bool net_receive_reads_t = {'true' if reads_t else 'false'};")
     # Whether NET_RECEIVE sends self-events (net_send; its signature then takes flag).
-    out.append(f"  static constexpr bool net_receive_sends = {'true' if em.receive_sends() else 'false'};")
+    out.append(f"  static constexpr bool net_receive_sends = {'true' if m.net_receive_sends else 'false'};")
     from .lanes import lanes_functions
     lanes, has_lanes = lanes_functions(mech, src, em)
     body += lanes
@@ -910,8 +903,7 @@ def metadata(mechs, name):
             "nonspecific_currents": m.nonspecific,
             "electrode_currents": m.electrode,
             "net_receive_weights": len(m.net_receive[0]) if m.net_receive else 0,
-            "net_receive_sends": any(name_of(c.name) == "net_send" for st in m.net_receive[1]
-                                     for c in lookup(st, T.FUNCTION_CALL)) if m.net_receive else False,
+            "net_receive_sends": m.net_receive_sends,
             "methods": sorted(set(m.methods)),
             "tables_computed_exactly": m.tables,
         })

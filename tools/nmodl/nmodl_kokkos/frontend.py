@@ -102,6 +102,7 @@ class Mechanism:
     breakpoint: list = field(default_factory=list)  # statements (SOLVE removed)
     solves: list = field(default_factory=list)  # (block name, method, statement block)
     net_receive: object = None  # (argument names, statements, statements of its INITIAL)
+    net_receive_sends: bool = False  # its statements call net_send (self-events)
     methods: list = field(default_factory=list)
     tables: bool = False
     writes_concentration: bool = False
@@ -562,6 +563,8 @@ def analyse(src, program):
                 else:
                     body.append(st)
             mech.net_receive = (names, body, init)
+            mech.net_receive_sends = any(name_of(c.name) == "net_send"
+                                         for st in body for c in lookup(st, T.FUNCTION_CALL))
         elif t == T.INITIAL_BLOCK:
             pass
     resolved = []

@@ -346,16 +346,6 @@ struct StepCellEpochOnChip {
     });
   }
 
-  // Synapse k's self-events (net_send) due by `step`, before its current.
-  KOKKOS_INLINE_FUNCTION void self_events(const int k, const std::int64_t step) const {
-    if constexpr (Generated::active) {
-      using Synapses = std::decay_t<decltype(gen.syn)>;
-      if constexpr (Synapses::kSelfEvents)
-        if (gen.syn.self_capacity > 0 && gen.syn.is_generated(k) && gen.syn.self_count(k) > 0)
-          gen.syn.deliver_self_events(k, 0.0, step, ev_details.vectors);
-    }
-  }
-
   KOKKOS_INLINE_FUNCTION void assemble_synapses(const member& t, const Ranges& r,
                                                 const OnChipCell& x, const double t_mid,
                                                 const std::int64_t step) const {
@@ -370,7 +360,7 @@ struct StepCellEpochOnChip {
                 double gn = 0, rn = 0;
                 for (int q = lists.group_first(g); q < lists.group_first(g + 1); ++q) {
                   const int k = lists.group_syn(q);
-                  self_events(k, step);
+                  gen.syn.deliver_due_self_events(k, step, ev_details.vectors);
                   gen.syn.template current_as<M>(
                       k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn, rn);
                 }
@@ -389,7 +379,7 @@ struct StepCellEpochOnChip {
         const int k = lists.group_syn(q);
         if constexpr (Generated::active) {
           if (gen.syn.is_generated(k)) {
-            self_events(k, step);
+            gen.syn.deliver_due_self_events(k, step, ev_details.vectors);
             gen.syn.current_at(k, gen.syn.cst_from(k, r.syn_begin, r.syn_constants), vn, t_mid, gn,
                                rn);
             continue;

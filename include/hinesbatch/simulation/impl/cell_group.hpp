@@ -377,6 +377,7 @@ class CellGroup {
     std::visit(
         [&](const auto& sched) {
           const auto& syn = sched.generated_synapses();
+          using Synapses = std::decay_t<decltype(syn)>;
           if (syn.self_capacity == 0) return;
           int k = INT_MAX;
           exec.fence();
@@ -390,8 +391,9 @@ class CellGroup {
                                std::to_string(gid_of_slot_[slot]) +
                                ": its point process had more than " +
                                std::to_string(syn.self_capacity) +
-                               " self-events (net_send) pending at once, or delivered more "
-                               "than 1000 in one step; raise run.self_events_per_synapse",
+                               " self-events (net_send) pending at once, or delivered more than " +
+                               std::to_string(Synapses::kMaxSelfEventsPerStep) +
+                               " in one step; raise run.self_events_per_synapse",
                            "run.self_events_per_synapse", 0, std::to_string(syn.self_capacity));
         },
         schedule_);

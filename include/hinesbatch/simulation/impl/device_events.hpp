@@ -21,18 +21,11 @@
 #include <vector>
 
 #include "hinesbatch/core/backend_traits.hpp"
+#include "hinesbatch/simulation/impl/delivery_step.hpp"
 #include "hinesbatch/simulation/spike_exchange.hpp"
 
 namespace hinesbatch {
 namespace impl {
-
-// The same arithmetic as delivery_step() in events.cpp, callable on the device.
-KOKKOS_INLINE_FUNCTION std::int64_t delivery_step_of(double te, double dt) {
-  const double x = te / dt - 0.5;
-  const double ax = x < 0 ? -x : x;
-  const double n = ceil(x - 1e-9 * (ax > 1.0 ? ax : 1.0));
-  return n < 0 ? 0 : static_cast<std::int64_t>(n);
-}
 
 inline int bits_for(std::uint64_t n) {  // bits to hold 0 .. n - 1 (at least 1)
   int b = 1;

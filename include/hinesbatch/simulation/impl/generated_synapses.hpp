@@ -29,7 +29,6 @@
 // dt/2), earliest first (ties in the order they were sent).
 #include <Kokkos_Core.hpp>
 #include <climits>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -38,6 +37,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
+#include "hinesbatch/simulation/impl/delivery_step.hpp"
 #include "hinesbatch/simulation/impl/generated_layout.hpp"
 #include "hinesbatch/simulation/impl/mechanisms/expsyn.hpp"
 #include "hinesbatch/simulation/mechanisms.hpp"
@@ -125,14 +125,6 @@ struct PointReceiveSends<std::tuple<M...>> {
   static constexpr bool value =
       ((M::kind == nmodl::MechanismKind::PointProcess && M::net_receive_sends) || ... || false);
 };
-
-// The step at which an event of time te is delivered (events.hpp's delivery_step, the same
-// arithmetic, on the device).
-KOKKOS_INLINE_FUNCTION std::int64_t delivery_step_on_device(const double te, const double dt) {
-  const double x = te / dt - 0.5;
-  const double n = ceil(x - 1e-9 * (fabs(x) > 1.0 ? fabs(x) : 1.0));
-  return n < 0 ? 0 : static_cast<std::int64_t>(n);
-}
 
 // Whether some point process of the mechanisms (a std::tuple) reads v in its state().
 template <class Mechanisms>
@@ -337,6 +329,15 @@ struct GeneratedSynapses {
       dispatch(syn, call);
     }
   }
+  // Synapse k's self-events due by `step` that receive_run left, before its current (a
+  // no-op where it has none, or its point process sends none).
+  template <class Vectors>
+  KOKKOS_INLINE_FUNCTION void deliver_due_self_events(int k, std::int64_t step,
+                                                      const Vectors& vectors) const {
+    if constexpr (kSelfEvents)
+      if (self_capacity > 0 && is_generated(k) && self_count(k) > 0)
+        deliver_self_events(k, 0.0, step, vectors);
+  }
   // A self-event of synapse k (net_send from its NET_RECEIVE): due at `time`, with `flag`
   // and its event's weight and connection's vector.
   KOKKOS_INLINE_FUNCTION void send_self_event(int k, double time, double flag, double w,
@@ -366,7 +367,7 @@ struct GeneratedSynapses {
       int best = -1;
       for (int q = 0; q < n; ++q) {
         const double tq = self_time(base + q);
-        const bool due = step < 0 ? tq < before : delivery_step_on_device(tq, dt) <= step;
+        const bool due = step < 0 ? tq < before : delivery_step_of(tq, dt) <= step;
         if (due && (best < 0 || tq < self_time(base + best))) best = q;
       }
       if (best < 0) return;

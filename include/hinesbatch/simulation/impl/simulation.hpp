@@ -156,8 +156,8 @@ class NetworkSimulation {
     // Where a synapse's point process keeps state per connection (NEURON's NetCon weight
     // vector) or reads t in NET_RECEIVE, events carry their times and each connection and
     // external event into such a synapse owns a vector (NEURON: a NetCon each).
-    const std::vector<int> vector_size = weight_vector_sizes(templates, net, local_gids);
-    const bool details = details_needed(templates, net, local_gids);
+    bool details = false;
+    const std::vector<int> vector_size = weight_vector_sizes(templates, net, local_gids, details);
     std::vector<int> c_vector;
     if (details) {
       c_vector.resize(offset[nl]);
@@ -342,30 +342,23 @@ class NetworkSimulation {
     return m < 0 ? nullptr : &cat.mechanisms[m];
   }
   // Per local synapse: the length of the weight vector each connection into it keeps (0:
-  // none; its NET_RECEIVE keeps no state per connection).
+  // none; its NET_RECEIVE keeps no state per connection). details: whether some local
+  // synapse needs its events' details (EventDetails).
   std::vector<int> weight_vector_sizes(const std::vector<CellTemplate>& templates,
                                        const NetworkSpec& net,
-                                       const std::vector<std::int64_t>& gids) const {
+                                       const std::vector<std::int64_t>& gids, bool& details) const {
     std::vector<int> size(group_->num_synapses(), 0);
+    details = false;
     for (std::int64_t gid : gids) {
       const CellTemplate& t = templates[net.template_of(gid)];
       for (int k = 0; k < group_->synapses_of(gid); ++k)
-        if (const CatalogueMechanism* m = synapse_mechanism(t, k))
+        if (const CatalogueMechanism* m = synapse_mechanism(t, k)) {
           if (m->receive_keeps_weights)
             size[group_->synapse_index(gid, k)] = std::max(m->num_weights, 1);
+          details = details || m->receive_keeps_weights || m->receive_reads_t;
+        }
     }
     return size;
-  }
-  // Whether some local synapse needs its events' details (EventDetails).
-  bool details_needed(const std::vector<CellTemplate>& templates, const NetworkSpec& net,
-                      const std::vector<std::int64_t>& gids) const {
-    for (std::int64_t gid : gids) {
-      const CellTemplate& t = templates[net.template_of(gid)];
-      for (int k = 0; k < group_->synapses_of(gid); ++k)
-        if (const CatalogueMechanism* m = synapse_mechanism(t, k))
-          if (m->receive_keeps_weights || m->receive_reads_t) return true;
-    }
-    return false;
   }
   // A weight vector for one more connection (or external event) into local synapse
   // `synapse` of weight w: its first value's index (-1 where the synapse keeps none).

@@ -215,8 +215,7 @@ struct DeliverSelfEvents {
   Kokkos::View<double*, MemorySpace> vectors;
   std::int64_t step;
   KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
-    if (syn.is_generated(k) && syn.self_count(k) > 0)
-      syn.deliver_self_events(k, 0.0, step, vectors);
+    syn.deliver_due_self_events(k, step, vectors);
   }
 };
 
