@@ -339,18 +339,39 @@ class Network:
         self.sources.append(entry)
         return [SpikeSource(self, first + k) for k in range(int(count))]
 
+    def add_artificial_cells(self, mechanism, count=1, parameters=None, name=None):
+        """Adds `count` artificial cells (NEURON's ARTIFICIAL_CELL: an event-driven spike
+        source written in NMODL, e.g. IntervalFire) of the catalogue's `mechanism`, each with
+        `parameters` (its PARAMETERs by name). They spike when their NET_RECEIVE says
+        (net_event), at exact times, and receive events: connect() cells or other sources to
+        them (synapse 0) and add_event() to them. Returns their SpikeSource handles (gids
+        after the cells', as add_sources' are)."""
+        entry = {"name": str(name) if name is not None else "sources%d" % len(self.sources),
+                 "count": int(count), "mechanism": str(mechanism),
+                 "parameters": {str(k): float(v) for k, v in (parameters or {}).items()}}
+        first = self.num_sources
+        self.sources.append(entry)
+        return [SpikeSource(self, first + k) for k in range(int(count))]
+
     def _gid(self, x):
         return x.gid if isinstance(x, SpikeSource) else int(x)
 
+    def _gid_or_source(self, x):
+        # a SpikeSource's gid is known once every cell is added: kept as given until then
+        return x if isinstance(x, SpikeSource) else int(x)
+
     def connect(self, source, target, weight, delay=1.0, synapse=0):
         """source's spikes (a cell's gid or a SpikeSource) reach target's synapse (an index
-        into its template's synapses) after delay (ms) with weight (uS)."""
-        self.connections.append((source, int(target), int(synapse), float(weight),
-                                 float(delay)))
+        into its template's synapses; an artificial cell's SpikeSource: synapse 0) after
+        delay (ms) with weight (uS; an artificial cell's NET_RECEIVE weight)."""
+        self.connections.append((source, self._gid_or_source(target), int(synapse),
+                                 float(weight), float(delay)))
 
     def add_event(self, gid, time, weight, synapse=0):
-        """An event from outside the network on gid's synapse at time (ms)."""
-        self.events.append((int(gid), int(synapse), float(time), float(weight)))
+        """An event from outside the network on gid's synapse (a cell's gid, or an
+        artificial cell's SpikeSource) at time (ms)."""
+        self.events.append((self._gid_or_source(gid), int(synapse), float(time),
+                            float(weight)))
 
     def add_iclamp(self, gid, delay, dur, amp, section=0, x=0.5):
         self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
@@ -403,8 +424,9 @@ class Network:
         if not self.templates:
             raise ValueError("the network has no cells")
         network = {"type": "explicit", "cells": self.num_cells, "templates": self.template_of,
-                   "connections": [[self._gid(c[0])] + list(c[1:]) for c in self.connections],
-                   "events": [list(e) for e in self.events],
+                   "connections": [[self._gid(c[0]), self._gid(c[1])] + list(c[2:])
+                                   for c in self.connections],
+                   "events": [[self._gid(e[0])] + list(e[1:]) for e in self.events],
                    "iclamps": [dict(s) for s in self.iclamps]}
         model = dict(self.params, tstop=float(tstop), network=network,
                      record=[_record_entry(*r) for r in self.records])

@@ -358,3 +358,27 @@ def test_two_templates_and_spike_sources():
     assert other.raster_lines() != r.raster_lines()
     assert [line for line in other.raster_lines() if line.startswith("4 ")] == \
         [line for line in r.raster_lines() if line.startswith("4 ")]
+
+
+def test_artificial_cells_are_sources_that_receive():
+    """add_artificial_cells: the config's artificial sources, whose gids (after every cell's)
+    connections and events into them resolve when the network runs; the library's own
+    catalogue has none, and says so (a module built with an ARTIFICIAL_CELL runs them:
+    ctest consumer_builds_its_python_module)."""
+    cell = hb.CellTemplate("synthetic:ball-and-stick", nseg=3, mechanisms=[hb.pas()],
+                           synapses=[hb.expsyn()], detector=hb.detector())
+    net = hb.Network()
+    net.add_cells(cell, 1)
+    pacer = net.add_artificial_cells("driftfire", 2, parameters={"period": 7}, name="pace")
+    net.connect(0, pacer[1], weight=0.4, delay=1.5)
+    net.add_event(pacer[0], 2.0, 0.9)
+    net.add_cells(cell, 1)  # the sources' gids move after it
+    net.connect(pacer[0], 1, weight=0.01, delay=1.0)
+    model = net._model(10.0)
+    assert model["sources"] == [{"name": "pace", "count": 2, "mechanism": "driftfire",
+                                 "parameters": {"period": 7.0}}]
+    assert model["network"]["connections"] == [[0, 3, 0, 0.4, 1.5], [2, 1, 0, 0.01, 1.0]]
+    assert model["network"]["events"] == [[2, 0, 2.0, 0.9]]
+    with pytest.raises(hb.InputError) as e:
+        net.run(10.0, backend="host")
+    assert "sources[0].mechanism" in str(e.value) and "'defaults' are none" in str(e.value)

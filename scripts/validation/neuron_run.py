@@ -144,22 +144,40 @@ def run(model, quiet=False):
         nc.record(tv)
         det_nc[gid] = (nc, tv, sec, float(det["x"]), float(det["threshold"]))
 
+    # artificial cells (ARTIFICIAL_CELL point processes of the compiled .mod files): no
+    # section; their spikes recorded by a NetCon with no target
+    artificial = {}
+    for a in model.get("artificial_cells", []):
+        gid = int(a["gid"])
+        cell = getattr(h, a["mechanism"])()
+        for name, value in a.get("parameters", {}).items():
+            setattr(cell, name, float(value))
+        nc = h.NetCon(cell, None)
+        tv = h.Vector()
+        nc.record(tv)
+        artificial[gid] = (cell, nc, tv)
+
+    def target(gid, syn):
+        return artificial[gid][0] if gid in artificial else cells[gid]["syns"][syn]
+
     conns = []
     for cn in model.get("connections", []):
         src, dst = int(cn["src"]), int(cn["dst"])
-        if src not in det_nc:
-            raise ValueError("connection from gid %d which has no detector" % src)
-        _, _, sec, x, thr = det_nc[src]
-        syn = cells[dst]["syns"][int(cn["syn"])]
-        nc = h.NetCon(sec(x)._ref_v, syn, sec=sec)
-        nc.threshold = thr
+        if src in artificial:
+            nc = h.NetCon(artificial[src][0], target(dst, int(cn["syn"])))
+        else:
+            if src not in det_nc:
+                raise ValueError("connection from gid %d which has no detector" % src)
+            _, _, sec, x, thr = det_nc[src]
+            nc = h.NetCon(sec(x)._ref_v, target(dst, int(cn["syn"])), sec=sec)
+            nc.threshold = thr
         nc.delay = float(cn["delay"])
         nc.weight[0] = float(cn["weight"])
         conns.append(nc)
 
     ext = []
     for ev in model.get("events", []):
-        syn = cells[int(ev["dst"])]["syns"][int(ev["syn"])]
+        syn = target(int(ev["dst"]), int(ev["syn"]))
         nc = h.NetCon(None, syn)
         nc.weight[0] = float(ev["weight"])
         nc.delay = 0
@@ -202,6 +220,9 @@ def run(model, quiet=False):
     for gid, (nc, tv, _, _, _) in det_nc.items():
         for t in tv:
             spikes.append((t, gid))
+    for gid, (_, _, tv) in artificial.items():
+        for t in tv:
+            spikes.append((t, gid))
     spikes.sort()
     traces = [list(tvec)] + [list(v) for v in recs]
     nseg_total = sum(s.nseg for c in cells.values() for s in c["secs"])
@@ -209,7 +230,7 @@ def run(model, quiet=False):
         sys.stderr.write("neuron_run: %d cells, %d segments, %d steps, %d spikes, %.2f s "
                          "(build %.2f s, finitialize + fadvance loop %.3f s)\n"
                          % (len(cells), nseg_total, nsteps, len(spikes), elapsed, built, run_s))
-    del fih, keep, conns
+    del fih, keep, conns, artificial
     return header, traces, spikes
 
 

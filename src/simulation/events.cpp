@@ -16,7 +16,9 @@ std::int64_t delivery_step(double te, double dt) {
 
 double SourceSpikes::spike_time(const SourceGroup& g, std::int64_t gid, std::int64_t n,
                                 double previous) {
-  if (n >= g.number) return std::numeric_limits<double>::infinity();
+  // Artificial cells spike as their mechanism says (ArtificialCells), not drawn here.
+  if (n >= g.number || g.type == SourceGroup::Artificial)
+    return std::numeric_limits<double>::infinity();
   if (g.type == SourceGroup::Regular) return g.start + static_cast<double>(n) * g.interval;
   // Exponential intervals by inversion; 1 - u lies in (0, 1], so the log is finite.
   const double u =

@@ -78,6 +78,20 @@ int NetworkSpec::template_of(std::int64_t gid) const {
   return static_cast<int>(gid % templates);
 }
 
+const SourceGroup* NetworkSpec::source_group(std::int64_t gid) const {
+  if (!is_source(gid)) return nullptr;
+  const std::int64_t i = gid - cells;
+  for (const SourceGroup& g : sources)
+    if (i >= g.first && i < g.first + g.count) return &g;
+  return nullptr;
+}
+
+bool NetworkSpec::has_artificial_cells() const {
+  for (const SourceGroup& g : sources)
+    if (g.type == SourceGroup::Artificial) return true;
+  return false;
+}
+
 std::int64_t NetworkSpec::num_sources() const {
   return sources.empty() ? 0 : sources.back().first + sources.back().count;
 }
@@ -141,6 +155,8 @@ void NetworkSpec::validate() const {
     if (g.first != next)
       bad(name + "first must follow the previous group", std::to_string(g.first));
     if (g.count < 1) bad(name + "count must be >= 1", std::to_string(g.count));
+    if (g.type == SourceGroup::Artificial && g.mechanism.empty())
+      bad(name + "an artificial cell needs its mechanism", "");
     if (!(g.interval > 0) || !std::isfinite(g.interval))
       bad(name + "interval must be > 0 and finite (ms)", format_value(g.interval));
     if (!(g.start >= 0) || !std::isfinite(g.start))
@@ -155,6 +171,28 @@ void NetworkSpec::validate() const {
     if (g.per_cell > 0 && static_cast<int>(g.first_synapse.size()) != templates)
       bad(name + "needs the first synapse of every template", std::to_string(templates));
     next += g.count;
+  }
+  // Events into a source gid reach only an artificial cell (regular and Poisson trains are
+  // drawn, deaf to inputs).
+  if (type == Explicit && listed) {
+    auto deaf = [&](std::int64_t gid) {
+      const SourceGroup* g = source_group(gid);
+      return g && g->type != SourceGroup::Artificial ? g : nullptr;
+    };
+    const ExplicitNetwork& l = listed->lists;
+    for (std::size_t i = 0; i < l.connections.size() + l.events.size(); ++i) {
+      const bool connection = i < l.connections.size();
+      const std::int64_t gid =
+          connection ? l.connections[i].target : l.events[i - l.connections.size()].gid;
+      if (const SourceGroup* g = deaf(gid))
+        bad(std::string(connection ? "connections[" : "events[") +
+                std::to_string(connection ? i : i - l.connections.size()) + "]: target gid " +
+                std::to_string(gid) + " is a " +
+                (g->type == SourceGroup::Poisson ? "Poisson" : "regular") +
+                " spike source of group '" + g->name +
+                "': only cells and artificial cells receive events",
+            std::to_string(gid));
+    }
   }
   if (!blocks.empty()) {
     std::int64_t first = 0;
@@ -299,8 +337,11 @@ void check_explicit(const ExplicitNetwork& l, int num_templates,
           "source gid is neither a cell nor a spike source of the network (cells = " +
               std::to_string(l.cells) + ", sources = " + std::to_string(l.sources) + ")",
           std::to_string(c.source));
-    if (!gid_ok(c.target)) bad(e, "target gid" + of_cells, std::to_string(c.target));
-    synapse_ok(e, c.target, c.synapse);
+    if (!source_ok(c.target)) bad(e, "target gid" + of_cells, std::to_string(c.target));
+    if (gid_ok(c.target))
+      synapse_ok(e, c.target, c.synapse);
+    else if (c.synapse != 0)  // a spike source: an artificial cell's one input
+      bad(e, "an artificial cell receives on synapse 0", std::to_string(c.synapse));
     if (!std::isfinite(c.weight)) bad(e, "weight must be finite", format_value(c.weight));
     if (!(c.delay > 0) || !std::isfinite(c.delay))
       bad(e, "delay must be > 0 and finite (ms)", format_value(c.delay));
@@ -308,8 +349,11 @@ void check_explicit(const ExplicitNetwork& l, int num_templates,
   for (std::size_t i = 0; i < l.events.size(); ++i) {
     const ExplicitEvent& x = l.events[i];
     const std::string e = at("events", i);
-    if (!gid_ok(x.gid)) bad(e, "gid" + of_cells, std::to_string(x.gid));
-    synapse_ok(e, x.gid, x.synapse);
+    if (!source_ok(x.gid)) bad(e, "gid" + of_cells, std::to_string(x.gid));
+    if (gid_ok(x.gid))
+      synapse_ok(e, x.gid, x.synapse);
+    else if (x.synapse != 0)
+      bad(e, "an artificial cell receives on synapse 0", std::to_string(x.synapse));
     if (!std::isfinite(x.time)) bad(e, "time must be finite", format_value(x.time));
     if (!std::isfinite(x.weight)) bad(e, "weight must be finite", format_value(x.weight));
   }

@@ -33,9 +33,32 @@ struct CatalogueIonVariable {
   bool read = false, write = false;
 };
 
+// One call of an artificial cell's INITIAL or NET_RECEIVE on the host (NEURON's
+// ARTIFICIAL_CELL): its instance's variables and globals, the time, and what the call asked
+// for, in order: self-events (net_send), spikes (net_event) and a move of its pending
+// flag-1 self-event (net_move).
+struct ArtificialCellCall {
+  double* variables = nullptr;  // the instance's, in CatalogueMechanism::variables order
+  const double* globals = nullptr;
+  double t = 0, dt = 0, celsius = 0;
+  struct Action {
+    enum Kind { Send, Event, Move } kind = Send;
+    double time = 0, flag = 0;  // Send: the delay; Event, Move: the time
+  };
+  static constexpr int kMaxActions = 16;
+  Action actions[kMaxActions];
+  int num_actions = 0;  // more than kMaxActions asked: num_actions > kMaxActions
+};
+
 struct CatalogueMechanism {
   std::string name;
   bool point_process = false;
+  // An ARTIFICIAL_CELL: a spike source driven by events alone (no membrane), run on the
+  // host by artificial_initial and artificial_receive (w: its NetCon's weight vector).
+  bool artificial_cell = false;
+  std::function<void(ArtificialCellCall&)> artificial_initial;
+  std::function<void(ArtificialCellCall&, double* w, double flag)> artificial_receive;
+  std::function<void(ArtificialCellCall&, double* w)> artificial_receive_initial;
   bool writes_concentration = false;
   bool has_net_receive = false;
   int num_weights = 0;  // NET_RECEIVE's arguments (a NetCon's weight vector)

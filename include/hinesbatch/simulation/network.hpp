@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hinesbatch/simulation/mechanisms.hpp"
@@ -30,7 +31,9 @@ struct CellStimulus {  // IClamps a network adds to one cell on top of its templ
 // A network listed by hand (a script's cells, connections and stimuli). Synapse indices
 // count the synapses of the target's template (CellTemplate::synapses).
 struct ExplicitConnection {
-  std::int64_t source = 0, target = 0;  // gids: the source's detector drives the target
+  // gids: the source's detector drives the target (a cell, or an artificial cell of the
+  // sources, on its synapse 0)
+  std::int64_t source = 0, target = 0;
   int synapse = 0;
   double weight = 0;  // uS
   double delay = 1;   // ms, > 0
@@ -72,7 +75,13 @@ struct SourceGroup {
   std::string name;
   // first: the index of its first source among all sources (gid: network cells + first).
   std::int64_t first = 0, count = 1;
-  enum Type { Regular, Poisson } type = Regular;
+  // Artificial: cells of an ARTIFICIAL_CELL mechanism of the catalogue (NEURON's
+  // IntervalFire, IntFire1, NetStim without noise), each with the parameters given; they
+  // spike when their NET_RECEIVE says (net_event), at its exact time, and may receive
+  // events (an explicit network's connections and events into their gids, synapse 0).
+  enum Type { Regular, Poisson, Artificial } type = Regular;
+  std::string mechanism;
+  std::vector<std::pair<std::string, double>> parameters;
   double start = 0, interval = 10;              // ms
   std::int64_t number = std::int64_t(1) << 62;  // spikes per source at most
   std::uint64_t seed = 1;
@@ -120,6 +129,8 @@ struct NetworkSpec {
   int template_of(std::int64_t gid) const;
   std::int64_t num_sources() const;
   bool is_source(std::int64_t gid) const { return gid >= cells && gid < cells + num_sources(); }
+  const SourceGroup* source_group(std::int64_t gid) const;  // null: not a source
+  bool has_artificial_cells() const;
   // Synapses every template must provide (Explicit: 0, each gid's are checked on its own).
   int synapses_needed() const;
   // Whether any connection exists, so that the delays bound the epoch.

@@ -511,8 +511,129 @@ struct SourceSynapses {
   std::vector<std::string> to;  // block names; empty: every block
 };
 
+// A source group's "connect": the synapses it adds to the cells it reaches (syn) and its
+// connections (g.per_cell, weight, delay).
+void read_source_connect(const json& c, const std::string& key, const Ctx& ctx,
+                         const NetworkSection& net, const std::vector<BlockJson>& blocks,
+                         const NetworkSpec& n, SourceGroup& g, SourceSynapses& syn) {
+  const std::string ck = key + ".connect", c_ = ck + ".";
+  ctx.only(c, ck, {"per_cell", "weight", "delay", "tau", "e", "synapse", "to"});
+  if (n.type == NetworkSpec::Explicit)
+    ctx.fail(ck,
+             "an explicit network lists its connections (sources are gids " +
+                 std::to_string(n.cells) + " and up)",
+             c);
+  g.per_cell = static_cast<int>(ctx.integer(c, c_, "per_cell", 1, 0, kMaxSynapsesPerCell));
+  g.weight = ctx.num(c, c_, "weight", n.weight);
+  g.delay = ctx.num(c, c_, "delay", n.delay_min);
+  if (!(g.delay > 0)) ctx.fail(c_ + "delay", "must be > 0 (ms)", c.at("delay"));
+  syn.tau = ctx.num(c, c_, "tau", net.tau);
+  if (!(syn.tau > 0)) ctx.fail(c_ + "tau", "must be > 0 (ms, the synapses' decay)", c.at("tau"));
+  syn.e = ctx.num(c, c_, "e", net.e, -kMaxAbsVoltage, kMaxAbsVoltage);
+  // Its own tau or e: the built-in ExpSyn; its own synapse: that point process; neither:
+  // the network's synapses.
+  if (c.contains("synapse")) {
+    for (const char* k : {"tau", "e"})
+      if (c.contains(k))
+        ctx.fail(c_ + k,
+                 "sets the built-in ExpSyn: give tau and e or a synapse point process "
+                 "(connect.synapse), not both",
+                 c.at(k));
+    syn.mechanism = read_synapse_mechanism(c.at("synapse"), c_ + "synapse", ctx);
+  } else if (c.contains("tau") || c.contains("e")) {
+    syn.mechanism = {};
+  }
+  for (const json& t : ctx.array(c, c_, "to")) {
+    if (!t.is_string()) ctx.fail(c_ + "to", "must list names of cells[] entries", t);
+    const std::string name = t.get<std::string>();
+    const bool known = std::any_of(blocks.begin(), blocks.end(),
+                                   [&](const BlockJson& b) { return b.name == name; });
+    if (!known) {
+      std::string all;
+      for (const BlockJson& b : blocks) all += (all.empty() ? "" : ", ") + b.name;
+      ctx.fail(c_ + "to", "names no entry of cells (" + all + ")", t);
+    }
+    syn.to.push_back(name);
+  }
+}
+
+// An artificial cell group's mechanism (an ARTIFICIAL_CELL of the catalogue) and its
+// parameters; the regular and Poisson keys do not apply.
+void read_artificial_cell(const json& s, const std::string& k, const Ctx& ctx, SourceGroup& g) {
+  for (const char* x : {"start", "interval", "rate", "number", "seed"})
+    if (s.contains(x))
+      ctx.fail(k + x,
+               "is for regular and Poisson sources: an artificial cell's mechanism and its "
+               "parameters say when it fires",
+               s.at(x));
+  const MechanismCatalogue& cat = ctx.mechanisms();
+  std::string artificial;
+  for (const CatalogueMechanism& m : cat.mechanisms)
+    if (m.artificial_cell) artificial += (artificial.empty() ? "" : ", ") + m.name;
+  if (artificial.empty()) artificial = "none";
+  if (!s.contains("mechanism") || !s.at("mechanism").is_string())
+    ctx.fail(
+        k + "mechanism",
+        "is required: an ARTIFICIAL_CELL of the catalogue '" + cat.name + "' (" + artificial + ")",
+        s.value("mechanism", json()));
+  g.mechanism = s.at("mechanism").get<std::string>();
+  const int index = cat.index_of(g.mechanism);
+  if (index < 0 || !cat.mechanisms[index].artificial_cell)
+    ctx.fail(k + "mechanism",
+             std::string(index < 0 ? "unknown mechanism" : "is not an ARTIFICIAL_CELL") +
+                 ": the artificial cells of the catalogue '" + cat.name + "' are " + artificial,
+             s.at("mechanism"));
+  const CatalogueMechanism& m = cat.mechanisms[index];
+  const json p = s.value("parameters", json::object());
+  if (!p.is_object()) ctx.fail(k + "parameters", "must be an object", p);
+  for (auto it = p.begin(); it != p.end(); ++it) {
+    const std::string pk = k + "parameters." + it.key();
+    const int v = m.variable_index(it.key());
+    if (v < 0 || m.variables[v].kind != CatalogueVariable::Parameter)
+      ctx.fail(pk,
+               std::string(v < 0 ? "unknown parameter" : "not a parameter") + " of " + m.name +
+                   " (its parameters: " + m.settable_names() + ")",
+               it.value());
+    if (!it.value().is_number() || !std::isfinite(it.value().get<double>()))
+      ctx.fail(pk, "must be a finite number", it.value());
+    g.parameters.emplace_back(it.key(), it.value().get<double>());
+  }
+}
+
+// A regular or Poisson group's train (start, interval or rate, number, seed).
+void read_drawn_source(const json& s, const std::string& k, const Ctx& ctx, const std::string& type,
+                       double tstop, const NetworkSpec& n, SourceGroup& g) {
+  for (const char* x : {"mechanism", "parameters"})
+    if (s.contains(x))
+      ctx.fail(k + x, "is for artificial cells (type artificial), not " + type + " sources",
+               s.at(x));
+  g.start = ctx.num(s, k, "start", 0, 0);
+  if (s.contains("interval") && s.contains("rate"))
+    ctx.fail(k + "rate", "give interval (ms) or rate (Hz), not both", s.at("rate"));
+  if (s.contains("rate")) {
+    const double rate = ctx.num(s, k, "rate", 0, 0);
+    if (!(rate > 0)) ctx.fail(k + "rate", "must be > 0 (Hz)", s.at("rate"));
+    g.interval = 1000 / rate;
+  } else {
+    g.interval = ctx.num(s, k, "interval", 10, 0);
+    if (!(g.interval > 0)) ctx.fail(k + "interval", "must be > 0 (ms)", s.at("interval"));
+  }
+  g.number = ctx.integer(s, k, "number", g.number, 0, std::numeric_limits<std::int64_t>::max());
+  g.seed = static_cast<std::uint64_t>(ctx.integer(s, k, "seed", static_cast<std::int64_t>(n.seed),
+                                                  0, std::numeric_limits<std::int64_t>::max()));
+  // Every rank draws every source's spikes: bound what a run may draw.
+  const double expected =
+      double(g.count) * std::min(double(g.number), std::max(0.0, tstop - g.start) / g.interval);
+  if (expected > 1e9)
+    ctx.fail(k + (s.contains("rate") ? "rate" : "interval"),
+             "would draw about " + format_value(expected) +
+                 " spikes in tstop (more than 1e9: fewer sources, a lower rate or a number)",
+             s.value(s.contains("rate") ? "rate" : "interval", json()));
+}
+
 // "sources": [{"name", "count", "type": "regular" | "poisson", "start", "interval" | "rate",
-// "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e" | "synapse", "to"}}].
+// "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e" | "synapse", "to"}}]
+// or, for artificial cells, [{"name", "count", "mechanism", "parameters", "connect"}].
 std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
                                          const NetworkSection& net,
                                          const std::vector<BlockJson>& blocks, double tstop,
@@ -528,7 +649,8 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
     const json& s = list[i];
     const std::string key = "sources[" + std::to_string(i) + "]", k = key + ".";
     ctx.only(s, key,
-             {"name", "count", "type", "start", "interval", "rate", "number", "seed", "connect"});
+             {"name", "count", "type", "start", "interval", "rate", "number", "seed", "connect",
+              "mechanism", "parameters"});
     SourceGroup g;
     g.name = ctx.str(s, k, "name", "");
     if (g.name.empty())
@@ -536,35 +658,20 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
     if (!names.insert(g.name).second)
       ctx.fail(k + "name", "names another entry of sources too", s.at("name"));
     g.count = ctx.integer(s, k, "count", 1, 1, kMaxCells);
-    const std::string type = ctx.str(s, k, "type", "regular");
+    const std::string type =
+        ctx.str(s, k, "type", s.contains("mechanism") ? "artificial" : "regular");
     if (type == "regular")
       g.type = SourceGroup::Regular;
     else if (type == "poisson")
       g.type = SourceGroup::Poisson;
+    else if (type == "artificial")
+      g.type = SourceGroup::Artificial;
     else
-      ctx.fail(k + "type", "must be regular or poisson", s.at("type"));
-    g.start = ctx.num(s, k, "start", 0, 0);
-    if (s.contains("interval") && s.contains("rate"))
-      ctx.fail(k + "rate", "give interval (ms) or rate (Hz), not both", s.at("rate"));
-    if (s.contains("rate")) {
-      const double rate = ctx.num(s, k, "rate", 0, 0);
-      if (!(rate > 0)) ctx.fail(k + "rate", "must be > 0 (Hz)", s.at("rate"));
-      g.interval = 1000 / rate;
-    } else {
-      g.interval = ctx.num(s, k, "interval", 10, 0);
-      if (!(g.interval > 0)) ctx.fail(k + "interval", "must be > 0 (ms)", s.at("interval"));
-    }
-    g.number = ctx.integer(s, k, "number", g.number, 0, std::numeric_limits<std::int64_t>::max());
-    g.seed = static_cast<std::uint64_t>(ctx.integer(s, k, "seed", static_cast<std::int64_t>(n.seed),
-                                                    0, std::numeric_limits<std::int64_t>::max()));
-    // Every rank draws every source's spikes: bound what a run may draw.
-    const double expected =
-        double(g.count) * std::min(double(g.number), std::max(0.0, tstop - g.start) / g.interval);
-    if (expected > 1e9)
-      ctx.fail(k + (s.contains("rate") ? "rate" : "interval"),
-               "would draw about " + format_value(expected) +
-                   " spikes in tstop (more than 1e9: fewer sources, a lower rate or a number)",
-               s.value(s.contains("rate") ? "rate" : "interval", json()));
+      ctx.fail(k + "type", "must be regular, poisson or artificial", s.at("type"));
+    if (g.type == SourceGroup::Artificial)
+      read_artificial_cell(s, k, ctx, g);
+    else
+      read_drawn_source(s, k, ctx, type, tstop, n, g);
     g.first = first;
     first += g.count;
     // Every rank keeps every source's next spike (32 bytes each).
@@ -577,49 +684,8 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
     syn.tau = net.tau;
     syn.e = net.e;
     syn.mechanism = net.synapse;
-    if (s.contains("connect")) {
-      const json& c = s.at("connect");
-      const std::string ck = key + ".connect", c_ = ck + ".";
-      ctx.only(c, ck, {"per_cell", "weight", "delay", "tau", "e", "synapse", "to"});
-      if (n.type == NetworkSpec::Explicit)
-        ctx.fail(ck,
-                 "an explicit network lists its connections (sources are gids " +
-                     std::to_string(n.cells) + " and up)",
-                 c);
-      g.per_cell = static_cast<int>(ctx.integer(c, c_, "per_cell", 1, 0, kMaxSynapsesPerCell));
-      g.weight = ctx.num(c, c_, "weight", n.weight);
-      g.delay = ctx.num(c, c_, "delay", n.delay_min);
-      if (!(g.delay > 0)) ctx.fail(c_ + "delay", "must be > 0 (ms)", c.at("delay"));
-      syn.tau = ctx.num(c, c_, "tau", net.tau);
-      if (!(syn.tau > 0))
-        ctx.fail(c_ + "tau", "must be > 0 (ms, the synapses' decay)", c.at("tau"));
-      syn.e = ctx.num(c, c_, "e", net.e, -kMaxAbsVoltage, kMaxAbsVoltage);
-      // Its own tau or e: the built-in ExpSyn; its own synapse: that point process; neither:
-      // the network's synapses.
-      if (c.contains("synapse")) {
-        for (const char* k : {"tau", "e"})
-          if (c.contains(k))
-            ctx.fail(c_ + k,
-                     "sets the built-in ExpSyn: give tau and e or a synapse point process "
-                     "(connect.synapse), not both",
-                     c.at(k));
-        syn.mechanism = read_synapse_mechanism(c.at("synapse"), c_ + "synapse", ctx);
-      } else if (c.contains("tau") || c.contains("e")) {
-        syn.mechanism = {};
-      }
-      for (const json& t : ctx.array(c, c_, "to")) {
-        if (!t.is_string()) ctx.fail(c_ + "to", "must list names of cells[] entries", t);
-        const std::string name = t.get<std::string>();
-        const bool known = std::any_of(blocks.begin(), blocks.end(),
-                                       [&](const BlockJson& b) { return b.name == name; });
-        if (!known) {
-          std::string all;
-          for (const BlockJson& b : blocks) all += (all.empty() ? "" : ", ") + b.name;
-          ctx.fail(c_ + "to", "names no entry of cells (" + all + ")", t);
-        }
-        syn.to.push_back(name);
-      }
-    }
+    if (s.contains("connect"))
+      read_source_connect(s.at("connect"), key, ctx, net, blocks, n, g, syn);
     n.sources.push_back(g);
     out.push_back(syn);
   }

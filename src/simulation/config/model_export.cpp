@@ -118,11 +118,11 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
 
 std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t>& gids) {
   const NetworkSpec net = simulated_network(c);
-  if (net.num_sources() > 0)
-    throw InputError(
-        "output.model: a network with spike sources cannot be exported (the model "
-        "format has no NetStim)",
-        c.path, 0, std::to_string(net.num_sources()));
+  for (const SourceGroup& g : net.sources)
+    if (g.type != SourceGroup::Artificial)
+      throw InputError("output.model: a network with regular or Poisson spike sources cannot "
+                       "be exported (the model format has no NetStim; artificial cells it has)",
+                       c.path, 0, g.name);
   json m;
   m["format"] = "hinesbatch-model-1";
   m["dt"] = c.params.dt;
@@ -227,6 +227,25 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
     for (const ExternalEvent& e : net.external_events(gid))
       events.push_back({{"dst", gid}, {"syn", e.synapse}, {"time", e.time}, {"weight", e.weight}});
   }
+  // Artificial cells: their mechanism, parameters, and the connections and events into them.
+  json artificial = json::array();
+  for (const SourceGroup& g : net.sources)
+    for (std::int64_t i = 0; i < g.count; ++i) {
+      const std::int64_t gid = net.cells + g.first + i;
+      json params = json::object();
+      for (const auto& [name, value] : g.parameters) params[name] = value;
+      artificial.push_back({{"gid", gid}, {"mechanism", g.mechanism}, {"parameters", params}});
+      if (net.type != NetworkSpec::Explicit) continue;  // only listed inputs reach them
+      for (const Connection& k : net.incoming(gid))
+        conns.push_back({{"src", k.source},
+                         {"dst", gid},
+                         {"syn", 0},
+                         {"weight", k.weight},
+                         {"delay", k.delay}});
+      for (const ExternalEvent& e : net.external_events(gid))
+        events.push_back({{"dst", gid}, {"syn", 0}, {"time", e.time}, {"weight", e.weight}});
+    }
+  if (!artificial.empty()) m["artificial_cells"] = artificial;
   m["cells"] = cells;
   m["connections"] = conns;
   m["events"] = events;

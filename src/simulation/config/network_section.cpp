@@ -60,13 +60,18 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
     out.synapses = std::max(out.synapses, s + 1);
     return s;
   };
+  // An artificial cell has one input (NEURON's NetCon onto an ARTIFICIAL_CELL): synapse 0.
+  auto artificial_synapse = [&](const json& v, const std::string& key) {
+    return static_cast<int>(ctx.integer_value(v, key + ".synapse", 0, 0));
+  };
   read_list("connections", l.connections, [&](const json& c, const std::string& key) {
     if (!c.is_array() || c.size() != 5)
       ctx.fail(key, "must be [source gid, target gid, synapse, weight, delay]", c);
     ExplicitConnection x;
     x.source = ctx.integer_value(c[0], key + ".source", 0, last_gid + sources);
-    x.target = ctx.integer_value(c[1], key + ".target", 0, last_gid);
-    x.synapse = synapse(c[2], key);
+    // A target past the cells is an artificial cell of "sources" (checked with them).
+    x.target = ctx.integer_value(c[1], key + ".target", 0, last_gid + sources);
+    x.synapse = x.target > last_gid ? artificial_synapse(c[2], key) : synapse(c[2], key);
     x.weight = number(c[3], key + ".weight", c);
     x.delay = number(c[4], key + ".delay", c);
     if (!(x.delay > 0)) ctx.fail(key + ".delay", "must be > 0 (ms)", c[4]);
@@ -75,8 +80,8 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
   read_list("events", l.events, [&](const json& e, const std::string& key) {
     if (!e.is_array() || e.size() != 4) ctx.fail(key, "must be [gid, synapse, time, weight]", e);
     ExplicitEvent x;
-    x.gid = ctx.integer_value(e[0], key + ".gid", 0, last_gid);
-    x.synapse = synapse(e[1], key);
+    x.gid = ctx.integer_value(e[0], key + ".gid", 0, last_gid + sources);
+    x.synapse = x.gid > last_gid ? artificial_synapse(e[1], key) : synapse(e[1], key);
     x.time = number(e[2], key + ".time", e);
     if (!(x.time >= 0)) ctx.fail(key + ".time", "must be >= 0 (ms)", e[2]);
     x.weight = number(e[3], key + ".weight", e);
@@ -128,6 +133,12 @@ SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, c
                  "' (its synapse point processes: " + points + ")",
              shown);
   const CatalogueMechanism& m = cat.mechanisms[index];
+  if (m.artificial_cell)
+    ctx.fail(name_key,
+             "is an artificial cell (a spike source of its own: sources[].mechanism), not a "
+             "synapse (" +
+                 points + ")",
+             shown);
   if (!m.point_process)
     ctx.fail(name_key,
              "is a density mechanism (cell.mechanisms inserts those): a synapse is a point "

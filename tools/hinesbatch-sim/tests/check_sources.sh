@@ -142,7 +142,7 @@ expect cells_mechanism 2 "config key 'cells\[1\].mechanisms\[0\].name': unknown 
   "$BASE" --set 'cells=[{"name": "a", "count": 1, "morphology": "synthetic:ball-and-stick"}, {"name": "b", "count": 1, "morphology": "synthetic:ball-and-stick", "mechanisms": [{"name": "kdr"}]}]'
 expect cells_region 2 "config key 'cells\[0\].mechanisms\[0\].region': matches no section" -- \
   "$BASE" --set 'cells=[{"name": "a", "count": 1, "morphology": "synthetic:ball-and-stick", "mechanisms": [{"name": "hh", "region": "apic", "parameters": {}}]}]'
-expect sources_type 2 "config key 'sources\[0\].type': must be regular or poisson \(value '\"gamma\"'\)" -- \
+expect sources_type 2 "config key 'sources\[0\].type': must be regular, poisson or artificial \(value '\"gamma\"'\)" -- \
   "$BASE" --set 'sources=[{"name": "s", "type": "gamma"}]'
 expect sources_rate_interval 2 "config key 'sources\[0\].rate': give interval \(ms\) or rate \(Hz\), not both" -- \
   "$BASE" --set 'sources=[{"name": "s", "rate": 5, "interval": 3}]'
@@ -164,9 +164,15 @@ expect connect_explicit 2 "explicit.json: config key 'sources\[0\].connect': an 
   explicit.json --set 'sources=[{"name": "s", "connect": {"per_cell": 1}}]'
 expect explicit_source_gid 2 "explicit.json: config key 'network.connections\[0\].source': must be an integer in \[0, 2\] \(value '3'\)" -- \
   explicit.json --set 'network.connections=[[3, 1, 0, 0.1, 1.0]]'
+expect artificial_mechanism 2 "config key 'sources\[0\].mechanism': is not an ARTIFICIAL_CELL: the artificial cells of the catalogue 'defaults' are none.*value '\"hh\"'" -- \
+  "$BASE" --set 'sources=[{"name": "s", "mechanism": "hh"}]'
+expect artificial_interval 2 "config key 'sources\[0\].interval': is for regular and Poisson sources" -- \
+  "$BASE" --set 'sources=[{"name": "s", "mechanism": "hh", "interval": 3}]'
+expect source_target 2 "network: connections\[0\]: target gid 2 is a regular spike source of group 's': only cells and artificial cells receive events" -- \
+  explicit.json --set 'network.connections=[[0, 2, 0, 0.1, 1.0]]'
 expect min_delay 2 "minimum delay 0.01 ms is shorter than dt" -- \
   "$BASE" --set 'sources=[{"name": "s", "connect": {"delay": 0.01}}]'
-expect export_model 2 "output.model: a network with spike sources cannot be exported" -- \
+expect export_model 2 "output.model: a network with regular or Poisson spike sources cannot be exported" -- \
   "$BASE" --export-model model.json
 
 echo "$((cases - failures)) of $cases source and template cases passed"

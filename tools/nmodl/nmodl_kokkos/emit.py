@@ -278,6 +278,11 @@ class Emitter:
                 delay, flag = (self.expr(a) for a in call.arguments)
                 out.append(f"{p}hb_a.net_send({delay}, {flag});")
                 return
+            if call.get_node_type() == T.FUNCTION_CALL and name_of(call.name) in ("net_event", "net_move"):
+                # An artificial cell's spike at a time, or its pending flag-1 self-event
+                # moved to a time (the frontend allows them only there).
+                out.append(f"{p}hb_a.{name_of(call.name)}({self.expr(call.arguments[0])});")
+                return
             if e.get_node_type() == T.DIFF_EQ_EXPRESSION:
                 self.refuse(r"'", "ODE", "an ODE outside a SOLVEd DERIVATIVE block")
             if e.get_node_type() == T.FUNCTION_CALL:
@@ -551,6 +556,8 @@ class Emitter:
         """Whether NET_RECEIVE reads flag or sends self-events (its signature then takes flag)."""
         if self.m.net_receive is None:
             return False
+        if self.m.kind == "artificial":
+            return True
         used, _ = self.names_in(list(self.m.net_receive[1]))
         return "flag" in used or self.m.net_receive_sends
 
@@ -761,7 +768,7 @@ def header(mech, src, namespace, tool_version):
     out.append(f"struct {cxx_name(m.name)} {{")
     out.append(f'  static constexpr const char* name = "{m.name}";')
     out.append(f'  static constexpr const char* source_file = "{src.path.split("/")[-1]}";')
-    kind = "PointProcess" if m.kind == "point" else "Density"
+    kind = {"point": "PointProcess", "artificial": "ArtificialCell"}.get(m.kind, "Density")
     out.append(f"  static constexpr ::hinesbatch::nmodl::MechanismKind kind = ::hinesbatch::nmodl::MechanismKind::{kind};")
     out.append(f"  static constexpr bool writes_concentration = {'true' if m.writes_concentration else 'false'};")
     out.append(f"  static constexpr bool has_current = {'true' if (m.breakpoint or any(v.write and v.role == 'i' for v in m.ion_variables) or m.nonspecific or m.electrode) else 'false'};")
@@ -891,7 +898,7 @@ def metadata(mechs, name):
     for m in mechs:
         out["mechanisms"].append({
             "name": m.name,
-            "kind": "point_process" if m.kind == "point" else "density",
+            "kind": {"point": "point_process", "artificial": "artificial_cell"}.get(m.kind, "density"),
             "file": m.path.split("/")[-1],
             "variables": [{"name": v.name, "kind": v.kind, "default": v.default, "range": v.range,
                            "written": v.written, "output_only": v.output_only}

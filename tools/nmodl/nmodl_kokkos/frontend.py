@@ -263,9 +263,14 @@ REFUSED_NODES = [
     (T.INDEXED_NAME, r"\w+\s*\[", "array variable", "array (indexed) variables are not supported yet"),
 ]
 
+# Calls only an ARTIFICIAL_CELL's NET_RECEIVE may make (check_calls).
+ARTIFICIAL_CALLS = {
+    "net_event": "a spike from a mechanism (net_event) is supported in an ARTIFICIAL_CELL's "
+                 "NET_RECEIVE only (a cell's spikes come from its detector)",
+    "net_move": "net_move is supported in an ARTIFICIAL_CELL's NET_RECEIVE only",
+}
+
 REFUSED_CALLS = {
-    "net_event": "spike output from a mechanism (net_event) is not supported yet",
-    "net_move": "net_move is not supported yet",
     "normrand": "random numbers are not supported yet",
     "exprand": "random numbers are not supported yet",
     "scop_random": "random numbers are not supported yet",
@@ -405,9 +410,8 @@ def analyse(src, program):
         if t == T.SUFFIX:
             kind = name_of(stmt.type)
             name = name_of(stmt.name)
-            if kind == "ARTIFICIAL_CELL":
-                src.refuse(r"\bARTIFICIAL_CELL\b", "ARTIFICIAL_CELL", "artificial cells are not supported yet")
-            mech = Mechanism(name=name, kind="point" if kind == "POINT_PROCESS" else "density", path=src.path)
+            kinds = {"POINT_PROCESS": "point", "ARTIFICIAL_CELL": "artificial"}
+            mech = Mechanism(name=name, kind=kinds.get(kind, "density"), path=src.path)
         elif t == T.USEION:
             ion = name_of(stmt.name)
             line = src.line_of(r"\bUSEION\s+%s\b" % re.escape(ion))
@@ -552,7 +556,7 @@ def analyse(src, program):
         elif t in (T.DERIVATIVE_BLOCK, T.PROCEDURE_BLOCK, T.KINETIC_BLOCK):
             solves[name_of(b.name)] = b
         elif t == T.NET_RECEIVE_BLOCK:
-            if mech.kind != "point":
+            if mech.kind == "density":
                 src.refuse(r"\bNET_RECEIVE\b", "NET_RECEIVE", "only point processes receive events")
             names = [name_of(p.name) for p in b.parameters]
             body, init = [], []
@@ -586,9 +590,28 @@ def analyse(src, program):
     mech.solves = resolved
     mech.tables = bool(lookup(program, T.TABLE_STATEMENT))
 
-    check_calls(src, program)
+    if mech.kind == "artificial":
+        check_artificial(src, mech)
+    check_calls(src, program, mech.kind == "artificial")
     classify_hidden(mech, hidden)
     return mech
+
+
+def check_artificial(src, mech):
+    """An ARTIFICIAL_CELL runs on events alone (NEURON's IntervalFire, IntFire1, NetStim
+    without noise): no membrane, no ions, no integration in time."""
+    where = r"\bARTIFICIAL_CELL\b"
+    if mech.net_receive is None:
+        src.refuse(where, "ARTIFICIAL_CELL", "an artificial cell without NET_RECEIVE never acts")
+    if mech.ions:
+        src.refuse(r"\bUSEION\b", "USEION", "an artificial cell has no membrane to take ions from")
+    if mech.nonspecific or mech.electrode:
+        src.refuse(r"\b(NONSPECIFIC_CURRENT|ELECTRODE_CURRENT)\b", "current",
+                   "an artificial cell has no membrane to pass a current through")
+    if mech.solves or mech.breakpoint:
+        src.refuse(r"\bBREAKPOINT\b", "BREAKPOINT",
+                   "artificial cells integrated in time (BREAKPOINT, SOLVE) are not supported: "
+                   "only event-driven ones (their state advanced analytically in NET_RECEIVE)")
 
 
 def units_of(p):
@@ -617,20 +640,38 @@ def net_receive_body_calls(program, name):
     return count
 
 
-def check_calls(src, program):
+def initial_calls(program, name):
+    """How many calls of `name` the INITIAL block (not NET_RECEIVE's) makes."""
+    return sum(1 for b in program.blocks if b.get_node_type() == T.INITIAL_BLOCK
+               for c in lookup(b, T.FUNCTION_CALL) if name_of(c.name) == name)
+
+
+def check_calls(src, program, artificial):
     user = {name_of(b.name) for b in program.blocks
             if b.get_node_type() in (T.FUNCTION_BLOCK, T.PROCEDURE_BLOCK)}
     sends = [c for c in lookup(program, T.FUNCTION_CALL) if name_of(c.name) == "net_send"]
-    if len(sends) > net_receive_body_calls(program, "net_send"):
+    allowed = net_receive_body_calls(program, "net_send")
+    if artificial:
+        allowed += initial_calls(program, "net_send")  # how an artificial cell starts
+    if len(sends) > allowed:
+        where = "NET_RECEIVE or INITIAL" if artificial else "NET_RECEIVE"
         src.refuse(r"\bnet_send\s*\(", "net_send()",
-                   "a self-event from outside NET_RECEIVE (INITIAL, a PROCEDURE, ...) is not "
-                   "supported yet: only NET_RECEIVE's own net_send")
+                   "a self-event from outside %s (a PROCEDURE, a FUNCTION, ...) is not "
+                   "supported yet%s" % (where, "" if artificial else
+                                        " (INITIAL's net_send: in an ARTIFICIAL_CELL only)"))
     for c in sends:
         if len(c.arguments) != 2:
             src.refuse(r"\bnet_send\s*\(", "net_send()", "takes two arguments (delay, flag)")
+    for n, why in ARTIFICIAL_CALLS.items():
+        calls = [c for c in lookup(program, T.FUNCTION_CALL) if name_of(c.name) == n]
+        if calls and (not artificial or len(calls) > net_receive_body_calls(program, n)):
+            src.refuse(r"\b%s\s*\(" % n, f"{n}()", why)
+        for c in calls:
+            if len(c.arguments) != 1:
+                src.refuse(r"\b%s\s*\(" % n, f"{n}()", "takes one argument (a time)")
     for call in lookup(program, T.FUNCTION_CALL):
         n = name_of(call.name)
-        if n == "net_send":
+        if n == "net_send" or n in ARTIFICIAL_CALLS:
             continue
         if n in REFUSED_CALLS:
             src.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()", REFUSED_CALLS[n])

@@ -151,17 +151,31 @@ struct BackendSimulation final : Simulation::Impl {
         throw;
       }
       observed->end();
-      report(steps, static_cast<std::int64_t>(sim.spikes().size()), true);
+      report(steps, static_cast<std::int64_t>(sim.spikes().size() + sim.artificial_spikes().size()),
+             true);
     } else {
       sim.run();
     }
     SimulationResult r;
+    // The cells' and drawn sources' spikes (at their steps) merged with the artificial
+    // cells' (at their exact times), in (time, gid) order.
     const std::vector<Spike>& spikes = sim.spikes();
-    r.spike_gids.reserve(spikes.size());
-    r.spike_times.reserve(spikes.size());
+    const std::vector<TimedSpike>& timed = sim.artificial_spikes();
+    r.spike_gids.reserve(spikes.size() + timed.size());
+    r.spike_times.reserve(spikes.size() + timed.size());
+    std::size_t a = 0;
     for (const Spike& s : spikes) {
+      const double time = s.step * dt;
+      for (; a < timed.size() && timed[a] < TimedSpike{s.gid, time}; ++a) {
+        r.spike_gids.push_back(timed[a].gid);
+        r.spike_times.push_back(timed[a].time);
+      }
       r.spike_gids.push_back(s.gid);
-      r.spike_times.push_back(s.step * dt);
+      r.spike_times.push_back(time);
+    }
+    for (; a < timed.size(); ++a) {
+      r.spike_gids.push_back(timed[a].gid);
+      r.spike_times.push_back(timed[a].time);
     }
     r.records = sim.local_records();
     const auto& rows = sim.traces();

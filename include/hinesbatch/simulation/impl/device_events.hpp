@@ -357,8 +357,9 @@ class DeviceEventQueue {
 
   // Turns spikes (sorted by (step, gid)) into events in the pool; returns their number.
   // Throws std::logic_error when an event falls before first_open_step (it would be late).
+  // times (artificial cells' spikes): each spike's exact time instead of its step's.
   std::int64_t push_spikes(const ExecutionSpace& exec, const std::vector<Spike>& spikes,
-                           std::int64_t first_open_step) {
+                           std::int64_t first_open_step, const std::vector<double>& times = {}) {
     const std::int64_t ns = static_cast<std::int64_t>(spikes.size());
     if (ns == 0 || num_sources_ == 0) return 0;
     std::vector<std::int64_t> gid(ns), step(ns);
@@ -366,14 +367,22 @@ class DeviceEventQueue {
       gid[i] = spikes[i].gid;
       step[i] = spikes[i].step;
     }
+    const bool timed = !times.empty();
+    if (timed && static_cast<std::int64_t>(times.size()) != ns)
+      throw std::invalid_argument("hinesbatch: spike times and spikes of different lengths");
     grow(spk_gid_, ns, "hb::spk_gid");
     grow(spk_step_, ns, "hb::spk_step");
     grow(spk_first_, ns, "hb::spk_first");
     grow(spk_offset_, ns + 1, "hb::spk_offset");
     copy_in(exec, spk_gid_, gid);
     copy_in(exec, spk_step_, step);
+    if (timed) {
+      grow(spk_time_, ns, "hb::spk_time");
+      copy_in(exec, spk_time_, times);
+    }
     auto sgid = spk_gid_;
     auto sstep = spk_step_;
+    auto stime = spk_time_;
     auto first_target = spk_first_;
     auto offset = spk_offset_;
     auto srcg = source_gid_;
@@ -425,7 +434,7 @@ class DeviceEventQueue {
           const std::int64_t c = (i + 1 < ns ? offset(i + 1) : m) - offset(i);
           for (std::int64_t k = 0; k < c; ++k) {
             const std::int64_t t = first_target(i) + k;
-            const double te = static_cast<double>(sstep(i)) * dt + td(t);
+            const double te = (timed ? stime(i) : static_cast<double>(sstep(i)) * dt) + td(t);
             const std::int64_t st = impl::delivery_step_of(te, dt);
             if (st < first_open_step) ++bad;
             ps(o + k) = st;
@@ -677,6 +686,7 @@ class DeviceEventQueue {
   view<double> pool_w_, spare_w_, pool_t_, spare_t_;
   view<int> pool_vec_, spare_vec_;
   view<std::int64_t> spk_gid_, spk_step_, spk_first_, spk_offset_, win_pos_;
+  view<double> spk_time_;
   view<std::uint64_t> key_;
   view<int> wsyn_, step_begin_, wvec_;
   view<double> ww_, wt_;

@@ -42,6 +42,10 @@ inline MechanismEntryProblem mechanism_entry_problem(const GeneratedMechanism& e
   if (m.point_process)
     return {P::Name, -1,
             "is a point process: cell.mechanisms inserts density mechanisms in regions"};
+  if (m.artificial_cell)
+    return {P::Name, -1,
+            "is an artificial cell (a spike source of its own: sources[].mechanism), not a "
+            "density mechanism"};
   for (std::size_t k = 0; k < e.parameters.size(); ++k) {
     const MechanismParameter& p = e.parameters[k];
     const int v = m.variable_index(p.name);

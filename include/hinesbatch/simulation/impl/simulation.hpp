@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/simulation/impl/artificial_cells.hpp"
 #include "hinesbatch/simulation/impl/cell_group.hpp"
 #include "hinesbatch/simulation/impl/device_events.hpp"
 #include "hinesbatch/simulation/impl/events.hpp"
@@ -186,6 +187,9 @@ class NetworkSimulation {
     events_.push_external(exec, x_step, x_syn, x_w, x_time, x_vector);
     upload_weight_vectors(exec);
     sources_ = SourceSpikes(net, params.dt);
+    if (net.has_artificial_cells())
+      artificial_ =
+          ArtificialCells(net, nmodl::description<Catalogue>(), params.dt, params.celsius);
     metrics_.setup_connections_s = since(t_connections);
     // Recordings that live here.
     std::vector<int> rs, rn;
@@ -237,6 +241,8 @@ class NetworkSimulation {
   void run() {
     const auto t_start = clock::now();
     group_->initialize(exec_);
+    artificial_.initialize();
+    artificial_raster_.clear();
     if (!vector_synapse_host_.empty()) {
       const auto h = Kokkos::create_mirror_view(vectors_);
       for (std::size_t i = 0; i < vectors_host_values_.size(); ++i) h(i) = vectors_host_values_[i];
@@ -263,6 +269,13 @@ class NetworkSimulation {
       metrics_.compute_s += since(t);
       copy_trace_rows(first, 1, count + 1);
       const std::int64_t open = first + count;  // first step not yet run
+      // The artificial cells' events of this epoch's steps: their inputs came with earlier
+      // epochs' spikes, and their spikes reach no one before the next epoch.
+      if (!artificial_.empty()) {
+        t = clock::now();
+        queue_artificial_spikes(artificial_.advance(open), open);
+        metrics_.events_s += since(t);
+      }
       // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
       // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
       // join the gathered spikes without being exchanged.
@@ -304,11 +317,12 @@ class NetworkSimulation {
       queue_spikes(std::move(all), steps_);
     }
     std::sort(raster_.begin(), raster_.end());
+    std::sort(artificial_raster_.begin(), artificial_raster_.end());  // net_event(t) may be any t
     metrics_.wall_rank_s = since(t_start);
     metrics_.steps = steps_;
     metrics_.epochs = epochs;
     metrics_.simulated_ms = steps_ * params_.dt;
-    metrics_.spikes = static_cast<std::int64_t>(raster_.size());
+    metrics_.spikes = static_cast<std::int64_t>(raster_.size() + artificial_raster_.size());
     // Collective: every rank reaches this point.
     metrics_.compute_max_s = exchange_.max(metrics_.compute_s);
     metrics_.compute_mean_s = exchange_.sum(metrics_.compute_s) / exchange_.size();
@@ -316,9 +330,11 @@ class NetworkSimulation {
     metrics_.global_nodes = static_cast<std::int64_t>(exchange_.sum(double(metrics_.local_nodes)));
   }
 
-  // Every spike of the network (all ranks), the sources' included, sorted by (step, gid);
-  // time = step * dt.
+  // Every spike of the network (all ranks), the drawn sources' included, sorted by (step,
+  // gid); time = step * dt.
   const std::vector<Spike>& spikes() const { return raster_; }
+  // The artificial cells' spikes at their exact times, sorted by (time, gid).
+  const std::vector<TimedSpike>& artificial_spikes() const { return artificial_raster_; }
   // Traces of the records that live on this rank: rows t = 0, record_interval, ..., one
   // column per local record (in the order given).
   const std::vector<RecordSpec>& local_records() const { return local_records_; }
@@ -411,11 +427,33 @@ class NetworkSimulation {
                                                            static_cast<std::int64_t>(all.size()));
     std::sort(all.begin(), all.end());
     metrics_.events_delivered += static_cast<std::int64_t>(events_.push_spikes(exec_, all, open));
+    if (!artificial_.empty()) {
+      std::vector<TimedSpike> timed(all.size());
+      for (std::size_t i = 0; i < all.size(); ++i)
+        timed[i] = {all[i].gid, static_cast<double>(all[i].step) * params_.dt};
+      artificial_.receive(timed);
+    }
     // NEURON checks thresholds at the start of a step, so a crossing in the last step
     // (at t = tstop) is never reported: neither is it here.
     for (const Spike& s : all)
       if (s.step < steps_) raster_.push_back(s);
     metrics_.events_s += since(t);
+  }
+
+  // The artificial cells' spikes of an epoch (every rank makes them all): into the raster,
+  // as events at their exact times into the device queue and into the artificial cells.
+  void queue_artificial_spikes(const std::vector<TimedSpike>& fired, std::int64_t open) {
+    if (fired.empty()) return;
+    std::vector<Spike> spikes(fired.size());
+    std::vector<double> times(fired.size());
+    for (std::size_t i = 0; i < fired.size(); ++i) {
+      spikes[i] = {fired[i].gid, delivery_step(fired[i].time, params_.dt)};
+      times[i] = fired[i].time;
+    }
+    metrics_.events_delivered +=
+        static_cast<std::int64_t>(events_.push_spikes(exec_, spikes, open, times));
+    artificial_.receive(fired);
+    artificial_raster_.insert(artificial_raster_.end(), fired.begin(), fired.end());
   }
 
   void record(int row) {
@@ -460,6 +498,8 @@ class NetworkSimulation {
   Kokkos::View<const int*, memory_space> vector_init_synapse_, vector_init_begin_,
       vector_init_first_;
   SourceSpikes sources_;
+  ArtificialCells artificial_;
+  std::vector<TimedSpike> artificial_raster_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;

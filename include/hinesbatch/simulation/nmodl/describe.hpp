@@ -36,6 +36,45 @@ struct LeakProbe {
   }
 };
 
+// An artificial cell's accessor on the host: one instance's values in an
+// ArtificialCellCall, and what it asks for recorded there in order.
+struct ArtificialCellAccessor {
+  ArtificialCellCall* call;
+  KOKKOS_INLINE_FUNCTION double v() const { return 0.0; }
+  KOKKOS_INLINE_FUNCTION double t() const { return call->t; }
+  KOKKOS_INLINE_FUNCTION double dt() const { return call->dt; }
+  KOKKOS_INLINE_FUNCTION double celsius() const { return call->celsius; }
+  KOKKOS_INLINE_FUNCTION double area() const { return 100.0; }
+  KOKKOS_INLINE_FUNCTION double diam() const { return 1.0; }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double get() const {
+    return call->variables[I];
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION void set(double x) const {
+    call->variables[I] = x;
+  }
+  template <int I>
+  KOKKOS_INLINE_FUNCTION double global() const {
+    return call->globals[I];
+  }
+  KOKKOS_INLINE_FUNCTION void add_current(double, double) {}
+  KOKKOS_INLINE_FUNCTION void act(ArtificialCellCall::Action::Kind kind, double time, double flag) {
+    if (call->num_actions < ArtificialCellCall::kMaxActions)
+      call->actions[call->num_actions] = {kind, time, flag};
+    ++call->num_actions;
+  }
+  KOKKOS_INLINE_FUNCTION void net_send(double delay, double flag) {
+    act(ArtificialCellCall::Action::Send, delay, flag);
+  }
+  KOKKOS_INLINE_FUNCTION void net_event(double time) {
+    act(ArtificialCellCall::Action::Event, time, 0);
+  }
+  KOKKOS_INLINE_FUNCTION void net_move(double time) {
+    act(ArtificialCellCall::Action::Move, time, 0);
+  }
+};
+
 template <class M>
 CatalogueMechanism describe_mechanism() {
   CatalogueMechanism d;
@@ -47,6 +86,21 @@ CatalogueMechanism describe_mechanism() {
   d.receive_keeps_weights = M::net_receive_keeps_weights;
   d.receive_reads_t = M::net_receive_reads_t;
   d.receive_sends = M::net_receive_sends;
+  if constexpr (M::kind == MechanismKind::ArtificialCell) {
+    d.artificial_cell = true;
+    d.artificial_initial = [](ArtificialCellCall& c) {
+      ArtificialCellAccessor a{&c};
+      M::initial(a);
+    };
+    d.artificial_receive = [](ArtificialCellCall& c, double* w, double flag) {
+      ArtificialCellAccessor a{&c};
+      M::net_receive(a, w, flag);
+    };
+    d.artificial_receive_initial = [](ArtificialCellCall& c, double* w) {
+      ArtificialCellAccessor a{&c};
+      M::net_receive_initial(a, w);
+    };
+  }
   for (const VariableInfo& v : M::variables)
     d.variables.push_back({v.name,
                            v.kind == VariableKind::Parameter ? CatalogueVariable::Parameter

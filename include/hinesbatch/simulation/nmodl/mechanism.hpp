@@ -9,6 +9,8 @@
 //   template <class Accessor> static void current(Accessor&);     nrn_cur (secondorder 0)
 //   template <class Accessor> static void state(Accessor&);       nrn_state (SOLVE blocks)
 //   template <class Accessor> static void net_receive(Accessor&, double* w);  point processes
+//       and artificial cells (their accessor adds net_send(delay, flag), net_event(t) and
+//       net_move(t))
 //   template <int W, class Accessor> static void current_lanes(Accessor&);  where has_lanes:
 //   template <int W, class Accessor> static void state_lanes(Accessor&);    W instances at once
 //
@@ -68,7 +70,7 @@ using std::tan;
 using std::tanh;
 }  // namespace math
 
-enum class MechanismKind { Density, PointProcess };
+enum class MechanismKind { Density, PointProcess, ArtificialCell };
 enum class VariableKind { Parameter, State, Assigned };
 enum class IonRole { Reversal, Inside, Outside, Current };
 

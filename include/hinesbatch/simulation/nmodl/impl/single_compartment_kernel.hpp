@@ -114,18 +114,21 @@ struct PhaseCall {
   double flag = 0;
   template <class M>
   KOKKOS_INLINE_FUNCTION void apply(int) const {
-    InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
-    if (phase == 0) M::initial(a);
-    if (phase == 1) M::current(a);
-    if (phase == 2) M::state(a);
-    if constexpr (M::has_net_receive) {
-      if (phase == 3) {
-        if constexpr (M::net_receive_sends)
-          M::net_receive(a, w, flag);
-        else
-          M::net_receive(a, w);
+    // An artificial cell has no compartment: networks run it (ArtificialCells).
+    if constexpr (M::kind != MechanismKind::ArtificialCell) {
+      InstanceAccessor<M> a{c, vars, globals, ion_index, ion_base};
+      if (phase == 0) M::initial(a);
+      if (phase == 1) M::current(a);
+      if (phase == 2) M::state(a);
+      if constexpr (M::has_net_receive) {
+        if (phase == 3) {
+          if constexpr (M::net_receive_sends)
+            M::net_receive(a, w, flag);
+          else
+            M::net_receive(a, w);
+        }
+        if (phase == 4) M::net_receive_initial(a, w);
       }
-      if (phase == 4) M::net_receive_initial(a, w);
     }
   }
 };

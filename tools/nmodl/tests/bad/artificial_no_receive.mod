@@ -1,0 +1,5 @@
+NEURON {
+    ARTIFICIAL_CELL silent
+    RANGE x
+}
+PARAMETER { x = 1 }
