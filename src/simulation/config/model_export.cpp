@@ -120,9 +120,10 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   const NetworkSpec net = simulated_network(c);
   for (const SourceGroup& g : net.sources)
     if (g.type != SourceGroup::Artificial)
-      throw InputError("output.model: a network with regular or Poisson spike sources cannot "
-                       "be exported (the model format has no NetStim; artificial cells it has)",
-                       c.path, 0, g.name);
+      throw InputError(
+          "output.model: a network with regular or Poisson spike sources cannot "
+          "be exported (the model format has no NetStim; artificial cells it has)",
+          c.path, 0, g.name);
   json m;
   m["format"] = "hinesbatch-model-1";
   m["dt"] = c.params.dt;
