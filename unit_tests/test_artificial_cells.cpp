@@ -179,11 +179,11 @@ TEST(ArtificialCells, ErrorsNameTheCell) {
 
 TEST(ArtificialCells, ConfigNamesAMechanismThatIsNoArtificialCell) {
   const MechanismCatalogue cat = pacer_catalogue();
-  auto message = [&](const std::string& sources) {
+  auto message = [&](const std::string& sources, const std::string& record = "[]") {
     const std::string text = R"({"dt": 0.025, "tstop": 10,
       "cell": {"morphology": "synthetic:ball-and-stick", "nseg": 3},
       "sources": )" + sources +
-                             R"(,
+                             R"(, "record": )" + record + R"(,
       "network": {"type": "explicit", "cells": 1, "connections": [[1, 0, 0, 0.1, 1.0]]}})";
     try {
       parse_simulation_config(text, "cfg.json", "", {}, cat);
@@ -207,6 +207,22 @@ TEST(ArtificialCells, ConfigNamesAMechanismThatIsNoArtificialCell) {
       << m;
   m = message(R"([{"name": "p", "type": "poisson", "mechanism": "pacer"}])");
   EXPECT_NE(m.find("sources[0].mechanism': is for artificial cells"), std::string::npos) << m;
+  // Records of an artificial cell: a variable of its mechanism, no location.
+  const std::string pacer = R"([{"name": "p", "mechanism": "pacer"}])";
+  EXPECT_EQ(message(pacer, R"([{"gid": 1, "variable": "inputs"}])"), "no error");
+  m = message(pacer, R"([{"gid": 1, "variable": "v"}])");
+  EXPECT_NE(m.find("record[].variable': is not a variable of pacer (period, mode, inputs)"),
+            std::string::npos)
+      << m;
+  m = message(pacer, R"([{"gid": 1, "variable": "inputs", "location": {"section": 0}}])");
+  EXPECT_NE(m.find("record[].location': is not given for an artificial cell (gid 1"),
+            std::string::npos)
+      << m;
+  m = message(R"([{"name": "c", "interval": 5}])", R"([{"gid": 1, "variable": "inputs"}])");
+  EXPECT_NE(m.find("record[].gid': is not a cell of the network (network.cells = 1) nor an "
+                   "artificial cell of its sources"),
+            std::string::npos)
+      << m;
 }
 
 }  // namespace

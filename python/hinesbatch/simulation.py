@@ -381,8 +381,10 @@ class Network:
         "v" (the membrane potential),
         an ion value ("cai", "eca", "ica") or a generated mechanism's variable as NEURON
         names it ("m_hh"). With synapse=k, a variable of gid's synapse k by its point
-        process's own name ("g" of ExpSyn, NEURON's syn._ref_g); section and x are unused."""
-        self.records.append((int(gid), int(section), float(x), str(variable),
+        process's own name ("g" of ExpSyn, NEURON's syn._ref_g); section and x are unused.
+        gid an artificial cell's SpikeSource: a variable of its mechanism ("m" of
+        IntervalFire, NEURON's ivf._ref_m); section and x are unused."""
+        self.records.append((self._gid_or_source(gid), int(section), float(x), str(variable),
                              None if synapse is None else int(synapse)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
@@ -429,7 +431,8 @@ class Network:
                    "events": [[self._gid(e[0])] + list(e[1:]) for e in self.events],
                    "iclamps": [dict(s) for s in self.iclamps]}
         model = dict(self.params, tstop=float(tstop), network=network,
-                     record=[_record_entry(*r) for r in self.records])
+                     record=[{"gid": r[0].gid, "variable": r[3]} if isinstance(r[0], SpikeSource)
+                             else _record_entry(*r) for r in self.records])
         if self.sources:
             model["sources"] = [dict(s) for s in self.sources]
         return model

@@ -372,6 +372,7 @@ def test_artificial_cells_are_sources_that_receive():
     pacer = net.add_artificial_cells("driftfire", 2, parameters={"period": 7}, name="pace")
     net.connect(0, pacer[1], weight=0.4, delay=1.5)
     net.add_event(pacer[0], 2.0, 0.9)
+    net.record(pacer[1], variable="m")
     net.add_cells(cell, 1)  # the sources' gids move after it
     net.connect(pacer[0], 1, weight=0.01, delay=1.0)
     model = net._model(10.0)
@@ -379,6 +380,7 @@ def test_artificial_cells_are_sources_that_receive():
                                  "parameters": {"period": 7.0}}]
     assert model["network"]["connections"] == [[0, 3, 0, 0.4, 1.5], [2, 1, 0, 0.01, 1.0]]
     assert model["network"]["events"] == [[2, 0, 2.0, 0.9]]
+    assert model["record"] == [{"gid": 3, "variable": "m"}]
     with pytest.raises(hb.InputError) as e:
         net.run(10.0, backend="host")
     assert "sources[0].mechanism" in str(e.value) and "'defaults' are none" in str(e.value)

@@ -195,9 +195,16 @@ def run(model, quiet=False):
     tvec = h.Vector()
     tvec.record(h._ref_t, rec_dt) if rec_dt else tvec.record(h._ref_t)
     for r in model.get("record", []):
-        gid, sid, x = int(r["gid"]), int(r["section"]), float(r["x"])
+        gid = int(r["gid"])
         var = r.get("variable", "v")  # NEURON's own name: v, cai, m_hh
         v = h.Vector()
+        if gid in artificial:  # a variable of an artificial cell: ivf._ref_m
+            ref = getattr(artificial[gid][0], "_ref_" + var)
+            header.append("g%d_%s" % (gid, var))
+            v.record(ref, rec_dt) if rec_dt else v.record(ref)
+            recs.append(v)
+            continue
+        sid, x = int(r["section"]), float(r["x"])
         if "synapse" in r:  # a variable of the cell's synapse: syn._ref_g
             ref = getattr(cells[gid]["syns"][int(r["synapse"])], "_ref_" + var)
             header.append("g%d_syn%d_%s" % (gid, int(r["synapse"]), var))

@@ -159,6 +159,7 @@ void ArtificialCells::initialize() {
   moved_.clear();
   seq_ = 0;
   next_step_ = 0;
+  last_row_ = 0;
   weights_ = initial_weight_values_;
   for (Cell& c : cells_) {
     const CatalogueMechanism& m = cat_->mechanisms[c.mechanism];
@@ -187,12 +188,18 @@ void ArtificialCells::initialize() {
   }
 }
 
-std::vector<TimedSpike> ArtificialCells::advance(std::int64_t end) {
+std::vector<TimedSpike> ArtificialCells::advance(std::int64_t end,
+                                                 const std::function<void(std::int64_t)>& on_row) {
   std::vector<TimedSpike> out;
+  auto rows_to = [&](std::int64_t r) {
+    for (; last_row_ < r; ++last_row_)
+      if (on_row) on_row(last_row_ + 1);
+  };
   while (!queue_.empty()) {
     const Event e = queue_.top();
     const std::int64_t step = delivery_step(e.time, dt_);
     if (step >= end) break;
+    rows_to(step);  // the events before this step are all in
     queue_.pop();
     if (moved_.erase(e.seq)) continue;  // net_move put it elsewhere
     Cell& c = cells_[e.cell];
@@ -213,6 +220,7 @@ std::vector<TimedSpike> ArtificialCells::advance(std::int64_t end) {
     m.artificial_receive(call, w, e.flag);
     act(c, call, e.vector, &out);
   }
+  rows_to(end);
   next_step_ = std::max(next_step_, end);
   std::sort(out.begin(), out.end());
   return out;
@@ -234,13 +242,17 @@ void ArtificialCells::receive(const std::vector<TimedSpike>& spikes) {
   }
 }
 
-double ArtificialCells::value(std::int64_t gid, const std::string& name) const {
+std::int64_t ArtificialCells::value_index(std::int64_t gid, const std::string& name) const {
   const std::int64_t i = gid - first_gid_;
-  if (i < 0 || i >= static_cast<std::int64_t>(cell_of_.size()) || cell_of_[i] < 0)
-    return std::numeric_limits<double>::quiet_NaN();
+  if (i < 0 || i >= static_cast<std::int64_t>(cell_of_.size()) || cell_of_[i] < 0) return -1;
   const Cell& c = cells_[cell_of_[i]];
   const int v = cat_->mechanisms[c.mechanism].variable_index(name);
-  return v < 0 ? std::numeric_limits<double>::quiet_NaN() : values_[c.first + v];
+  return v < 0 ? -1 : static_cast<std::int64_t>(c.first) + v;
+}
+
+double ArtificialCells::value(std::int64_t gid, const std::string& name) const {
+  const std::int64_t k = value_index(gid, name);
+  return k < 0 ? std::numeric_limits<double>::quiet_NaN() : value_at(k);
 }
 
 }  // namespace hinesbatch

@@ -169,6 +169,10 @@ void RunOutputs::on_epoch(const EpochReport& e) {
     // A column other than v names its variable: g0_s0_x0.5 is v, g0_s0_x0.5_cai is cai,
     // g0_syn3_g is g of gid 0's synapse 3.
     for (const RecordSpec& rec : records_) {
+      if (rec.artificial) {  // g4_m is m of artificial cell 4
+        f.printf(",g%lld_%s", static_cast<long long>(rec.gid), rec.variable.c_str());
+        continue;
+      }
       if (rec.synapse >= 0) {
         f.printf(",g%lld_syn%d_%s", static_cast<long long>(rec.gid), rec.synapse,
                  rec.variable.c_str());

@@ -117,6 +117,9 @@ struct RecordSpec {
   Location where;
   std::string variable = "v";
   int synapse = -1;
+  // gid is an artificial cell (a source past the cells): variable is its mechanism's, where
+  // and synapse unused.
+  bool artificial = false;
 };
 
 struct RunMetrics {

@@ -252,6 +252,10 @@ std::string model_json(const SimulationConfig& c, const std::vector<std::int64_t
   m["events"] = events;
   json rec = json::array();
   for (const RecordSpec& r : c.records) {
+    if (r.artificial) {  // a variable of an artificial cell (artificial_cells)
+      rec.push_back({{"gid", r.gid}, {"variable", r.variable}});
+      continue;
+    }
     json one = {
         {"gid", r.gid}, {"section", r.where.section}, {"x", r.where.x}, {"variable", r.variable}};
     if (r.synapse >= 0) one["synapse"] = r.synapse;  // a variable of that synapse

@@ -9,6 +9,32 @@
 
 namespace hinesbatch::config_impl {
 
+namespace {
+
+// A record of an artificial cell: a variable of its mechanism, no location or synapse.
+void read_artificial_record(const json& r, const Ctx& ctx, const SourceGroup& g, RecordSpec& rs) {
+  for (const char* k : {"location", "synapse"})
+    if (r.contains(k))
+      ctx.fail(std::string("record[].") + k,
+               "is not given for an artificial cell (gid " + std::to_string(rs.gid) +
+                   ", a variable of its mechanism " + g.mechanism + ")",
+               r.at(k));
+  const CatalogueMechanism& m = ctx.mechanisms().mechanisms[ctx.mechanisms().index_of(g.mechanism)];
+  std::string names;
+  for (const CatalogueVariable& v : m.variables) names += (names.empty() ? "" : ", ") + v.name;
+  if (!r.contains("variable"))
+    ctx.fail("record[].variable",
+             "is required for an artificial cell (a variable of " + m.name + ": " + names + ")",
+             json(nullptr));
+  rs.variable = ctx.str(r, "record[].", "variable", "");
+  if (m.variable_index(rs.variable) < 0)
+    ctx.fail("record[].variable", "is not a variable of " + m.name + " (" + names + ")",
+             r.at("variable"));
+  rs.artificial = true;
+}
+
+}  // namespace
+
 void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c) {
   const NetworkSpec& n = c.network;
   // The templates as the simulation runs them: pas and hh from the catalogue unless the
@@ -26,9 +52,15 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
     ctx.only(r, "record[]", {"gid", "location", "synapse", "variable"});
     RecordSpec rs;
     rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
+    if (const SourceGroup* g = n.source_group(rs.gid); g && g->type == SourceGroup::Artificial) {
+      read_artificial_record(r, ctx, *g, rs);
+      c.records.push_back(rs);
+      continue;
+    }
     if (rs.gid >= n.cells)
       ctx.fail("record[].gid",
-               "is not a cell of the network (network.cells = " + std::to_string(n.cells) + ")",
+               "is not a cell of the network (network.cells = " + std::to_string(n.cells) +
+                   ") nor an artificial cell of its sources",
                r.value("gid", json(0)));
     const CellTemplate& t = template_as_run(n.template_of(rs.gid));
     impl::RecordedVariable resolved;

@@ -45,12 +45,18 @@ class ArtificialCells {
   // made, sorted by (time, gid). std::runtime_error naming the cell on a net_move with no
   // flag-1 self-event pending, a self-event into the past, a non-finite time, or more than
   // kMaxEventsPerStep events of one cell in one step (a net_send(0) loop).
-  std::vector<TimedSpike> advance(std::int64_t end);
+  // on_row(r), for each step r up to `end` in order, once the state at t = r dt is known
+  // (every event due before step r delivered: what NEURON records at that t).
+  std::vector<TimedSpike> advance(std::int64_t end,
+                                  const std::function<void(std::int64_t)>& on_row = {});
   // Spikes (exact times) into the cells they connect to, at time + delay. std::logic_error
   // when one is due before a step already advanced (the epoch is longer than the delays).
   void receive(const std::vector<TimedSpike>& spikes);
-  // The value of variable `name` of artificial cell `gid` (NaN: no such variable).
+  // The value of variable `name` of artificial cell `gid` (NaN: no such variable), and
+  // where it lives (-1: nowhere) for value_at.
   double value(std::int64_t gid, const std::string& name) const;
+  std::int64_t value_index(std::int64_t gid, const std::string& name) const;
+  double value_at(std::int64_t index) const { return values_[static_cast<std::size_t>(index)]; }
 
   static constexpr int kMaxEventsPerStep = 100000;
 
@@ -107,6 +113,7 @@ class ArtificialCells {
   std::unordered_set<std::uint64_t> moved_;  // self-events net_move replaced
   std::uint64_t seq_ = 0;
   std::int64_t next_step_ = 0;  // the first step not yet advanced
+  std::int64_t last_row_ = 0;   // the last row on_row was called for
 };
 
 }  // namespace hinesbatch

@@ -23,6 +23,7 @@
 #include <future>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -195,6 +196,18 @@ class NetworkSimulation {
     std::vector<int> rs, rn;
     std::vector<impl::RecordedVariable> rv;
     for (const RecordSpec& r : records) {
+      if (r.artificial) {  // every rank runs the artificial cells: rank 0 records them
+        const std::int64_t k = artificial_.value_index(r.gid, r.variable);
+        if (k < 0)
+          throw InputError("record of gid " + std::to_string(r.gid) + ": variable '" + r.variable +
+                               "' is not one of an artificial cell of the run",
+                           {}, 0, r.variable);
+        if (exchange.rank() != 0) continue;
+        record_column_.push_back(-1 - static_cast<int>(artificial_records_.size()));
+        artificial_records_.push_back(k);
+        local_records_.push_back(r);
+        continue;
+      }
       const int s = group_->slot_of_gid(r.gid);
       if (s < 0) continue;
       const CellTemplate& t = templates[net.template_of(r.gid)];
@@ -216,6 +229,7 @@ class NetworkSimulation {
       RecordSpec here = r;
       if (r.synapse >= 0) here.where = t.synapses[r.synapse].where;
       local_records_.push_back(here);
+      record_column_.push_back(static_cast<int>(rs.size()));
       rs.push_back(s);
       rn.push_back(t.compartments.node_at(here.where));
       rv.push_back(var);
@@ -243,6 +257,7 @@ class NetworkSimulation {
     group_->initialize(exec_);
     artificial_.initialize();
     artificial_raster_.clear();
+    sample_artificial(0);
     if (!vector_synapse_host_.empty()) {
       const auto h = Kokkos::create_mirror_view(vectors_);
       for (std::size_t i = 0; i < vectors_host_values_.size(); ++i) h(i) = vectors_host_values_[i];
@@ -267,15 +282,19 @@ class NetworkSimulation {
       std::vector<Spike> local = group_->take_spikes(exec_);  // fences
       group_->check_voltages(exec_, (first + count) * params_.dt);
       metrics_.compute_s += since(t);
-      copy_trace_rows(first, 1, count + 1);
-      const std::int64_t open = first + count;  // first step not yet run
-      // The artificial cells' events of this epoch's steps: their inputs came with earlier
-      // epochs' spikes, and their spikes reach no one before the next epoch.
+      // The artificial cells' events of this epoch's steps (their records' rows too): their
+      // inputs came with earlier epochs' spikes, and their spikes reach no one before the
+      // next epoch.
       if (!artificial_.empty()) {
         t = clock::now();
-        queue_artificial_spikes(artificial_.advance(open), open);
+        queue_artificial_spikes(
+            artificial_.advance(first + count,
+                                [this](std::int64_t row) { sample_artificial(row); }),
+            first + count);
         metrics_.events_s += since(t);
       }
+      copy_trace_rows(first, 1, count + 1);
+      const std::int64_t open = first + count;  // first step not yet run
       // The sources' spikes of this epoch's steps (a cell's spikes of the epoch have steps
       // first + 1 .. open; step 0 comes with the first): every rank draws them all, so they
       // join the gathered spikes without being exchanged.
@@ -440,6 +459,15 @@ class NetworkSimulation {
     metrics_.events_s += since(t);
   }
 
+  // The artificial cells' recorded values at step `row`, where it falls on the record
+  // interval (copy_trace_rows takes them).
+  void sample_artificial(std::int64_t row) {
+    if (artificial_records_.empty() || row % params_.record_every() != 0) return;
+    std::vector<double>& v = artificial_samples_[row];
+    v.resize(artificial_records_.size());
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = artificial_.value_at(artificial_records_[k]);
+  }
+
   // The artificial cells' spikes of an epoch (every rank makes them all): into the raster,
   // as events at their exact times into the device queue and into the artificial cells.
   void queue_artificial_spikes(const std::vector<TimedSpike>& fired, std::int64_t open) {
@@ -471,7 +499,12 @@ class NetworkSimulation {
     for (int r = begin; r < end; ++r) {
       if ((first + r) % every != 0) continue;
       std::vector<double> row(local_records_.size());
-      for (std::size_t k = 0; k < row.size(); ++k) row[k] = h(r, k);
+      const auto sampled = artificial_samples_.find(first + r);
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        const int col = record_column_[k];
+        row[k] = col >= 0 ? h(r, col) : sampled->second[static_cast<std::size_t>(-1 - col)];
+      }
+      if (sampled != artificial_samples_.end()) artificial_samples_.erase(sampled);
       if (row_sink_)
         row_sink_(std::move(row));
       else
@@ -500,6 +533,11 @@ class NetworkSimulation {
   SourceSpikes sources_;
   ArtificialCells artificial_;
   std::vector<TimedSpike> artificial_raster_;
+  // Per local record: its column of trace_buf_ (>= 0) or -1 - k for the artificial cells'
+  // value artificial_records_[k], sampled by row into artificial_samples_.
+  std::vector<int> record_column_;
+  std::vector<std::int64_t> artificial_records_;
+  std::map<std::int64_t, std::vector<double>> artificial_samples_;
   std::vector<int> ev_begin_;
   std::vector<RecordSpec> local_records_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> trace_buf_;
