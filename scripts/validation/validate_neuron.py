@@ -57,11 +57,12 @@ RTOL_OTHER = 1e-4
 # (NEURON's NetCon weight vector, with its INITIAL) and reads t, the event's own time.
 # pulsesyn_*_cnic004 (cases_mod/): synapses that send themselves events (net_send).
 # driftfire_explicit_cnic004 (cases_mod/): artificial cells (ARTIFICIAL_CELL) that drive
-# cells and are driven by them and by each other.
+# cells and are driven by them and by each other; driftfire_connect_random: artificial
+# cells connected by sources[].connect into a random network.
 STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
           "hh_96ML_two_templates_cm": 1e-3, "stdpsyn_random_p3": 1e-3,
           "pulsesyn_random_cnic004": 1e-3, "pulsesyn_explicit_cnic004": 1e-3,
-          "driftfire_explicit_cnic004": 1e-3}
+          "driftfire_explicit_cnic004": 1e-3, "driftfire_connect_random": 1e-3}
 
 
 def neuron_importable(python):
