@@ -7,27 +7,11 @@
 set -euo pipefail
 sim=$1
 cfg=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/hinesbatch-sim/tests" && pwd)/ring_small.json
-command -v mpirun >/dev/null || { echo "SKIPPED: mpirun not found"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
-mpi=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
+# shellcheck source=SCRIPTDIR/rank_checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/rank_checks.sh"
 "$sim" "$cfg" --quiet --backend host --spikes "$work/ref.txt"
 n=$(wc -l <"$work/ref.txt")
 [ "$n" -ge 40 ] || { echo "FAIL: only $n spikes in the reference run"; exit 1; }
-status=0
-check() {
-  local name=$1
-  shift
-  "$@" --quiet --backend host --spikes "$work/$name.txt" >"$work/$name.log" 2>&1 ||
-    { echo "FAIL: $name exited nonzero"; cat "$work/$name.log"; status=1; return; }
-  if cmp -s "$work/ref.txt" "$work/$name.txt"; then
-    echo "ok   $name: $n spikes identical"
-  else
-    echo "FAIL $name: raster differs"; diff "$work/ref.txt" "$work/$name.txt" | head; status=1
-  fi
-}
 check np1 "${mpi[@]}" -np 1 "$sim" "$cfg"
 check np2 "${mpi[@]}" -np 2 "$sim" "$cfg"
 check np4 "${mpi[@]}" -np 4 "$sim" "$cfg"
@@ -41,4 +25,4 @@ syn='network.synapse={"name": "Exp2Syn", "parameters": {"tau1": 1, "tau2": 2}}'
 "$sim" "$cfg" --quiet --backend host --set "$syn" --spikes "$work/ref.txt"
 n=$(wc -l <"$work/ref.txt")
 check np3_exp2syn "${mpi[@]}" -np 3 "$sim" "$cfg" --set "$syn" --set run.partition=balanced
-exit $status
+exit "$status"

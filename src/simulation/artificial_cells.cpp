@@ -108,26 +108,24 @@ void ArtificialCells::push(double time, int cell, std::size_t vector, double fla
 
 void ArtificialCells::act(Cell& c, const ArtificialCellCall& call, std::size_t vector,
                           std::vector<TimedSpike>* out) {
-  const CatalogueMechanism& m = cat_->mechanisms[c.mechanism];
-  const std::string who = "artificial cell gid " + std::to_string(c.gid) + " (" + m.name + ")";
+  // The error naming the cell and the time (built only when thrown: act runs per event).
+  auto fail = [&](const std::string& what) {
+    throw std::runtime_error("hinesbatch: artificial cell gid " + std::to_string(c.gid) + " (" +
+                             cat_->mechanisms[c.mechanism].name + ") at t = " + number(call.t) +
+                             " ms: " + what);
+  };
   if (call.num_actions > ArtificialCellCall::kMaxActions)
-    throw std::runtime_error("hinesbatch: " + who + " at t = " + number(call.t) +
-                             " ms: " + std::to_string(call.num_actions) +
-                             " net_send/net_event/net_move calls in one call of its block, more "
-                             "than the " +
-                             std::to_string(ArtificialCellCall::kMaxActions) + " supported");
+    fail(std::to_string(call.num_actions) +
+         " net_send/net_event/net_move calls in one call of its block, more "
+         "than the " +
+         std::to_string(ArtificialCellCall::kMaxActions) + " supported");
   for (int k = 0; k < call.num_actions; ++k) {
     const ArtificialCellCall::Action& a = call.actions[k];
-    if (!std::isfinite(a.time))
-      throw std::runtime_error("hinesbatch: " + who + " at t = " + number(call.t) +
-                               " ms: a non-finite time (" + number(a.time) + ")");
+    if (!std::isfinite(a.time)) fail("a non-finite time (" + number(a.time) + ")");
     const int cell = static_cast<int>(&c - cells_.data());
     switch (a.kind) {
       case ArtificialCellCall::Action::Send:
-        if (a.time < 0)
-          throw std::runtime_error("hinesbatch: " + who + " at t = " + number(call.t) +
-                                   " ms: net_send with a negative delay (" + number(a.time) +
-                                   " ms)");
+        if (a.time < 0) fail("net_send with a negative delay (" + number(a.time) + " ms)");
         push(call.t + a.time, cell, vector, a.flag);
         if (a.flag == 1.0) {  // NEURON: only a flag-1 self-event moves
           c.movable = seq_;
@@ -138,12 +136,8 @@ void ArtificialCells::act(Cell& c, const ArtificialCellCall& call, std::size_t v
         if (out) out->push_back({c.gid, a.time});
         break;
       case ArtificialCellCall::Action::Move: {
-        if (c.movable == 0)
-          throw std::runtime_error("hinesbatch: " + who + " at t = " + number(call.t) +
-                                   " ms: net_move with no flag-1 self-event pending");
-        if (a.time < call.t)
-          throw std::runtime_error("hinesbatch: " + who + " at t = " + number(call.t) +
-                                   " ms: net_move into the past (" + number(a.time) + " ms)");
+        if (c.movable == 0) fail("net_move with no flag-1 self-event pending");
+        if (a.time < call.t) fail("net_move into the past (" + number(a.time) + " ms)");
         moved_.insert(c.movable);
         // The moved event keeps its vector and flag 1 (net_move is NET_RECEIVE's).
         push(a.time, cell, c.movable_vector, 1.0);

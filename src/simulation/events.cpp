@@ -31,6 +31,7 @@ SourceSpikes::SourceSpikes(const NetworkSpec& net, double dt) : groups_(net.sour
   next_.reserve(static_cast<std::size_t>(net.num_sources()));
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const SourceGroup& g = groups_[k];
+    if (g.type == SourceGroup::Artificial) continue;  // ArtificialCells runs those
     for (std::int64_t i = 0; i < g.count; ++i) {
       const std::int64_t gid = net.cells + g.first + i;
       next_.push_back({gid, 0, spike_time(g, gid, 0, 0), static_cast<int>(k)});

@@ -175,24 +175,19 @@ void NetworkSpec::validate() const {
   // Events into a source gid reach only an artificial cell (regular and Poisson trains are
   // drawn, deaf to inputs).
   if (type == Explicit && listed) {
-    auto deaf = [&](std::int64_t gid) {
+    auto deaf = [&](const char* list, std::size_t i, std::int64_t gid) {
       const SourceGroup* g = source_group(gid);
-      return g && g->type != SourceGroup::Artificial ? g : nullptr;
-    };
-    const ExplicitNetwork& l = listed->lists;
-    for (std::size_t i = 0; i < l.connections.size() + l.events.size(); ++i) {
-      const bool connection = i < l.connections.size();
-      const std::int64_t gid =
-          connection ? l.connections[i].target : l.events[i - l.connections.size()].gid;
-      if (const SourceGroup* g = deaf(gid))
-        bad(std::string(connection ? "connections[" : "events[") +
-                std::to_string(connection ? i : i - l.connections.size()) + "]: target gid " +
-                std::to_string(gid) + " is a " +
-                (g->type == SourceGroup::Poisson ? "Poisson" : "regular") +
+      if (g && g->type != SourceGroup::Artificial)
+        bad(std::string(list) + "[" + std::to_string(i) + "]: target gid " + std::to_string(gid) +
+                " is a " + (g->type == SourceGroup::Poisson ? "Poisson" : "regular") +
                 " spike source of group '" + g->name +
                 "': only cells and artificial cells receive events",
             std::to_string(gid));
-    }
+    };
+    const ExplicitNetwork& l = listed->lists;
+    for (std::size_t i = 0; i < l.connections.size(); ++i)
+      deaf("connections", i, l.connections[i].target);
+    for (std::size_t i = 0; i < l.events.size(); ++i) deaf("events", i, l.events[i].gid);
   }
   if (!blocks.empty()) {
     std::int64_t first = 0;
