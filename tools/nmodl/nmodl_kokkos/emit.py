@@ -11,6 +11,7 @@ import re
 import nmodl
 
 from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, DefiniteAssignment, T,
+                       is_steady_state_dt,
                        Variable, lookup, name_of, number_of)
 
 CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
@@ -60,6 +61,7 @@ class Emitter:
         self.uniforms = []
         self.hoist = True
         self.locals = set()
+        self.steady_state = False  # printing a SOLVE ... STEADYSTATE's block
         # Per-instance invariants: expressions of values that cannot change during a run (the
         # instance's variables that no block of a step writes, GLOBALs, constants, celsius,
         # dt) that call a function or divide (ExpSyn's exp(-dt/tau)): computed once per
@@ -264,6 +266,10 @@ class Emitter:
             if e.get_node_type() == T.STATEMENT_BLOCK:  # an inlined PROCEDURE or FUNCTION
                 self.stmt(e, out, ind)
                 return
+            if is_steady_state_dt(s):
+                # Only the frontend writes dt (a steady state's own block): it shadows the step's.
+                out.append(f"{p}[[maybe_unused]] const double dt = {self.expr(e.rhs)};")
+                return
             if e.get_node_type() == T.BINARY_EXPRESSION and e.op.eval() == "=":
                 out.append(f"{p}{self.expr(e.lhs)} = {self.expr(e.rhs)};")
                 return
@@ -299,7 +305,10 @@ class Emitter:
                 out.append(p + "[[maybe_unused]] double " + ", ".join(f"{n} = 0.0" for n in names) + ";")
         elif t == T.STATEMENT_BLOCK:
             out.append(p + "{")
+            steady = bool(s.statements) and is_steady_state_dt(s.statements[0])
+            saved, self.steady_state = self.steady_state, self.steady_state or steady
             self.stmts(s.statements, out, ind + 1)
+            self.steady_state = saved
             out.append(p + "}")
         elif t == T.IF_STATEMENT:
             out.append(f"{p}if ({self.expr(s.condition)}) {{")
@@ -353,12 +362,19 @@ class Emitter:
 
     def newton(self, s, out, ind):
         # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations.
+        # A steady state (dt = 1e9) stops on the update instead, as NEURON's sparse does
+        # (sum |dX| <= 1e-6, at most 21 iterations): there F is dt times a sum of terms
+        # that cancel, so its rounding (about 1e-7) stays far above 1e-12.
         def solve(q, n):
-            out.append(f"{q}for (int hb_iter = 0; hb_iter < 1000; ++hb_iter) {{")
+            count = 21 if self.steady_state else 1000
+            out.append(f"{q}for (int hb_iter = 0; hb_iter < {count}; ++hb_iter) {{")
             self.stmts(s.functor_block.statements, out, ind + 2)
-            out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
+            if not self.steady_state:
+                out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
             out.append(f"{q}  ::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
             out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] -= nmodl_eigen_f[hb_k];")
+            if self.steady_state:
+                out.append(f"{q}  if (::hinesbatch::nmodl::norm1<{n}>(nmodl_eigen_f) <= 1e-6) break;")
             out.append(f"{q}}}")
         self.eigen_block(s, out, ind, solve)
 

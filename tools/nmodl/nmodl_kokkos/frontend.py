@@ -46,6 +46,10 @@ MATH_FUNCTIONS = {
 ENVIRONMENT = {"v", "t", "dt", "celsius", "diam", "area"}
 BUILTIN_CONSTANTS = {"PI": 3.14159265358979323846}
 SUPPORTED_METHODS = {"cnexp", "derivimplicit", "sparse", "euler"}
+# SOLVE ... STEADYSTATE in INITIAL: one implicit step of the block with this dt (NEURON's
+# _ss_sparse and _ss_derivimplicit), whose fixed point is the steady state.
+STEADYSTATE_METHODS = {"sparse", "derivimplicit"}
+STEADYSTATE_DT = 1e9
 
 
 class Refusal(Exception):
@@ -259,7 +263,6 @@ REFUSED_NODES = [
     (T.LAG_STATEMENT, r"\bLAG\b", "LAG", "not supported"),
     (T.LON_DIFUSE, r"\bLONGITUDINAL_DIFFUSION\b", "LONGITUDINAL_DIFFUSION", "longitudinal diffusion is not supported"),
     (T.COMPARTMENT, r"\bCOMPARTMENT\b", "COMPARTMENT", "KINETIC compartment volumes are not supported yet"),
-    (T.CONSERVE, r"\bCONSERVE\b", "CONSERVE", "CONSERVE in KINETIC blocks is not supported yet"),
     (T.INDEXED_NAME, r"\w+\s*\[", "array variable", "array (indexed) variables are not supported yet"),
 ]
 
@@ -284,10 +287,18 @@ def check_refused(src, program):
     for node_type, pattern, construct, message in REFUSED_NODES:
         if lookup(program, node_type):
             src.refuse(pattern, construct, message)
+    # CONSERVE: NMODL's kinetic pass replaces the last named state's equation by the sum, as
+    # NEURON's sparse does; elsewhere NEURON rejects it.
+    in_kinetic = sum(len(lookup(b, T.CONSERVE)) for b in lookup(program, T.KINETIC_BLOCK))
+    if len(lookup(program, T.CONSERVE)) > in_kinetic:
+        src.refuse(r"\bCONSERVE\b", "CONSERVE", "CONSERVE is supported in KINETIC blocks only")
     for sb in lookup(program, T.SOLVE_BLOCK):
         block = name_of(sb.block_name)
         if sb.steadystate is not None:
-            src.refuse(r"\bSOLVE\s+%s\b" % re.escape(block), "STEADYSTATE", "SOLVE ... STEADYSTATE is not supported yet")
+            ss_method = name_of(sb.steadystate)
+            if ss_method not in STEADYSTATE_METHODS:
+                src.refuse(r"\bSTEADYSTATE\s+%s\b" % re.escape(ss_method), f"STEADYSTATE {ss_method}",
+                           "supported steady-state methods are " + ", ".join(sorted(STEADYSTATE_METHODS)))
         method = name_of(sb.method) if sb.method is not None else None
         if method is not None and method not in SUPPORTED_METHODS:
             src.refuse(r"\bMETHOD\s+%s\b" % re.escape(method), f"METHOD {method}",
@@ -589,12 +600,68 @@ def analyse(src, program):
             mech.methods.append(method)
     mech.solves = resolved
     mech.tables = bool(lookup(program, T.TABLE_STATEMENT))
+    for b in blocks:
+        if b.get_node_type() == T.INITIAL_BLOCK:
+            continue
+        for sb in lookup(b, T.SOLVE_BLOCK):
+            if sb.steadystate is not None:
+                src.refuse(r"\bSTEADYSTATE\b", "STEADYSTATE",
+                           "SOLVE ... STEADYSTATE is supported in INITIAL only")
+    if mech.initial is not None:
+        methods = {block: method for block, method, _ in resolved}
+        mech.initial = steady_states(src, mech.initial, solves, methods)
 
     if mech.kind == "artificial":
         check_artificial(src, mech)
     check_calls(src, program, mech.kind == "artificial")
     classify_hidden(mech, hidden)
     return mech
+
+
+def steady_states(src, initial, blocks, methods):
+    """INITIAL with each `SOLVE b STEADYSTATE m` replaced by a block of its own: b's solved
+    statements under `dt = STEADYSTATE_DT` (the emitter declares that dt in the block)."""
+    for sb in lookup(initial, T.SOLVE_BLOCK):
+        block = name_of(sb.block_name)
+        where = r"\bSOLVE\s+%s\b" % re.escape(block)
+        if sb.steadystate is None:
+            src.refuse(where, f"SOLVE {block}", "a SOLVE in INITIAL must be STEADYSTATE")
+        method = name_of(sb.steadystate)
+        if methods.get(block) != method:
+            src.refuse(where, f"SOLVE {block} STEADYSTATE {method}",
+                       f"the steady state of a block is supported where the BREAKPOINT also "
+                       f"SOLVEs it with METHOD {method}")
+    statements = []
+    for st in initial.statements:
+        s = st
+        if s.get_node_type() == T.EXPRESSION_STATEMENT and \
+                s.expression.get_node_type() == T.SOLVE_BLOCK:
+            s = s.expression
+        if s.get_node_type() != T.SOLVE_BLOCK:
+            if lookup(st, T.SOLVE_BLOCK):
+                src.refuse(r"\bSTEADYSTATE\b", "STEADYSTATE",
+                           "SOLVE ... STEADYSTATE is supported as a statement of INITIAL itself "
+                           "(not inside an if or a loop)")
+            statements.append(st)
+            continue
+        body = blocks[name_of(s.block_name)].statement_block.statements
+        step = ast.ExpressionStatement(ast.StatementBlock([x.clone() for x in body]))
+        statements.append(ast.ExpressionStatement(ast.StatementBlock([steady_state_dt(), step])))
+    return ast.StatementBlock(statements)
+
+
+def steady_state_dt():
+    """The statement `dt = STEADYSTATE_DT`, parsed by NMODL."""
+    program = nmodl.NmodlDriver().parse_string(f"PROCEDURE hb_steady() {{ dt = {STEADYSTATE_DT!r} }}")
+    return lookup(program, T.PROCEDURE_BLOCK)[0].statement_block.statements[0]
+
+
+def is_steady_state_dt(s):
+    if s.get_node_type() != T.EXPRESSION_STATEMENT:
+        return False
+    e = s.expression
+    return (e.get_node_type() == T.BINARY_EXPRESSION and e.op.eval() == "="
+            and name_of(e.lhs) == "dt")
 
 
 def check_artificial(src, mech):

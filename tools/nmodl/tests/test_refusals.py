@@ -33,6 +33,12 @@ CASES = [
     (["unknown_function.mod"], "unknown_function.mod", 7, "nowhere()", "unknown function"),
     (["pointer.mod"], "pointer.mod", 3, "POINTER", "not supported"),
     (["assigns_dt.mod"], "assigns_dt.mod", 4, "assignment to dt", "may only read it"),
+    (["steadystate_in_function.mod"], "steadystate_in_function.mod", 6, "STEADYSTATE",
+     "in INITIAL only"),
+    (["steadystate_unsolved.mod"], "steadystate_unsolved.mod", 4, "SOLVE k STEADYSTATE sparse",
+     "BREAKPOINT also SOLVEs it"),
+    (["conserve_in_derivative.mod"], "conserve_in_derivative.mod", 6, "CONSERVE",
+     "KINETIC blocks only"),
 ]
 
 

@@ -276,6 +276,15 @@ KOKKOS_INLINE_FUNCTION double norm2(const double* f) {
   return std::sqrt(s);
 }
 
+// Sum of magnitudes (a steady state's Newton iteration stops, as NEURON's sparse, when the
+// update's is at most 1e-6).
+template <int N>
+KOKKOS_INLINE_FUNCTION double norm1(const double* f) {
+  double s = 0;
+  for (int i = 0; i < N; ++i) s += std::fabs(f[i]);
+  return s;
+}
+
 // Solves J x = f in place (f <- x) for a small dense column-major J (J[row + N * col], the
 // order NMODL's SymPy solver writes nmodl_eigen_j in), Gaussian elimination with partial
 // pivoting. J is overwritten.
