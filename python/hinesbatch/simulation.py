@@ -339,16 +339,20 @@ class Network:
         self.sources.append(entry)
         return [SpikeSource(self, first + k) for k in range(int(count))]
 
-    def add_artificial_cells(self, mechanism, count=1, parameters=None, name=None):
+    def add_artificial_cells(self, mechanism, count=1, parameters=None, name=None, seed=None):
         """Adds `count` artificial cells (NEURON's ARTIFICIAL_CELL: an event-driven spike
         source written in NMODL, e.g. IntervalFire) of the catalogue's `mechanism`, each with
         `parameters` (its PARAMETERs by name). They spike when their NET_RECEIVE says
         (net_event), at exact times, and receive events: connect() cells or other sources to
-        them (synapse 0) and add_event() to them. Returns their SpikeSource handles (gids
-        after the cells', as add_sources' are)."""
+        them (synapse 0) and add_event() to them. A mechanism's random numbers (exprand,
+        normrand, scop_random) come from each cell's own stream, seeded by `seed` (default:
+        the network's). Returns their SpikeSource handles (gids after the cells', as
+        add_sources' are)."""
         entry = {"name": str(name) if name is not None else "sources%d" % len(self.sources),
                  "count": int(count), "mechanism": str(mechanism),
                  "parameters": {str(k): float(v) for k, v in (parameters or {}).items()}}
+        if seed is not None:
+            entry["seed"] = int(seed)
         first = self.num_sources
         self.sources.append(entry)
         return [SpikeSource(self, first + k) for k in range(int(count))]

@@ -384,3 +384,7 @@ def test_artificial_cells_are_sources_that_receive():
     with pytest.raises(hb.InputError) as e:
         net.run(10.0, backend="host")
     assert "sources[0].mechanism" in str(e.value) and "'defaults' are none" in str(e.value)
+    # Their random streams' seed, where given, goes with the entry.
+    net.add_artificial_cells("noisystim", 3, parameters={"noise": 1}, name="noise", seed=7)
+    assert net._model(10.0)["sources"][1] == {"name": "noise", "count": 3, "mechanism": "noisystim",
+                                              "parameters": {"noise": 1.0}, "seed": 7}

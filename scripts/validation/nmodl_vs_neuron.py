@@ -140,12 +140,16 @@ def cases():
                           celsius=6.3))
     # A kinetic scheme started at its steady state (SOLVE ... STEADYSTATE sparse in INITIAL),
     # under the clamp's steps and in a spiking compartment with the HH potassium channel.
-    c.append(channel_case("mcna_vclamp", "MCna", "gnabar", 0.12, ["P", "L", "M", "N", "O"], ["ina"],
-                          "vclamp", celsius=6.3))
-    c.append(channel_case("mcna_iclamp", "MCna", "gnabar", 0.12, ["P", "N", "O"], ["ina", "ik"],
-                          ("iclamp", 0.3),
-                          extra=[("k", "HHk", {"gkbar": 0.036}), ("p", "pas", {"g": 3e-4, "e": -54.3})],
-                          celsius=6.3))
+    # Its five states' sum is conserved with no CONSERVE: the steady state keeps it to
+    # rounding only (docs/MECHANISMS.md, "Steady states"; 1e-8 of it on the GPU, where
+    # multiply-adds are fused), hence 1e-7, and over four spikes 1e-6 and 1e-4 mV.
+    c.append(dict(channel_case("mcna_vclamp", "MCna", "gnabar", 0.12, ["P", "L", "M", "N", "O"],
+                               ["ina"], "vclamp", celsius=6.3), tol_rel=1e-7))
+    c.append(dict(channel_case("mcna_iclamp", "MCna", "gnabar", 0.12, ["P", "N", "O"], ["ina", "ik"],
+                               ("iclamp", 0.3),
+                               extra=[("k", "HHk", {"gkbar": 0.036}),
+                                      ("p", "pas", {"g": 3e-4, "e": -54.3})],
+                               celsius=6.3), tol_rel=1e-6, tol_v=1e-4))
     c.append(channel_case("nacaex_vclamp", "nacax", "k", 0.0002, [], ["ica", "ina"], "vclamp",
                           celsius=6.3))
     c.append(channel_case("release_vclamp", "trel", None, 0, ["Ves", "B", "Ach", "X"], [], "vclamp",
@@ -407,8 +411,9 @@ def compare(case, names, ref, ours, verbose):
             return False, [f"{name}: {len(a)} rows against NEURON's {len(b)}"]
         err = max(abs(x - y) for x, y in zip(a, b))
         if name == "v":
-            good = err <= TOL_V
-            line = f"{name}: max |dv| {err:.3g} mV (tolerance {TOL_V})"
+            tol_v = case.get("tol_v", TOL_V)
+            good = err <= tol_v
+            line = f"{name}: max |dv| {err:.3g} mV (tolerance {tol_v})"
             sa, sb = spikes(a), spikes(b)
             if sa != sb:
                 good = False

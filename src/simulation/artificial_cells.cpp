@@ -99,6 +99,9 @@ ArtificialCellCall ArtificialCells::call_of(Cell& c, double t) {
   call.t = t;
   call.dt = dt_;
   call.celsius = celsius_;
+  call.seed = groups_[static_cast<std::size_t>(c.group)].seed;
+  call.stream = static_cast<std::uint64_t>(c.gid);
+  call.draws = &c.draws;
   return call;
 }
 
@@ -164,6 +167,7 @@ void ArtificialCells::initialize() {
     c.movable = 0;
     c.step = -1;
     c.delivered = 0;
+    c.draws = 0;  // a run again draws the same numbers
     ArtificialCellCall call = call_of(c, 0.0);
     m.artificial_initial(call);
     act(c, call, kZeroVector, nullptr);

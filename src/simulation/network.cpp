@@ -9,6 +9,7 @@
 
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
+#include "hinesbatch/simulation/impl/counter_random.hpp"
 
 namespace hinesbatch {
 
@@ -49,18 +50,10 @@ void group_by_gid(std::vector<std::pair<std::int64_t, T>> pairs,
   }
 }
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 }  // namespace
 
 double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t h =
-      splitmix64(splitmix64(splitmix64(seed) ^ a) ^ (b * 0x632be59bd9b4e019ULL));
-  return static_cast<double>(h >> 11) * 0x1.0p-53;
+  return impl::counter_uniform01(seed, a, b);
 }
 
 int NetworkSpec::template_of(std::int64_t gid) const {

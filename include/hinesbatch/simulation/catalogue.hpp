@@ -4,6 +4,7 @@
 // it from a compiled catalogue; default_catalogue() is the library's, compiled from
 // mechanisms/default). The config reader checks names against it and the step schedules
 // lay out each template's mechanisms from it. No Kokkos here.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct ArtificialCellCall {
   double* variables = nullptr;  // the instance's, in CatalogueMechanism::variables order
   const double* globals = nullptr;
   double t = 0, dt = 0, celsius = 0;
+  // The cell's random numbers (scop_random, exprand, normrand): its k-th draw is
+  // impl::counter_uniform01(seed, stream, k), *draws counting the cell's draws so far.
+  std::uint64_t seed = 0, stream = 0;
+  std::uint64_t* draws = nullptr;
   struct Action {
     enum Kind { Send, Event, Move } kind = Send;
     double time = 0, flag = 0;  // Send: the delay; Event, Move: the time

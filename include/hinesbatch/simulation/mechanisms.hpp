@@ -100,6 +100,7 @@ struct IClampSpec {
 struct SynapseMechanism {
   std::string name;
   std::vector<MechanismParameter> parameters;
+  bool sends_self_events = false;  // its NET_RECEIVE calls net_send (slots per synapse)
   bool builtin() const { return name.empty(); }
 };
 // A synapse: the built-in ExpSyn (tau, e), or the point process `mechanism` names.

@@ -76,9 +76,10 @@ struct SourceGroup {
   // first: the index of its first source among all sources (gid: network cells + first).
   std::int64_t first = 0, count = 1;
   // Artificial: cells of an ARTIFICIAL_CELL mechanism of the catalogue (NEURON's
-  // IntervalFire, IntFire1, NetStim without noise), each with the parameters given; they
+  // IntervalFire, IntFire1, a NetStim with noise), each with the parameters given; they
   // spike when their NET_RECEIVE says (net_event), at its exact time, and may receive
   // events (an explicit network's connections and events into their gids, synapse 0).
+  // seed: their random streams' (one per cell: (seed, gid, draw)).
   enum Type { Regular, Poisson, Artificial } type = Regular;
   std::string mechanism;
   std::vector<std::pair<std::string, double>> parameters;

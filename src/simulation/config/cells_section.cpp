@@ -557,10 +557,14 @@ void read_source_connect(const json& c, const std::string& key, const Ctx& ctx,
   }
 }
 
-// An artificial cell group's mechanism (an ARTIFICIAL_CELL of the catalogue) and its
-// parameters; the regular and Poisson keys do not apply.
-void read_artificial_cell(const json& s, const std::string& k, const Ctx& ctx, SourceGroup& g) {
-  for (const char* x : {"start", "interval", "rate", "number", "seed"})
+// An artificial cell group's mechanism (an ARTIFICIAL_CELL of the catalogue), its
+// parameters and the seed of its cells' random streams; the regular and Poisson keys do
+// not apply.
+void read_artificial_cell(const json& s, const std::string& k, const Ctx& ctx, const NetworkSpec& n,
+                          SourceGroup& g) {
+  g.seed = static_cast<std::uint64_t>(ctx.integer(s, k, "seed", static_cast<std::int64_t>(n.seed),
+                                                  0, std::numeric_limits<std::int64_t>::max()));
+  for (const char* x : {"start", "interval", "rate", "number"})
     if (s.contains(x))
       ctx.fail(k + x,
                "is for regular and Poisson sources: an artificial cell's mechanism and its "
@@ -633,7 +637,7 @@ void read_drawn_source(const json& s, const std::string& k, const Ctx& ctx, cons
 
 // "sources": [{"name", "count", "type": "regular" | "poisson", "start", "interval" | "rate",
 // "number", "seed", "connect": {"per_cell", "weight", "delay", "tau", "e" | "synapse", "to"}}]
-// or, for artificial cells, [{"name", "count", "mechanism", "parameters", "connect"}].
+// or, for artificial cells, [{"name", "count", "mechanism", "parameters", "seed", "connect"}].
 std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
                                          const NetworkSection& net,
                                          const std::vector<BlockJson>& blocks, double tstop,
@@ -669,7 +673,7 @@ std::vector<SourceSynapses> read_sources(const json& root, const Ctx& ctx,
     else
       ctx.fail(k + "type", "must be regular, poisson or artificial", s.at("type"));
     if (g.type == SourceGroup::Artificial)
-      read_artificial_cell(s, k, ctx, g);
+      read_artificial_cell(s, k, ctx, n, g);
     else
       read_drawn_source(s, k, ctx, type, tstop, n, g);
     g.first = first;

@@ -94,9 +94,19 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
   const NetworkSpec& n = c.network;
   const double total_cells = double(n.cells) * std::max(1, c.dry_run_ranks);
   const double local_cells = c.dry_run_ranks > 1 ? double(n.cells) : total_cells / ranks;
-  double per_cell = 0;
-  for (const CellTemplate& t : c.templates) per_cell += bytes_per_cell(t, n);
+  // Where a synapse's point process sends self-events, every synapse of the rank gets
+  // run.self_events_per_synapse slots (time, flag, weight, vector: 28 bytes each).
+  bool sends = false;
+  for (const CellTemplate& t : c.templates)
+    for (const ExpSynSpec& s : t.synapses) sends = sends || s.mechanism.sends_self_events;
+  const double slot_bytes = sends ? 28.0 * c.params.self_events_per_synapse : 0.0;
+  double per_cell = 0, slots_per_cell = 0;
+  for (const CellTemplate& t : c.templates) {
+    per_cell += bytes_per_cell(t, n) + slot_bytes * double(t.synapses.size());
+    slots_per_cell += slot_bytes * double(t.synapses.size());
+  }
   per_cell /= std::max<std::size_t>(1, c.templates.size());
+  slots_per_cell /= std::max<std::size_t>(1, c.templates.size());
   // Every rank lists every rank's gids (partition_gids); traces keep a row per record_dt.
   const double steps = c.params.tstop / c.params.record_interval() + 1;
   const double bytes =
@@ -112,6 +122,10 @@ void check_memory(const SimulationConfig& c, int ranks, double available_bytes) 
   if (by_steps)
     throw InputError(std::string("config key 'tstop': ") + buf, c.path, 0,
                      format_value(c.params.tstop));
+  if (local_cells * slots_per_cell > bytes / 2)
+    throw InputError(std::string("config key 'run.self_events_per_synapse': ") + buf +
+                         " (most of it the synapses' self-event slots)",
+                     c.path, 0, std::to_string(c.params.self_events_per_synapse));
   throw InputError(std::string("config key 'network.cells': ") + buf, c.path, 0,
                    std::to_string(n.cells));
 }

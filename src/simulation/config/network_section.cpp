@@ -168,6 +168,7 @@ SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, c
     p.value.value = ctx.num(parameters, key + ".parameters.", it.key().c_str(), 0);
     out.parameters.push_back(p);
   }
+  out.sends_self_events = m.receive_sends;
   return out;
 }
 

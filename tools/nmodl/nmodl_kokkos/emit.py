@@ -10,8 +10,8 @@ import re
 
 import nmodl
 
-from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, DefiniteAssignment, T,
-                       is_steady_state_dt,
+from .frontend import (BUILTIN_CONSTANTS, ENVIRONMENT, MATH_FUNCTIONS, RANDOM_CALLS,
+                       DefiniteAssignment, T, is_steady_state_dt,
                        Variable, lookup, name_of, number_of)
 
 CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char
@@ -233,6 +233,8 @@ class Emitter:
             if n == "at_time":
                 # Only marks a discontinuity for variable-step methods; 0 in fixed step.
                 return "0.0"
+            if n in RANDOM_CALLS:  # an artificial cell's own stream (the frontend checks)
+                return f"hb_a.{n}({', '.join(args)})"
             self.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()",
                         "FUNCTION/PROCEDURE call that NMODL's inliner did not inline")
         self.refuse(r".", e.get_node_type_name(), "expression not supported")

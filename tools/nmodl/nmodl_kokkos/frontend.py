@@ -273,11 +273,13 @@ ARTIFICIAL_CALLS = {
     "net_move": "net_move is supported in an ARTIFICIAL_CELL's NET_RECEIVE only",
 }
 
+# NEURON's random functions (their argument counts): an ARTIFICIAL_CELL draws them from a
+# stream of its own (the accessor's scop_random, exprand, normrand).
+RANDOM_CALLS = {"scop_random": 0, "exprand": 1, "normrand": 2}
+
 REFUSED_CALLS = {
-    "normrand": "random numbers are not supported yet",
-    "exprand": "random numbers are not supported yet",
-    "scop_random": "random numbers are not supported yet",
-    "set_seed": "random numbers are not supported yet",
+    "set_seed": "a cell's random stream is seeded by its sources entry's seed (or the "
+                "network's), not by the mechanism",
     "nrn_random_play": "not supported",
     "state_discontinuity": "only as state_discontinuity(variable, value)",
 }
@@ -739,6 +741,14 @@ def check_calls(src, program, artificial):
     for call in lookup(program, T.FUNCTION_CALL):
         n = name_of(call.name)
         if n == "net_send" or n in ARTIFICIAL_CALLS:
+            continue
+        if n in RANDOM_CALLS:
+            if not artificial:
+                src.refuse(r"\b%s\s*\(" % n, f"{n}()",
+                           "random numbers are supported in an ARTIFICIAL_CELL (a stream per "
+                           "cell), not yet in density mechanisms or point processes")
+            if len(call.arguments) != RANDOM_CALLS[n]:
+                src.refuse(r"\b%s\s*\(" % n, f"{n}()", f"takes {RANDOM_CALLS[n]} arguments")
             continue
         if n in REFUSED_CALLS:
             src.refuse(r"\b%s\s*\(" % re.escape(n), f"{n}()", REFUSED_CALLS[n])

@@ -39,6 +39,9 @@ CASES = [
      "BREAKPOINT also SOLVEs it"),
     (["conserve_in_derivative.mod"], "conserve_in_derivative.mod", 6, "CONSERVE",
      "KINETIC blocks only"),
+    (["random_in_density.mod"], "random_in_density.mod", 7, "normrand()",
+     "supported in an ARTIFICIAL_CELL"),
+    (["set_seed.mod"], "set_seed.mod", 4, "set_seed()", "seeded by its sources entry's seed"),
 ]
 
 

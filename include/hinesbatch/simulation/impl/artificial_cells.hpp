@@ -69,6 +69,7 @@ class ArtificialCells {
     std::size_t movable_vector = 0;
     std::int64_t step = -1;  // the step of its last delivery, and how many in it
     std::int64_t delivered = 0;
+    std::uint64_t draws = 0;  // its random stream's draws so far (stream: its gid)
   };
   struct Input {
     int cell = 0;

@@ -2,7 +2,9 @@
 // The run-time description (catalogue.hpp) of a compiled catalogue: the generated
 // metadata copied into plain host structures, mechanisms and ions in the catalogue's own
 // order, so that an index found by name at run time is the compile-time one. Host code.
+#include <cmath>
 #include <hinesbatch/simulation/catalogue.hpp>
+#include <hinesbatch/simulation/impl/counter_random.hpp>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
 
 namespace hinesbatch::nmodl {
@@ -72,6 +74,18 @@ struct ArtificialCellAccessor {
   }
   KOKKOS_INLINE_FUNCTION void net_move(double time) {
     act(ArtificialCellCall::Action::Move, time, 0);
+  }
+  // NEURON's random functions, from the cell's own stream.
+  KOKKOS_INLINE_FUNCTION double scop_random() {
+    return ::hinesbatch::impl::counter_uniform01(call->seed, call->stream, (*call->draws)++);
+  }
+  KOKKOS_INLINE_FUNCTION double exprand(double mean) {
+    return -mean * std::log1p(-scop_random());  // 1 - u in (0, 1]
+  }
+  // Box-Muller with two draws (the second value is not kept: each call takes two).
+  KOKKOS_INLINE_FUNCTION double normrand(double mean, double sd) {
+    const double r = std::sqrt(-2.0 * std::log1p(-scop_random()));
+    return mean + sd * r * std::cos(6.283185307179586476925 * scop_random());
   }
 };
 
