@@ -7,9 +7,9 @@
 #include <queue>
 #include <unordered_map>
 
+#include "hinesbatch/core/counter_random.hpp"
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/core/numbers.hpp"
-#include "hinesbatch/simulation/impl/counter_random.hpp"
 
 namespace hinesbatch {
 
@@ -53,7 +53,7 @@ void group_by_gid(std::vector<std::pair<std::int64_t, T>> pairs,
 }  // namespace
 
 double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  return impl::counter_uniform01(seed, a, b);
+  return counter_uniform01(seed, a, b);
 }
 
 int NetworkSpec::template_of(std::int64_t gid) const {

@@ -43,7 +43,7 @@ struct ArtificialCellCall {
   const double* globals = nullptr;
   double t = 0, dt = 0, celsius = 0;
   // The cell's random numbers (scop_random, exprand, normrand): its k-th draw is
-  // impl::counter_uniform01(seed, stream, k), *draws counting the cell's draws so far.
+  // counter_uniform01(seed, stream, k) (core/counter_random.hpp), *draws counting them.
   std::uint64_t seed = 0, stream = 0;
   std::uint64_t* draws = nullptr;
   struct Action {

@@ -3,8 +3,8 @@
 // metadata copied into plain host structures, mechanisms and ions in the catalogue's own
 // order, so that an index found by name at run time is the compile-time one. Host code.
 #include <cmath>
+#include <hinesbatch/core/counter_random.hpp>
 #include <hinesbatch/simulation/catalogue.hpp>
-#include <hinesbatch/simulation/impl/counter_random.hpp>
 #include <hinesbatch/simulation/nmodl/mechanism.hpp>
 
 namespace hinesbatch::nmodl {
@@ -77,7 +77,7 @@ struct ArtificialCellAccessor {
   }
   // NEURON's random functions, from the cell's own stream.
   KOKKOS_INLINE_FUNCTION double scop_random() {
-    return ::hinesbatch::impl::counter_uniform01(call->seed, call->stream, (*call->draws)++);
+    return ::hinesbatch::counter_uniform01(call->seed, call->stream, (*call->draws)++);
   }
   KOKKOS_INLINE_FUNCTION double exprand(double mean) {
     return -mean * std::log1p(-scop_random());  // 1 - u in (0, 1]

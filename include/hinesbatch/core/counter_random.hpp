@@ -5,7 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-namespace hinesbatch::impl {
+namespace hinesbatch {
 
 KOKKOS_INLINE_FUNCTION std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -22,4 +22,4 @@ KOKKOS_INLINE_FUNCTION double counter_uniform01(std::uint64_t seed, std::uint64_
   return static_cast<double>(h >> 11) * 0x1.0p-53;
 }
 
-}  // namespace hinesbatch::impl
+}  // namespace hinesbatch
