@@ -240,15 +240,25 @@ def tables(rows, context, peers_present):
     return "\n".join(out)
 
 
+# impl::kWarpMaxRows (thomas_warp.hpp).
+WARP_MAX_ROWS = 8192
+
+
 def auto_table(points, keep_within=0.95):
     """The schedule Auto should take at each measured device point (family, layout, size,
     batch total): over the systems measured there (several trees may share a size), the
     schedule with the best geometric mean of its rate relative to each system's fastest;
     the one Auto takes today is kept when it is within keep_within of that (noise must not
-    flip choices). {(family, layout): [(size, total, schedule)]}."""
+    flip choices). {(family, layout): [(size, total, schedule)]}. Past the warp schedule's
+    largest system (WARP_MAX_ROWS) Auto takes the in-memory team by a rule of its own
+    (impl::resolve_schedule: Flat always, other layouts in batches of few systems), so the
+    table leaves that schedule out there: a nearest point of few systems must not hand it to
+    a batch of many."""
     cells = collections.defaultdict(lambda: collections.defaultdict(dict))
     for p in points:
         if p.backend != "Device" or p.error or p.rate <= 0:
+            continue
+        if p.family == "Thomas" and p.size > WARP_MAX_ROWS and p.schedule == "TeamPerSystemInMemory":
             continue
         cells[(p.family, p.layout, p.size, p.total)][p.tree][p.schedule] = p
     table = collections.defaultdict(list)

@@ -5,6 +5,7 @@
 // read-back buffers start as NaN so an unwritten element fails.
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "thomas_fixture.hpp"
 
 namespace {
@@ -35,19 +36,38 @@ TYPED_TEST(ThomasBatchTest, TeamScheduleShapes) {
     this->check_fixed(m, 33, 32, "team-shapes", ThomasSchedule::TeamPerSystem);
 }
 
-// The warp schedule's shapes: every rows-per-lane count (2, 4, 8, 16), rows not a multiple of
-// the lanes, lanes of padding rows only, systems fewer than the four per team, the edges of
-// the six- and eight-rows-per-lane shapes, and sizes past its register limit (taken by the
-// team schedule).
+// The warp schedule's shapes: groups of 2, 4, 8 and 16 lanes, every rows-per-lane count (4, 6,
+// 8, 10, 12), rows not a multiple of the lanes, lanes of padding rows only, systems fewer than the
+// four per team, the edges of every shape, and sizes past its register limit (taken by the team
+// schedule).
 TYPED_TEST(ThomasBatchTest, WarpScheduleShapes) {
-  for (int m : {1,   2,   6,   31,  33,  63,  64,  65,  100, 127, 128, 129, 192,
-                193, 255, 256, 257, 300, 384, 385, 511, 512, 513, 768, 769, 1000})
+  for (int m :
+       {1,   2,   6,   8,   9,   16,  17,  31,  33,  63,  64,  65,  100, 127, 128, 129, 192,
+        193, 255, 256, 257, 300, 320, 321, 384, 385, 511, 512, 513, 640, 641, 768, 769, 1000})
     for (int n : {1, 3, 5, 33})
       this->check_fixed(m, n, 32, "warp-shapes", ThomasSchedule::WarpPerSystem);
   // The multi-warp shapes (2 ... 32 warps of a block), their edges, and past the largest
   // (the team schedule takes over).
-  for (int m : {1023, 1024, 1025, 1536, 1537, 2048, 3000, 4097, 6144, 6145, 8191, 8192, 8193})
+  for (int m : {1023, 1024, 1025, 1280, 1281, 1536, 1537, 2048, 2560, 2561,
+                3000, 3072, 3073, 4096, 4097, 6144, 6145, 8191, 8192, 8193})
     for (int n : {1, 3}) this->check_fixed(m, n, 32, "warps-shapes", ThomasSchedule::WarpPerSystem);
+}
+
+// Every size the warp schedule takes has a shape that holds it, with registers a block can
+// give (more than eight rows a lane on at most kWarpWideRowsMaxWarps warps), and past 128 rows
+// no shape leaves a third of its rows or more as padding.
+TEST(WarpThomasShape, EverySizeFitsWithLittlePadding) {
+  using hinesbatch::impl::WarpThomasShape;
+  for (int m = 1; m <= hinesbatch::impl::kWarpMaxRows; ++m) {
+    const WarpThomasShape s = WarpThomasShape::for_rows(m);
+    const int capacity = s.lanes * s.rows_per_lane;
+    ASSERT_GE(capacity, m) << "m = " << m;
+    ASSERT_TRUE(s.rows_per_lane <= hinesbatch::impl::kWarpRowsPerLane ||
+                s.warps() <= hinesbatch::impl::kWarpWideRowsMaxWarps)
+        << "m = " << m << ": " << s.rows_per_lane << " rows on " << s.warps() << " warps";
+    if (m > 128) ASSERT_GT(3 * m, 2 * capacity) << "m = " << m << ": capacity " << capacity;
+  }
+  EXPECT_EQ(WarpThomasShape::for_rows(hinesbatch::impl::kWarpMaxRows + 1).lanes, 0);
 }
 
 // The on-chip schedule with every number of kept rows against sizes around it and around

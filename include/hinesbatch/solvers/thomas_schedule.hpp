@@ -38,8 +38,9 @@ enum class ThomasSchedule {
   // (a zero b is reported as a zero pivot even where the sequential Thomas would pass it).
   TeamPerSystem,
   // A warp per system (thomas_warp.hpp): each lane's rows in registers, the reduced system
-  // solved over warp shuffles; no scratch, no barrier. Systems of 257 to 8,192 rows take 2
-  // to 32 warps of one block, whose reduced system goes through shared memory. On GPUs,
+  // solved over warp shuffles; no scratch, no barrier (up to 12 rows a lane: 384 rows).
+  // Systems of 385 to 8,192 rows take 2 to 32 warps of one block, whose reduced system goes
+  // through shared memory. On GPUs,
   // Full-Interleaved input of up to 128 rows is transposed through shared memory first, and
   // of 129 to 512 rows taken by 2 to 8 warps on 4 systems at once (a lane's rows of one
   // system, the 4 systems side by side: coalesced loads). Same traffic and pivot rule as

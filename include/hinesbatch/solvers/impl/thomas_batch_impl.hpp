@@ -155,11 +155,15 @@ bool with_one_warp_shape(const WarpThomasShape& shape, const F& f) {
     f(integral_constant<int, R>{}, integral_constant<int, L>{}); \
     return true;                                                 \
   }
+  HINESBATCH_WARP_SHAPE(4, 2)
+  HINESBATCH_WARP_SHAPE(4, 4)
   HINESBATCH_WARP_SHAPE(4, 8)
   HINESBATCH_WARP_SHAPE(8, 8)
   HINESBATCH_WARP_SHAPE(8, 16)
   HINESBATCH_WARP_SHAPE(6, 32)
   HINESBATCH_WARP_SHAPE(8, 32)
+  HINESBATCH_WARP_SHAPE(10, 32)
+  HINESBATCH_WARP_SHAPE(12, 32)
 #undef HINESBATCH_WARP_SHAPE
   return false;
 }
@@ -175,17 +179,21 @@ void launch_thomas_warp(const std::string& label, const ExecutionSpace& exec,
                                                                          num_systems);
       }))
     return;
-#define HINESBATCH_WARPS_SHAPE(P)                                                                  \
-  if (shape.lanes == kWarpLanes * P)                                                               \
-    return shape.rows_per_lane == kWarpRowsPerLane                                                 \
-               ? launch_thomas_warps_shape<kWarpRowsPerLane, P>(label, exec, systems, num_systems) \
-               : launch_thomas_warps_shape<kWarpFewerRowsPerLane, P>(label, exec, systems,         \
-                                                                     num_systems);
-  HINESBATCH_WARPS_SHAPE(2)
-  HINESBATCH_WARPS_SHAPE(4)
-  HINESBATCH_WARPS_SHAPE(8)
-  HINESBATCH_WARPS_SHAPE(16)
-  HINESBATCH_WARPS_SHAPE(32)
+#define HINESBATCH_WARPS_SHAPE(R, P)                             \
+  if (shape.lanes == kWarpLanes * P && shape.rows_per_lane == R) \
+    return launch_thomas_warps_shape<R, P>(label, exec, systems, num_systems);
+  HINESBATCH_WARPS_SHAPE(8, 2)
+  HINESBATCH_WARPS_SHAPE(10, 2)
+  HINESBATCH_WARPS_SHAPE(12, 2)
+  HINESBATCH_WARPS_SHAPE(8, 4)
+  HINESBATCH_WARPS_SHAPE(10, 4)
+  HINESBATCH_WARPS_SHAPE(12, 4)
+  HINESBATCH_WARPS_SHAPE(8, 8)
+  HINESBATCH_WARPS_SHAPE(10, 8)
+  HINESBATCH_WARPS_SHAPE(12, 8)
+  HINESBATCH_WARPS_SHAPE(8, 16)
+  HINESBATCH_WARPS_SHAPE(6, 32)
+  HINESBATCH_WARPS_SHAPE(8, 32)
 #undef HINESBATCH_WARPS_SHAPE
   throw std::logic_error("hinesbatch: the warp schedule got m = " + std::to_string(m));
 }
@@ -246,8 +254,10 @@ void launch_thomas_warp_padded(const std::string& label, const ExecutionSpace& e
       }
       if (m <= kWarpTransposedMaxRows &&
           with_one_warp_shape(WarpThomasShape::for_rows(m), [&](auto R, auto L) {
-            launch_thomas_warp_transposed_shape<decltype(R)::value, decltype(L)::value>(
-                label, exec, systems, num_systems);
+            // Only the shapes of up to kWarpTransposedMaxRows rows are compiled here.
+            if constexpr (decltype(R)::value * decltype(L)::value <= kWarpTransposedMaxRows)
+              launch_thomas_warp_transposed_shape<decltype(R)::value, decltype(L)::value>(
+                  label, exec, systems, num_systems);
           }))
         return;
     }

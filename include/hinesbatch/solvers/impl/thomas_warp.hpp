@@ -20,10 +20,14 @@
 //
 // Memory traffic: a, b, c, d read once, x written once (40 B per row in double). Small
 // systems use a group of L < 32 lanes (several systems per warp): with fewer lanes the
-// reduced system is smaller, and every lane keeps at least four rows to work on. Systems of
-// more than 256 rows take P = 2 ... 32 warps of 8 rows per lane (up to 8,192 rows): 16 rows
-// per lane would need ~170 registers and starve the SM of warps (measured: 0.65 of the copy
-// floor at m = 512 against 0.88-0.90 with 8 rows). Larger systems take the team schedule.
+// reduced system is smaller, and every lane keeps at least four rows to work on. Larger
+// systems take 6, 8, 10 or 12 rows per lane on one warp, then on P = 2 ... 8 warps of a block,
+// the fewest rows that hold the system; past 3,072 rows 16 or 32 warps of 6 or 8 rows (up to
+// 8,192 rows). A shape's time is that of the rows it could hold, padding or not (the lanes
+// run in step), so the row counts between the powers of two are what keep a system just past
+// one from running at two thirds or half the rate. 16 rows per lane would need ~170
+// registers and starve the SM of warps (measured: 0.65 of the copy floor at m = 512 against
+// 0.88-0.90 with 8 rows). Larger systems take the team schedule.
 //
 // One functor for every backend: on CUDA the warp's lanes are the vector lanes of a team
 // thread (vector length 32) and exchange rows through __shfl_sync; elsewhere the same lane
@@ -39,14 +43,20 @@ namespace hinesbatch {
 namespace impl {
 
 constexpr int kWarpLanes = 32;
-// Rows per lane of the multi-warp shapes, and the most warps per system (a CUDA block of
-// 1,024 threads): m <= 32 x 32 x 8 = 8,192.
+// Rows per lane of the largest shapes, and the most warps per system (a CUDA block of 1,024
+// threads): m <= 32 x 32 x 8 = 8,192.
 constexpr int kWarpRowsPerLane = 8;
 // Rows per lane of the shapes from 32 lanes on whose systems fit in three quarters of them
 // (still even: a lane's rows of a Flat system load as 16-byte pairs where aligned).
 constexpr int kWarpFewerRowsPerLane = 6;
 constexpr int kWarpMaxWarps = 32;
 constexpr int kWarpMaxRows = kWarpLanes * kWarpMaxWarps * kWarpRowsPerLane;
+// Rows per lane past eight, on at most kWarpWideRowsMaxWarps warps (10 and 12 rows take
+// 124-159 registers on sm_90, which a block of 16 or 32 warps cannot give): a system just
+// past 8 rows a lane takes 10 or 12 rows on the same lanes rather than 6 on twice as many
+// (measured on an H200, fp64: m = 257-3,072 1.1-2.0x the shapes before them).
+constexpr int kWarpWideRowsPerLane[] = {10, 12};
+constexpr int kWarpWideRowsMaxWarps = 8;
 
 // How the warp schedule splits a system of m rows: `lanes` lanes of `rows_per_lane` rows;
 // lanes > 32 means lanes / 32 warps of one block.
@@ -60,14 +70,22 @@ struct WarpThomasShape {
     // 32 lanes x 8 rows 0.89 of the copy floor at m = 256, 32 x 4 0.79 at m = 128, 16 x 4
     // 0.83 at m = 64). From 32 lanes on, six rows per lane where they suffice: a system just
     // past a power of two otherwise leaves half the lanes (or a whole warp) without rows while
-    // the others work through eight each.
+    // the others work through eight each. Up to 16 rows, groups of 2 or 4 lanes (16 or 8
+    // systems a warp): a group's time is that of the rows it holds, padding or not (measured
+    // on an H200, fp64: m = 2-16 1.8-6.2x groups of 8 lanes).
+    if (m <= 2 * 4) return {2, 4};
+    if (m <= 4 * 4) return {4, 4};
     if (m <= 8 * 4) return {8, 4};
     if (m <= 8 * 8) return {8, 8};
     if (m <= 16 * 8) return {16, 8};
-    for (int lanes = kWarpLanes; lanes <= kWarpLanes * kWarpMaxWarps; lanes *= 2)
+    for (int lanes = kWarpLanes; lanes <= kWarpLanes * kWarpMaxWarps; lanes *= 2) {
       if (m <= lanes * kWarpRowsPerLane)
         return {lanes,
                 m <= lanes * kWarpFewerRowsPerLane ? kWarpFewerRowsPerLane : kWarpRowsPerLane};
+      if (lanes <= kWarpLanes * kWarpWideRowsMaxWarps)
+        for (const int rows : kWarpWideRowsPerLane)
+          if (m <= lanes * rows) return {lanes, rows};
+    }
     return WarpThomasShape{};
   }
 };
