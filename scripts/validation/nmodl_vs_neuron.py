@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEMO_DIR = "/usr/share/nrn/demo/release"
 TEST_MOD_DIR = os.path.join(REPO, "tools", "nmodl", "tests", "mod")
-DEMO_FILES = ["cachan1.mod", "camchan.mod", "capump.mod", "khhchan.mod", "mcna.mod",
+DEMO_FILES = ["cabpump.mod", "cachan1.mod", "camchan.mod", "capump.mod", "khhchan.mod", "mcna.mod",
               "nachan.mod", "nacaex.mod", "release.mod"]
 
 # Tolerances (docs/MECHANISMS.md says why): v absolute in mV; every other trace relative to
@@ -135,6 +136,18 @@ def cases():
                           celsius=16.0))
     c.append(channel_case("capump_iclamp", "capump", "vmax", 0.0667, [], ["ica"], ("iclamp", 0.05),
                           extra=[PAS], celsius=16.0))
+    # Calcium in ten annuli with diffusion between them and a membrane pump (KINETIC with
+    # COMPARTMENT, arrays and loops over them), fed by cachan1's current; ca[k] is ca_k here.
+    c.append(dict(name="cabpump_vclamp",
+                  mechs=[("ch", "cachan1", {"imax": 0.01}), ("m", "cadifpmp", {})],
+                  clamp="vclamp", celsius=16.0, tstop=60.0, ions={}, events=[],
+                  records=[("v",), ("ion", "cai"), ("ion", "ica"), ("ion", "eca"),
+                           ("state", "m", "ca[0]"), ("state", "m", "ca[4]"),
+                           ("state", "m", "ca[9]"), ("state", "m", "pump"),
+                           ("state", "m", "pumpca"), ("state", "m", "ica_pmp")]))
+    # Arrays and loops over them in a KINETIC block (tools/nmodl/tests/mod/array_gates.mod).
+    c.append(channel_case("array_gates_iclamp", "gates3", "gbar", 0.01, ["m[0]", "m[1]", "m[2]"],
+                          ["ik"], ("iclamp", 0.1), extra=[PAS], celsius=6.3))
     c.append(channel_case("khhchan_iclamp", "HHk", "gkbar", 0.036, ["n"], ["ik"], ("iclamp", 0.3),
                           extra=[("na", "HHna", {"gnabar": 0.12}), ("p", "pas", {"g": 3e-4, "e": -54.3})],
                           celsius=6.3))
@@ -318,11 +331,13 @@ def run_neuron(h, case):
         else:
             ident, var = r[1], r[2]
             o = objs[ident]
+            var, _, index = var.rstrip("]").partition("[")
             if isinstance(o, str):
-                vec.record(getattr(seg, f"_ref_{var}_{o}"))
+                ref = getattr(seg, f"_ref_{var}_{o}")
             else:
-                vec.record(getattr(o, f"_ref_{var}"))
-            names.append(f"{ident}.{var}")
+                ref = getattr(o, f"_ref_{var}")
+            vec.record(ref[int(index)] if index else ref)
+            names.append(f"{ident}.{r[2]}")
         vecs.append(vec)
     netcons, shared = [], {}
     for ev in case["events"]:
@@ -380,7 +395,9 @@ def protocol_text(case, area, diam):
         elif r[0] == "ion":
             lines.append(f"record ion {r[1]}")
         else:
-            lines.append(f"record {r[1]} {r[2]}")
+            # An array's element ca[k] is the scalar ca_k (tools/nmodl/nmodl_kokkos/arrays.py).
+            var = re.sub(r"\[(\d+)\]", r"_\1", r[2])
+            lines.append(f"record {r[1]} {var}")
     return "\n".join(lines) + "\n"
 
 

@@ -363,19 +363,27 @@ class Emitter:
         out.append(p + "}")
 
     def newton(self, s, out, ind):
-        # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations.
-        # A steady state (dt = 1e9) stops on the update instead, as NEURON's sparse does
-        # (sum |dX| <= 1e-6, at most 21 iterations): there F is dt times a sum of terms
-        # that cancel, so its rounding (about 1e-7) stays far above 1e-12.
+        # NMODL's newton_solver: X -= J^-1 F until |F| < 1e-12, at most 1000 iterations
+        # (derivimplicit). A KINETIC block (sparse) and a steady state (dt = 1e9) iterate as
+        # NEURON's sparse does instead: stop when the update's sum of magnitudes is at most
+        # 1e-6, at most 21 iterations, a state that turns negative set to 0 (not in a steady
+        # state). For a steady state F is dt times a sum of terms that cancel, so its rounding
+        # (about 1e-7) stays far above 1e-12; in a step, one update of 1e-9 mM is often all
+        # NEURON takes, where iterating on would differ from it at 1e-7 of a concentration.
+        sparse = nmodl.to_nmodl(s.functor_block) in self.m.sparse_functors
+        neuron_rule = self.steady_state or sparse
+
         def solve(q, n):
-            count = 21 if self.steady_state else 1000
+            count = 21 if neuron_rule else 1000
             out.append(f"{q}for (int hb_iter = 0; hb_iter < {count}; ++hb_iter) {{")
             self.stmts(s.functor_block.statements, out, ind + 2)
-            if not self.steady_state:
+            if not neuron_rule:
                 out.append(f"{q}  if (::hinesbatch::nmodl::norm2<{n}>(nmodl_eigen_f) < 1e-12) break;")
             out.append(f"{q}  ::hinesbatch::nmodl::solve_dense<{n}>(nmodl_eigen_j, nmodl_eigen_f);")
             out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] -= nmodl_eigen_f[hb_k];")
-            if self.steady_state:
+            if sparse and not self.steady_state:
+                out.append(f"{q}  for (int hb_k = 0; hb_k < {n}; ++hb_k) nmodl_eigen_x[hb_k] = nmodl_eigen_x[hb_k] < 0.0 ? 0.0 : nmodl_eigen_x[hb_k];")
+            if neuron_rule:
                 out.append(f"{q}  if (::hinesbatch::nmodl::norm1<{n}>(nmodl_eigen_f) <= 1e-6) break;")
             out.append(f"{q}}}")
         self.eigen_block(s, out, ind, solve)

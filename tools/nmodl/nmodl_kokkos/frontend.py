@@ -33,6 +33,7 @@ UNIT_FACTORS = {
     ("e", "coul"): float.fromhex("0x1.7a4da290c1653p-63"),
     ("k", "joule/degc"): float.fromhex("0x1.0b0e6d55e647cp-76"),
     ("k", "joule/k"): float.fromhex("0x1.0b0e6d55e647cp-76"),
+    ("pi", "1"): float.fromhex("0x1.921fb54442d18p+1"),
 }
 
 # Functions the generated code maps to <cmath> (NEURON's own math library names).
@@ -50,6 +51,8 @@ SUPPORTED_METHODS = {"cnexp", "derivimplicit", "sparse", "euler"}
 # _ss_sparse and _ss_derivimplicit), whose fixed point is the steady state.
 STEADYSTATE_METHODS = {"sparse", "derivimplicit"}
 STEADYSTATE_DT = 1e9
+# Elements of the file's arrays made scalars (arrays.scalarize): element name -> array name.
+ARRAY_ELEMENTS = {}
 
 
 class Refusal(Exception):
@@ -111,6 +114,9 @@ class Mechanism:
     tables: bool = False
     writes_concentration: bool = False
     warnings: list = field(default_factory=list)  # (line, message)
+    # The Newton iterations of KINETIC blocks (METHOD sparse), by their functor's NMODL text:
+    # they stop as NEURON's sparse does (emit.Emitter.newton).
+    sparse_functors: set = field(default_factory=set)
     # NMODL's SympyConductanceVisitor's CONDUCTANCE hints for the BREAKPOINT's currents:
     # (conductance name, ion or None for a NONSPECIFIC_CURRENT).
     conductances: list = field(default_factory=list)
@@ -262,8 +268,7 @@ REFUSED_NODES = [
     (T.FOR_NETCON, r"\bFOR_NETCONS\b", "FOR_NETCONS", "not supported yet"),
     (T.LAG_STATEMENT, r"\bLAG\b", "LAG", "not supported"),
     (T.LON_DIFUSE, r"\bLONGITUDINAL_DIFFUSION\b", "LONGITUDINAL_DIFFUSION", "longitudinal diffusion is not supported"),
-    (T.COMPARTMENT, r"\bCOMPARTMENT\b", "COMPARTMENT", "KINETIC compartment volumes are not supported yet"),
-    (T.INDEXED_NAME, r"\w+\s*\[", "array variable", "array (indexed) variables are not supported yet"),
+    (T.INDEXED_NAME, r"\w+\s*\[", "array variable", "an array the compiler could not make scalars"),
 ]
 
 # Calls only an ARTIFICIAL_CELL's NET_RECEIVE may make (check_calls).
@@ -597,6 +602,10 @@ def analyse(src, program):
                 continue  # solved by SymPy: an assignment kept in its DiffEqExpression
             src.refuse(r"\bDERIVATIVE\s+%s\b" % re.escape(block), f"DERIVATIVE {block}",
                        f"NMODL's SymPy solver left an ODE unsolved (METHOD {method})")
+        if method == "sparse":
+            for solver in lookup(b, T.EIGEN_NEWTON_SOLVER_BLOCK):
+                assign_after_solve(solver, set(states))
+                mech.sparse_functors.add(nmodl.to_nmodl(solver.functor_block))
         resolved.append((block, method, b.statement_block))
         if method:
             mech.methods.append(method)
@@ -609,6 +618,16 @@ def analyse(src, program):
             if sb.steadystate is not None:
                 src.refuse(r"\bSTEADYSTATE\b", "STEADYSTATE",
                            "SOLVE ... STEADYSTATE is supported in INITIAL only")
+    # NEURON starts every STATE s at s0 (a PARAMETER of that name, else 0) before INITIAL;
+    # an array's elements all at the array's s0.
+    param_names = {n for n, _, _ in params}
+    starts = [(n, base_name(n) + "0") for n in states if base_name(n) + "0" in param_names]
+    if starts:
+        text = "\n".join(f"{n} = {n0}" for n, n0 in starts)
+        parsed = nmodl.NmodlDriver().parse_string(f"PROCEDURE hb_start() {{ {text} }}")
+        first = list(lookup(parsed, T.PROCEDURE_BLOCK)[0].statement_block.statements)
+        rest = list(mech.initial.statements) if mech.initial is not None else []
+        mech.initial = ast.StatementBlock(first + rest)
     if mech.initial is not None:
         methods = {block: method for block, method, _ in resolved}
         mech.initial = steady_states(src, mech.initial, solves, methods)
@@ -618,6 +637,32 @@ def analyse(src, program):
     check_calls(src, program, mech.kind == "artificial")
     classify_hidden(mech, hidden)
     return mech
+
+
+def assign_after_solve(solver, states):
+    """NEURON's sparse evaluates a KINETIC block's statements once more at the new states
+    after its Newton iteration (cabpump's `cai = ca[0]`, a current from f_flux); NMODL runs
+    them before it only. Those that read a state, or a value computed from one, run again
+    after the solve."""
+    depends = set(states)
+    again = []
+    for st in solver.initialize_block.statements:
+        e = st.expression if st.get_node_type() == T.EXPRESSION_STATEMENT else None
+        if e is None or e.get_node_type() != T.BINARY_EXPRESSION or e.op.eval() != "=":
+            continue
+        lhs = name_of(e.lhs)
+        if lhs.startswith("old_"):
+            continue
+        if {name_of(n) for n in lookup(e.rhs, T.VAR_NAME, T.NAME)} & depends:
+            again.append(st.clone())
+            depends.add(lhs)
+    if again:
+        solver.finalize_block.statements = list(solver.finalize_block.statements) + again
+
+
+def base_name(n):
+    """The array an element made scalar belongs to (ca_3: ca), or the name itself."""
+    return ARRAY_ELEMENTS.get(n, n)
 
 
 def steady_states(src, initial, blocks, methods):
@@ -849,11 +894,37 @@ class DefiniteAssignment:
         return assigned
 
 
+def drop_uncalled_solves(src, program):
+    """Removes the FUNCTIONs and PROCEDUREs that hold a SOLVE and that no block calls (cabpump's
+    `ss()`, a steady state for hoc to ask for): there is no hoc to call them. A warning each."""
+    warnings = []
+    while True:
+        blocks = list(program.blocks)
+        called = set()
+        for b in blocks:
+            own = name_of(b.name) if b.get_node_type() in (T.FUNCTION_BLOCK, T.PROCEDURE_BLOCK) else None
+            called |= {name_of(c.name) for c in lookup(b, T.FUNCTION_CALL) if name_of(c.name) != own}
+        drop = [b for b in blocks if b.get_node_type() in (T.FUNCTION_BLOCK, T.PROCEDURE_BLOCK)
+                and lookup(b, T.SOLVE_BLOCK) and name_of(b.name) not in called]
+        if not drop:
+            return warnings
+        for b in drop:
+            kind = "FUNCTION" if b.get_node_type() == T.FUNCTION_BLOCK else "PROCEDURE"
+            n = name_of(b.name)
+            warnings.append((src.line_of(r"\b%s\s+%s\b" % (kind, re.escape(n))),
+                             f"{kind} {n} holds a SOLVE and no block calls it (a function for hoc): "
+                             "not compiled"))
+        program.blocks = [b for b in blocks if all(b is not d for d in drop)]
+
+
 def compile_file(path):
     src = Source(path)
     if not os.path.exists(path):
         raise Refusal(path, 0, "file", "no such file")
     program = parse(src)
+    from .arrays import scalarize
+    program = scalarize(src, program)
+    dropped = drop_uncalled_solves(src, program)
     check_refused(src, program)
     check_useion_twice(src, program)
     try:
@@ -868,5 +939,5 @@ def compile_file(path):
     mech.warnings = [(src.line_of(r"\b%s\s*'" % re.escape(state)),
                       f"cnexp on {state}', nonlinear in {state}: NMODL's SymPy solves it exactly "
                       "where NEURON's nocmodl linearises it (results differ at O(dt^2); "
-                      "derivimplicit agrees with NEURON)") for state in nonlinear]
+                      "derivimplicit agrees with NEURON)") for state in nonlinear] + dropped
     return mech, src
