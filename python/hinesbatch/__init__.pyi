@@ -13,6 +13,7 @@ from .simulation import (
     detector as detector,
     expsyn as expsyn,
     point_synapse as point_synapse,
+    point_process as point_process,
     hh as hh,
     iclamp as iclamp,
     location as location,

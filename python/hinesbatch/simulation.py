@@ -63,6 +63,15 @@ def point_synapse(name, section=0, x=0.5, **parameters):
                         "parameters": {k: float(v) for k, v in parameters.items()}}}
 
 
+def point_process(name, section=0, x=0.5, **parameters):
+    """A point process of the catalogue placed on the cell (NEURON's h.IClamp(sec(x)), a
+    clamp or a tonic conductance of your own .mod files), with or without NET_RECEIVE, no
+    ions; no connection reaches it. Network.record(gid, point_process=i, variable=...)
+    records its variables."""
+    return {"name": name, "location": location(section, x),
+            "parameters": {k: float(v) for k, v in parameters.items()}}
+
+
 def detector(section=0, x=0.5, threshold=10.0):
     """Where a cell's spikes are detected (NetCon's threshold, mV)."""
     return {"location": location(section, x), "threshold": float(threshold)}
@@ -83,6 +92,8 @@ def _cell_json(settings, with_morphology):
             "iclamp": settings["iclamps"], "synapses": settings["synapses"]}
     if settings["ions"]:
         cell["ions"] = settings["ions"]
+    if settings["point_processes"]:
+        cell["point_processes"] = settings["point_processes"]
     if settings["section_lists"]:
         cell["section_lists"] = settings["section_lists"]
     for key in ("nseg", "max_segment_length_um", "d_lambda"):
@@ -107,7 +118,8 @@ class CellTemplate:
     'synthetic:ball-and-stick' / 'synthetic:p3') cut into sections as NEURON's Import3d
     does, nseg by one rule (nseg, max_segment_length_um or d_lambda; default nseg = 1),
     Ra (ohm cm), cm (uF/cm2), density mechanisms, IClamps, synapses (expsyn, or
-    point_synapse: a point process of the catalogue) and a spike detector. ions: initial
+    point_synapse: a point process of the catalogue), point processes placed on the cell
+    (point_process: no connection reaches them) and a spike detector. ions: initial
     concentrations and reversal potentials of the ions the catalogue's mechanisms use, e.g. {"ca": {"cai0": 5e-5, "cao0": 2}, "k": {"e": -85}}.
     Ra and cm may differ by region: a list applied in order over NEURON's defaults, e.g.
     cm=[("all", 1), ("dend", 2)]. section_lists: named lists of section indices, e.g.
@@ -115,7 +127,7 @@ class CellTemplate:
 
     def __init__(self, morphology, nseg=0, max_segment_length_um=0.0, d_lambda=0.0, Ra=35.4,
                  cm=1.0, mechanisms=(), iclamps=(), synapses=(), detector=None, ions=None,
-                 section_lists=None):
+                 section_lists=None, point_processes=()):
         if isinstance(morphology, os.PathLike):
             morphology = os.fspath(morphology)
         self.settings = dict(morphology=morphology, nseg=int(nseg),
@@ -126,13 +138,16 @@ class CellTemplate:
                              mechanisms=[dict(m) for m in mechanisms],
                              iclamps=[dict(s) for s in iclamps],
                              synapses=[dict(s) for s in synapses],
+                             point_processes=[dict(s) for s in point_processes],
                              detector=None if detector is None else dict(detector),
                              ions={} if ions is None else {k: dict(v) for k, v in ions.items()})
         self._built = _build_template(self.settings)
 
     num_sections = property(lambda self: self._built.num_sections)
     num_compartments = property(lambda self: self._built.num_compartments)
-    num_synapses = property(lambda self: self._built.num_synapses)
+    num_synapses = property(lambda self: self._built.num_synapses,
+                            doc="the synapses connections can reach (not the point processes)")
+    num_point_processes = property(lambda self: len(self.settings["point_processes"]))
     parent = property(lambda self: self._built.parent,
                       doc="the compartment tree (Hines order) solved every step")
 
@@ -380,15 +395,28 @@ class Network:
     def add_iclamp(self, gid, delay, dur, amp, section=0, x=0.5):
         self.iclamps.append(dict(iclamp(delay, dur, amp, section, x), gid=int(gid)))
 
-    def record(self, gid, section=0, x=0.5, variable="v", synapse=None):
+    def record(self, gid, section=0, x=0.5, variable="v", synapse=None, point_process=None):
         """Records `variable` of gid at section(x) every step, or every record_dt of run():
         "v" (the membrane potential),
         an ion value ("cai", "eca", "ica") or a generated mechanism's variable as NEURON
         names it ("m_hh"). With synapse=k, a variable of gid's synapse k by its point
         process's own name ("g" of ExpSyn, NEURON's syn._ref_g); section and x are unused.
+        With point_process=i, a variable of the template's point_processes[i] ("i" of IClamp).
         gid an artificial cell's SpikeSource: a variable of its mechanism ("m" of
         IntervalFire, NEURON's ivf._ref_m); section and x are unused."""
-        self.records.append((self._gid_or_source(gid), int(section), float(x), str(variable),
+        gid = self._gid_or_source(gid)
+        if point_process is not None:
+            if synapse is not None:
+                raise ValueError("record: give synapse or point_process, not both")
+            if isinstance(gid, SpikeSource) or not 0 <= gid < len(self.template_of):
+                raise ValueError("record: point_process=%r needs the gid of a cell, got %r"
+                                 % (point_process, gid))
+            t = self.templates[self.template_of[gid]]
+            if not 0 <= int(point_process) < t.num_point_processes:
+                raise ValueError("record: gid %d's template has %d point processes, not %r"
+                                 % (gid, t.num_point_processes, point_process))
+            synapse = t.num_synapses + int(point_process)
+        self.records.append((gid, int(section), float(x), str(variable),
                              None if synapse is None else int(synapse)))
 
     def run(self, tstop, progress=False, backend="device", overlap=False, epoch_steps=0,
@@ -453,7 +481,7 @@ class Network:
             if not isinstance(s["morphology"], str):
                 raise ValueError("to_config needs morphologies given as paths or synthetic:<name>")
             for key in ("nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-                        "iclamps", "detector", "ions", "section_lists"):
+                        "iclamps", "point_processes", "detector", "ions", "section_lists"):
                 if s[key] != first[key]:
                     raise ValueError("templates differ in %s: the config's cell block holds one" % key)
         synapses = [syn for t in self.templates for syn in t.settings["synapses"]]
@@ -470,7 +498,7 @@ class Network:
                 cell[key] = first[key]
         if first["detector"] is not None:
             cell["detector"] = first["detector"]
-        for key in ("ions", "section_lists"):
+        for key in ("ions", "section_lists", "point_processes"):
             if first[key]:
                 cell[key] = first[key]
         config = self._model(tstop)

@@ -202,7 +202,7 @@ void bind_simulation(py::module_& m) {
       .def_property_readonly("num_compartments",
                              [](const CellTemplate& t) { return t.compartments.tree.size(); })
       .def_property_readonly("num_synapses",
-                             [](const CellTemplate& t) { return t.synapses.size(); })
+                             [](const CellTemplate& t) { return t.connectable_synapses(); })
       .def_property_readonly(
           "parent", [](const CellTemplate& t) { return to_array(t.compartments.tree.parents()); },
           "the compartment tree (Hines order) the simulation solves every step")

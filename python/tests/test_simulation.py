@@ -254,6 +254,45 @@ def test_records_of_a_synapse_s_variables(tmp_path):
         result.trace(cells[1], variable="g", synapse=2)
 
 
+def test_point_processes_placed_on_cells():
+    """The catalogue's IClamp placed on every cell (point_processes) gives the raster and
+    voltages of the same stimulus as an iclamp; a record names it by point_process index;
+    no connection reaches it."""
+    common = dict(nseg=5, Ra=100.0, mechanisms=[hb.hh(region="soma", gnabar=0.25),
+                                                hb.pas(region="dend", g=2e-4, e=-65.0)],
+                  synapses=[hb.expsyn(section=1, tau=2.0)], detector=hb.detector(threshold=0.0))
+    clamp = dict(delay=1.0, dur=3.0, amp=0.8)
+
+    def run(template, with_iclamp):
+        net = hb.Network(dt=0.025)
+        cells = net.add_cells(template, 2)
+        net.connect(cells[0], cells[1], weight=0.05, delay=2.0)
+        if with_iclamp:
+            for gid in cells:
+                net.add_iclamp(gid, **clamp)
+        net.record(cells[1])
+        if template.num_point_processes:
+            net.record(cells[1], variable="amp", point_process=0)
+        return net.run(15.0, backend="host"), net
+
+    placed = hb.CellTemplate("synthetic:ball-and-stick", **common, point_processes=[
+        hb.point_process("IClamp", section=0, x=0.5, amp=clamp["amp"], dur=clamp["dur"],
+                         **{"del": clamp["delay"]})])
+    assert placed.num_synapses == 1 and placed.num_point_processes == 1
+    a, _ = run(hb.CellTemplate("synthetic:ball-and-stick", **common), True)
+    b, net = run(placed, False)
+    assert len(a.spike_gids) >= 2 and a.raster_lines() == b.raster_lines()
+    np.testing.assert_array_equal(a.trace(1), b.trace(1))
+    assert np.all(b.trace(1, variable="amp", synapse=1) == clamp["amp"])
+    net.connect(0, 1, weight=0.1, synapse=1)  # synapse 1 is the placed IClamp
+    with pytest.raises(hb.InputError, match=r"names synapse 1 but gid 1's template has 1 \(and 1 point processes"):
+        net.run(5.0, backend="host")
+    with pytest.raises(ValueError, match="template has 1 point processes, not 1"):
+        net.record(1, variable="amp", point_process=1)
+    with pytest.raises(hb.InputError, match=r"cell.point_processes\[\].name': is a density mechanism"):
+        hb.CellTemplate("synthetic:ball-and-stick", point_processes=[hb.point_process("hh")])
+
+
 def test_bad_models_are_errors():
     cell = hb.CellTemplate("synthetic:ball-and-stick", synapses=[hb.expsyn()],
                            mechanisms=[hb.hh(region="soma")], detector=hb.detector())

@@ -58,11 +58,14 @@ RTOL_OTHER = 1e-4
 # pulsesyn_*_cnic004 (cases_mod/): synapses that send themselves events (net_send).
 # driftfire_explicit_cnic004 (cases_mod/): artificial cells (ARTIFICIAL_CELL) that drive
 # cells and are driven by them and by each other; driftfire_connect_random: artificial
-# cells connected by sources[].connect into a random network.
+# cells connected by sources[].connect into a random network. pointprocs_explicit_cnic004:
+# point processes placed on the cells (cell.point_processes), no NET_RECEIVE: a conductance
+# that reads t (tonic_syn.mod) and the catalogue's IClamp against NEURON's own.
 STRICT = {"exp2syn_random_p3": 1e-3, "hh_96ML_membrane_by_region": 1e-3,
           "hh_96ML_two_templates_cm": 1e-3, "stdpsyn_random_p3": 1e-3,
           "pulsesyn_random_cnic004": 1e-3, "pulsesyn_explicit_cnic004": 1e-3,
-          "driftfire_explicit_cnic004": 1e-3, "driftfire_connect_random": 1e-3}
+          "driftfire_explicit_cnic004": 1e-3, "driftfire_connect_random": 1e-3,
+          "pointprocs_explicit_cnic004": 1e-3}
 
 
 def neuron_importable(python):

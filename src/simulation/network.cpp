@@ -308,11 +308,16 @@ void check_explicit(const ExplicitNetwork& l, int num_templates,
   auto synapse_ok = [&](const std::string& entry, std::int64_t gid, int syn) {
     if (syn < 0) bad(entry, "synapse index must be >= 0", std::to_string(syn));
     if (!templates) return;
-    const std::size_t n = (*templates)[template_of(gid)].synapses.size();
-    if (static_cast<std::size_t>(syn) >= n)
+    const CellTemplate& t = (*templates)[template_of(gid)];
+    const int n = t.connectable_synapses();
+    if (syn >= n)
       bad(entry,
           "names synapse " + std::to_string(syn) + " but gid " + std::to_string(gid) +
-              "'s template has " + std::to_string(n),
+              "'s template has " + std::to_string(n) +
+              (t.point_processes > 0 ? " (and " + std::to_string(t.point_processes) +
+                                           " point processes placed on it, which receive no "
+                                           "events)"
+                                     : std::string()),
           std::to_string(syn));
   };
   for (std::size_t i = 0; i < l.connections.size(); ++i) {

@@ -130,6 +130,10 @@ struct CellTemplate {
   std::vector<IonSpec> ions;
   std::vector<IClampSpec> iclamps;
   std::vector<ExpSynSpec> synapses;  // a connection targets one by index
+  // The last `point_processes` synapses are point processes placed on the cell
+  // (cell.point_processes: a clamp, a tonic conductance), which no connection reaches.
+  int point_processes = 0;
+  int connectable_synapses() const { return static_cast<int>(synapses.size()) - point_processes; }
   DetectorSpec detector;
   // Sections of each mechanism (resolved from its region).
   std::vector<int> sections_of(const DensityMechanism& m) const;

@@ -179,6 +179,7 @@ struct CellParts {
   std::vector<RegionValue> regions;
   std::vector<std::string> region_names;
   std::vector<IClampSpec> iclamps;
+  std::vector<ExpSynSpec> point_processes;  // cell.point_processes: after every synapse
   DetectorSpec det;
   std::vector<KeyedLocation> locations;  // checked against every template
 };
@@ -334,6 +335,19 @@ CellParts read_cell_parts(const json& cell, const Ctx& ctx, bool detector_by_def
     x.dur = ctx.num(s, cell_key + ".iclamp[].", "dur", 0, 0);
     x.amp = ctx.num(s, cell_key + ".iclamp[].", "amp", 0);
     p.iclamps.push_back(x);
+  }
+  // Point processes placed on the cell (NEURON's h.SEClamp(sec(x)) and the like): any point
+  // process of the catalogue without ions, NET_RECEIVE or not; no connection reaches them.
+  for (const json& s : ctx.array(cell, cell_key + ".", "point_processes")) {
+    const std::string k = cell_key + ".point_processes[]";
+    ctx.only(s, k, {"name", "location", "parameters"});
+    ExpSynSpec x;
+    x.where = location(s.value("location", json::object()), ctx, k + ".location");
+    p.locations.push_back({k + ".location", x.where});
+    json spec = s;
+    spec.erase("location");
+    x.mechanism = read_synapse_mechanism(spec, k, ctx, false);
+    p.point_processes.push_back(x);
   }
   if (cell.contains("detector")) {
     const json& dj = cell.at("detector");
@@ -733,17 +747,10 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
   std::int64_t first_gid = 0;
   for (const BlockJson& b : blocks) {
     const json& cell = *b.cell;
-    std::set<std::string> keys{"morphology",
-                               "nseg",
-                               "max_segment_length_um",
-                               "d_lambda",
-                               "Ra",
-                               "cm",
-                               "mechanisms",
-                               "ions",
-                               "iclamp",
-                               "detector",
-                               "keep_largest_component",
+    std::set<std::string> keys{"morphology",      "nseg",     "max_segment_length_um",
+                               "d_lambda",        "Ra",       "cm",
+                               "mechanisms",      "ions",     "iclamp",
+                               "point_processes", "detector", "keep_largest_component",
                                "section_lists"};
     if (listed) keys.insert({"name", "count", "fraction"});
     ctx.only(cell, b.key, keys);
@@ -791,8 +798,10 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
                                   source_syn[g].mechanism, n.seed, ctx, 0x50c0 + g);
         syns.insert(syns.end(), more.begin(), more.end());
       }
+      syns.insert(syns.end(), p.point_processes.begin(), p.point_processes.end());
       templates.push_back(make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
                                              std::move(syns), p.det));
+      templates.back().point_processes = static_cast<int>(p.point_processes.size());
       set_membrane_by_region(templates.back(), p.cm_by_region, p.Ra_by_region);
       templates.back().generated = p.generated;
       templates.back().ions = p.ions;
@@ -806,7 +815,8 @@ void read_cells_section(const json& root, const Ctx& ctx, const NetworkSection& 
 CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorphology* morphology) {
   ctx.only(cell, "cell",
            {"morphology", "nseg", "max_segment_length_um", "d_lambda", "Ra", "cm", "mechanisms",
-            "ions", "iclamp", "detector", "keep_largest_component", "synapses", "section_lists"});
+            "ions", "iclamp", "point_processes", "detector", "keep_largest_component", "synapses",
+            "section_lists"});
   CellParts p = read_cell_parts(cell, ctx, false);
   std::vector<ExpSynSpec> synapses;
   for (const json& s : ctx.array(cell, "cell.", "synapses")) {
@@ -841,8 +851,10 @@ CellTemplate read_cell_template(const json& cell, const Ctx& ctx, const SwcMorph
     sm = build_sections(cell.at("morphology").get<std::string>(), p, ctx);
   }
   check_cell(p, sm, ctx);
+  synapses.insert(synapses.end(), p.point_processes.begin(), p.point_processes.end());
   CellTemplate t = make_cell_template(std::move(sm), p.Ra, p.cm, p.density, p.iclamps,
                                       std::move(synapses), p.det);
+  t.point_processes = static_cast<int>(p.point_processes.size());
   set_membrane_by_region(t, p.cm_by_region, p.Ra_by_region);
   t.generated = p.generated;
   t.ions = p.ions;

@@ -148,7 +148,10 @@ struct NetworkSection {
 // value) for a name the catalogue lacks, a density mechanism, one without NET_RECEIVE, one
 // whose NET_RECEIVE takes more than the one weight a connection gives, one that uses ions,
 // an unknown parameter or one that is not a number.
-SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx);
+// A synapse's point process (receives_events: it must have a NET_RECEIVE), or one placed
+// on a cell (cell.point_processes: any point process without ions).
+SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx,
+                                        bool receives_events = true);
 
 // One reader per section, in the order they are read (the cells' synapse count depends on
 // the network; records on the templates).

@@ -101,11 +101,13 @@ void read_explicit_lists(const json& net, const Ctx& ctx, NetworkSpec& n, Networ
 
 }  // namespace
 
-SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx) {
+SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, const Ctx& ctx,
+                                        bool receives_events) {
   const MechanismCatalogue& cat = ctx.mechanisms();
   std::string points;
   for (const CatalogueMechanism& m : cat.mechanisms)
-    if (m.point_process && m.has_net_receive) points += (points.empty() ? "" : ", ") + m.name;
+    if (m.point_process && !m.artificial_cell && (m.has_net_receive || !receives_events))
+      points += (points.empty() ? "" : ", ") + m.name;
   if (points.empty()) points = "none";
   SynapseMechanism out;
   json parameters = json::object();
@@ -145,14 +147,14 @@ SynapseMechanism read_synapse_mechanism(const json& v, const std::string& key, c
              "process (" +
                  points + ")",
              shown);
-  if (!m.has_net_receive)
+  if (!m.has_net_receive && receives_events)
     ctx.fail(name_key,
              "has no NET_RECEIVE block: it cannot receive a connection's events (" + points + ")",
              shown);
   if (!m.ion_variables.empty())
     ctx.fail(name_key,
              "uses the ion " + m.ion_variables.front().ion +
-                 ": point processes with ions do not run as synapses yet",
+                 ": point processes with ions do not run as synapses or on cells yet",
              shown);
   for (auto it = parameters.begin(); it != parameters.end(); ++it) {
     const std::string pkey = key + ".parameters." + it.key();

@@ -13,7 +13,7 @@ namespace {
 
 // A record of an artificial cell: a variable of its mechanism, no location or synapse.
 void read_artificial_record(const json& r, const Ctx& ctx, const SourceGroup& g, RecordSpec& rs) {
-  for (const char* k : {"location", "synapse"})
+  for (const char* k : {"location", "synapse", "point_process"})
     if (r.contains(k))
       ctx.fail(std::string("record[].") + k,
                "is not given for an artificial cell (gid " + std::to_string(rs.gid) +
@@ -49,7 +49,7 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
     return as_run[k];
   };
   for (const json& r : ctx.array(root, "", "record")) {
-    ctx.only(r, "record[]", {"gid", "location", "synapse", "variable"});
+    ctx.only(r, "record[]", {"gid", "location", "synapse", "point_process", "variable"});
     RecordSpec rs;
     rs.gid = ctx.integer(r, "record[].", "gid", 0, 0, kMaxCells);
     if (const SourceGroup* g = n.source_group(rs.gid); g && g->type == SourceGroup::Artificial) {
@@ -65,22 +65,40 @@ void read_records_section(const json& root, const Ctx& ctx, SimulationConfig& c)
     const CellTemplate& t = template_as_run(n.template_of(rs.gid));
     impl::RecordedVariable resolved;
     std::string why;
-    if (r.contains("synapse")) {
-      // A variable of the cell's synapse of that index, by its point process's own name.
+    if (r.contains("synapse") || r.contains("point_process")) {
+      // A variable of the cell's synapse of that index, or of the point process placed on it
+      // (cell.point_processes[i]: the synapses after the connectable ones), by its point
+      // process's own name.
+      const std::string key = r.contains("synapse") ? "synapse" : "point_process";
+      if (r.contains("synapse") && r.contains("point_process"))
+        ctx.fail("record[].point_process", "is given with record[].synapse: give one of them",
+                 r.at("point_process"));
       if (r.contains("location"))
         ctx.fail("record[].location",
-                 "is not given with record[].synapse (a synapse's record is at the synapse)",
+                 "is not given with record[]." + key + " (its record is at the point process)",
                  r.at("location"));
-      const int count = static_cast<int>(t.synapses.size());
-      rs.synapse = static_cast<int>(ctx.integer(r, "record[].", "synapse", 0, 0, kMaxCells));
-      if (rs.synapse >= count)
-        ctx.fail("record[].synapse",
-                 "is not a synapse of gid " + std::to_string(rs.gid) + " (it has " +
-                     std::to_string(count) + ")",
-                 r.at("synapse"));
+      const int index = static_cast<int>(ctx.integer(r, "record[].", key.c_str(), 0, 0, kMaxCells));
+      if (key == "synapse") {
+        // Every synapse, the placed point processes after the connectable ones included.
+        const int count = static_cast<int>(t.synapses.size());
+        if (index >= count)
+          ctx.fail("record[].synapse",
+                   "is not a synapse of gid " + std::to_string(rs.gid) + " (it has " +
+                       std::to_string(count) + ")",
+                   r.at("synapse"));
+        rs.synapse = index;
+      } else {
+        if (index >= t.point_processes)
+          ctx.fail("record[].point_process",
+                   "is not a point process placed on gid " + std::to_string(rs.gid) +
+                       " (cell.point_processes gives it " + std::to_string(t.point_processes) + ")",
+                   r.at("point_process"));
+        rs.synapse = t.connectable_synapses() + index;
+      }
       rs.where = t.synapses[rs.synapse].where;
       if (!r.contains("variable"))
-        ctx.fail("record[].variable", "is required with record[].synapse (as \"g\" of ExpSyn)",
+        ctx.fail("record[].variable",
+                 "is required with record[]." + key + " (as \"g\" of ExpSyn, \"i\" of IClamp)",
                  json(nullptr));
       rs.variable = ctx.str(r, "record[].", "variable", "");
       if (!impl::resolve_synapse_variable(t, ctx.mechanisms(), rs.synapse, rs.variable, resolved,

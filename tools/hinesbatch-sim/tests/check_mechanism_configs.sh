@@ -4,6 +4,7 @@
 # which schedule ran them, and every bad entry exits 2 naming the file, the key and
 # the value. network.synapse naming a point process of the catalogue: the default
 # catalogue's ExpSyn gives the built-in ExpSyn's raster, and every bad synapse exits 2.
+# cell.point_processes: the catalogue's IClamp placed there gives cell.iclamp's raster.
 #   check_mechanism_configs.sh SIM
 set -uo pipefail
 SIM=$(realpath "${1:?usage: check_mechanism_configs.sh SIM}")
@@ -87,6 +88,33 @@ expect synapse_parameter 2 "config key 'network.synapse.parameters.tau': unknown
   "$BASE" --set 'network.synapse={"name": "Exp2Syn", "parameters": {"tau": 3}}'
 expect synapse_and_tau 2 "config key 'network.tau': sets the built-in ExpSyn: give tau and e or a synapse" -- \
   "$BASE" --set 'network.synapse="ExpSyn"' --set 'network.tau=3'
+
+# A point process placed on the cells (cell.point_processes): the catalogue's IClamp there
+# gives the raster and traces of the same stimulus as cell.iclamp; a record names it by
+# point_process index (its amp: i is an output the simulation does not keep).
+clamp='{"location": {"section": 0, "x": 0.5}, "del": 2, "dur": 20, "amp": 0.3}'
+placed='{"name": "IClamp", "location": {"section": 0, "x": 0.5}, "parameters": {"del": 2, "dur": 20, "amp": 0.3}}'
+cases=$((cases + 1))
+"$SIM" "$BASE" --quiet --spikes iclamp.spikes --traces iclamp.csv --set "cell.iclamp=[$clamp]" \
+  --set 'record=[{"gid": 3, "location": {"section": 0, "x": 0.5}}]' >/dev/null 2>&1
+"$SIM" "$BASE" --quiet --spikes placed.spikes --traces placed.csv --set "cell.point_processes=[$placed]" \
+  --set 'record=[{"gid": 3, "location": {"section": 0, "x": 0.5}}, {"gid": 3, "point_process": 0, "variable": "amp"}]' \
+  >/dev/null 2>&1
+if [[ -s iclamp.spikes ]] && cmp -s iclamp.spikes placed.spikes &&
+  cmp -s <(cut -d, -f1,2 iclamp.csv) <(cut -d, -f1,2 placed.csv) &&
+  awk -F, 'NR > 1 && $3 != 0.3 { n++ } END { exit n == 0 && NR > 100 ? 0 : 1 }' placed.csv; then
+  ok point_process_iclamp "$(wc -l <placed.spikes) spikes, same raster and v as cell.iclamp; its amp recorded"
+else
+  fail point_process_iclamp "$(wc -l <iclamp.spikes 2>/dev/null) against $(wc -l <placed.spikes 2>/dev/null) spikes; $(head -3 placed.csv 2>/dev/null | tr '\n' ' ')"
+fi
+expect point_process_density 2 "config key 'cell.point_processes\[\].name': is a density mechanism.*value '\"hh\"'" -- \
+  "$BASE" --set 'cell.point_processes=[{"name": "hh", "location": {"section": 0, "x": 0.5}}]'
+expect point_process_parameter 2 "config key 'cell.point_processes\[\].parameters.gmax': unknown parameter of IClamp" -- \
+  "$BASE" --set 'cell.point_processes=[{"name": "IClamp", "parameters": {"gmax": 1}}]'
+expect point_process_key 2 "config key 'cell.point_processes\[\].tau': unknown key" -- \
+  "$BASE" --set 'cell.point_processes=[{"name": "IClamp", "tau": 1}]'
+expect point_process_record 2 "config key 'record\[\].point_process': is not a point process placed on gid 0 \(cell.point_processes gives it 0\)" -- \
+  "$BASE" --set 'record=[{"gid": 0, "point_process": 0, "variable": "amp"}]'
 
 echo "$((cases - failures)) of $cases mechanism config cases passed"
 ((failures == 0))

@@ -451,10 +451,10 @@ inline SynapseValues synapse_values(const MechanismCatalogue& cat, const Synapse
                          cat.name + "' (" + cat.mechanism_names() + ")",
                      where, 0, spec.name);
   const CatalogueMechanism& m = cat.mechanisms[k];
-  if (!m.point_process || !m.has_net_receive || !m.ion_variables.empty())
+  if (!m.point_process || m.artificial_cell || !m.ion_variables.empty())
     throw InputError("mechanism '" + spec.name +
-                         "' cannot be a synapse: a synapse is a point process with a "
-                         "NET_RECEIVE and no ions",
+                         "' cannot be a synapse or be placed on a cell: that takes a point "
+                         "process without ions",
                      where, 0, spec.name);
   SynapseValues r;
   for (const CatalogueVariable& v : m.variables) r.values.push_back(v.default_value);
@@ -515,7 +515,8 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
     const CellTemplate& t = templates[ti];
     Of& o = of[ti];
     std::vector<double> diam;
-    for (const ExpSynSpec& s : t.synapses) {
+    for (std::size_t q = 0; q < t.synapses.size(); ++q) {
+      const ExpSynSpec& s = t.synapses[q];
       const int node = t.compartments.node_at(s.where);
       o.node.push_back(node);
       if (s.mechanism.builtin()) {
@@ -528,6 +529,11 @@ GeneratedSynapses<typename ExecutionSpace::memory_space, Catalogue> make_generat
       const SynapseValues sv = synapse_values(cat, s.mechanism, t.morphology.source);
       const int k = cat.index_of(s.mechanism.name);
       const CatalogueMechanism& m = cat.mechanisms[k];
+      if (!m.has_net_receive && static_cast<int>(q) < t.connectable_synapses())
+        throw InputError("synapse " + std::to_string(q) + " runs point process '" + m.name +
+                             "', which has no NET_RECEIVE: a connection's events to it would "
+                             "be lost (place it on the cell as a point process instead)",
+                         t.morphology.source, 0, m.name);
       o.mech.push_back(k);
       o.row.push_back(static_cast<int>(o.row_init.size()));
       o.cst.push_back(static_cast<int>(constants.size()));

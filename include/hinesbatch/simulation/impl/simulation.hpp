@@ -71,9 +71,11 @@ class NetworkSimulation {
                            std::to_string(templates.size()),
                        {}, 0, std::to_string(templates.size()));
     for (const CellTemplate& t : templates)
-      if (static_cast<int>(t.synapses.size()) < net.synapses_needed())
-        throw InputError("cell template has " + std::to_string(t.synapses.size()) +
-                             " synapses, the network needs " +
+      if (t.point_processes < 0 || t.connectable_synapses() < net.synapses_needed())
+        throw InputError("cell template has " + std::to_string(t.connectable_synapses()) +
+                             " synapses that connections can reach (" +
+                             std::to_string(t.point_processes) +
+                             " placed point processes after them), the network needs " +
                              std::to_string(net.synapses_needed()),
                          t.morphology.source, 0, std::to_string(t.synapses.size()));
     if (!(params.dt > 0) || !(params.tstop >= 0) || !std::isfinite(params.tstop))
