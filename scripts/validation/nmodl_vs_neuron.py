@@ -148,6 +148,9 @@ def cases():
     # Arrays and loops over them in a KINETIC block (tools/nmodl/tests/mod/array_gates.mod).
     c.append(channel_case("array_gates_iclamp", "gates3", "gbar", 0.01, ["m[0]", "m[1]", "m[2]"],
                           ["ik"], ("iclamp", 0.1), extra=[PAS], celsius=6.3))
+    c.append(channel_case("array_loops_iclamp", "arrloops", "gbar", 0.001,
+                          ["c[0]", "c[1]", "c[3]", "total"], [], ("iclamp", 0.1), extra=[PAS],
+                          celsius=6.3))
     c.append(channel_case("khhchan_iclamp", "HHk", "gkbar", 0.036, ["n"], ["ik"], ("iclamp", 0.3),
                           extra=[("na", "HHna", {"gnabar": 0.12}), ("p", "pas", {"g": 3e-4, "e": -54.3})],
                           celsius=6.3))

@@ -38,6 +38,10 @@ MATH_USINGS = ["    using namespace ::hinesbatch::nmodl::math;"]
 RENAMED = CXX_KEYWORDS | set(MATH_FUNCTIONS)
 
 
+def lookup_all(nodes, *types):
+    return [x for node in nodes for x in lookup(node, *types)]
+
+
 def cxx_name(n):
     return n + "_" if n in RENAMED else n
 
@@ -671,7 +675,39 @@ class Emitter:
         if by_ion or len(plain) != len(m.nonspecific):
             return None
         result.update(zip(m.nonspecific, plain))
+        # NMODL 0.5's hint can name the wrong variable (for `i = gbar*total*(v + 20)` after
+        # several assignments to total it says `total`): each current's one assignment must
+        # be linear in v with di/dv = g exactly, else NEURON's difference quotient.
+        for c, g in result.items():
+            if not self.current_is_g_times(c, g, depends_on_v):
+                return None
         return result
+
+    def current_is_g_times(self, current, g, depends_on_v):
+        """Whether the BREAKPOINT assigns `current` once, at its top level, an expression
+        whose derivative in v is the symbol g and whose other names do not depend on v."""
+        import sympy
+        from sympy.parsing.sympy_parser import (convert_xor, parse_expr,
+                                                standard_transformations)
+        assignments = [e for e in lookup_all(self.m.breakpoint, T.BINARY_EXPRESSION)
+                       if e.op.eval() == "=" and name_of(e.lhs) == current]
+        top = [st for st in self.m.breakpoint if st.get_node_type() == T.EXPRESSION_STATEMENT
+               and st.expression.get_node_type() == T.BINARY_EXPRESSION
+               and st.expression.op.eval() == "=" and name_of(st.expression.lhs) == current]
+        if len(assignments) != 1 or len(top) != 1:
+            return False
+        rhs = top[0].expression.rhs
+        names = {name_of(n) for n in lookup(rhs, T.VAR_NAME, T.NAME)}
+        if (names - {"v"}) & depends_on_v or lookup(rhs, T.FUNCTION_CALL):
+            return False
+        symbols = {n: sympy.Symbol(n) for n in names | {"v", g}}
+        try:
+            e = parse_expr(nmodl.to_nmodl(rhs), local_dict=symbols,
+                           transformations=standard_transformations + (convert_xor,))
+            didv = sympy.diff(e, symbols["v"])
+            return sympy.simplify(didv - symbols[g]) == 0
+        except Exception:  # an expression SymPy cannot read: the difference quotient
+            return False
 
     def linear_leak(self):
         """Whether the mechanism is a leak: one NONSPECIFIC_CURRENT g (v - e) whose g and
