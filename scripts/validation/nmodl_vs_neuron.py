@@ -151,6 +151,12 @@ def cases():
     c.append(channel_case("array_loops_iclamp", "arrloops", "gbar", 0.001,
                           ["c[0]", "c[1]", "c[3]", "total"], [], ("iclamp", 0.1), extra=[PAS],
                           celsius=6.3))
+    # VERBATIM that does nothing here (tools/nmodl/tests/mod/verbatim_habits.mod), and a
+    # gate advanced in a PROCEDURE that SOLVE runs.
+    c.append(channel_case("verbatim_habits_iclamp", "vbhabits", "gbar", 0.02, ["n"], ["ik"],
+                          ("iclamp", 0.2), extra=[("na", "HHna", {"gnabar": 0.12}),
+                                                  ("p", "pas", {"g": 3e-4, "e": -54.3})],
+                          celsius=6.3))
     c.append(channel_case("khhchan_iclamp", "HHk", "gkbar", 0.036, ["n"], ["ik"], ("iclamp", 0.3),
                           extra=[("na", "HHna", {"gnabar": 0.12}), ("p", "pas", {"g": 3e-4, "e": -54.3})],
                           celsius=6.3))

@@ -290,8 +290,11 @@ REFUSED_CALLS = {
 }
 
 
-def check_refused(src, program):
+def check_refused(src, program, arrays=True):
+    """arrays=False: everything but indexed names (checked before arrays are made scalars)."""
     for node_type, pattern, construct, message in REFUSED_NODES:
+        if not arrays and node_type == T.INDEXED_NAME:
+            continue
         if lookup(program, node_type):
             src.refuse(pattern, construct, message)
     # CONSERVE: NMODL's kinetic pass replaces the last named state's equation by the sum, as
@@ -400,6 +403,18 @@ def run_passes(program):
 # --- analysis ----------------------------------------------------------------------------
 
 ION_ROLES = ("e", "ci", "co", "i")
+
+
+def unit_scale(unit):
+    """(number, unit) of a unit written with a leading number ("10000 coulomb"); (1.0, unit)
+    without one; (None, unit) where the number does not parse."""
+    m = re.fullmatch(r"([0-9.][0-9.eE+-]*)\s+(.+)", unit)
+    if not m:
+        return 1.0, unit
+    try:
+        return float(m.group(1)), m.group(2).strip()
+    except ValueError:
+        return None, unit
 
 
 def ion_role(ion, var):
@@ -518,12 +533,20 @@ def analyse(src, program):
                     continue
                 u1 = name_of(d.unit1.name).strip().lower() if d.unit1 is not None else ""
                 u2 = name_of(d.unit2.name).strip().lower() if d.unit2 is not None else ""
+                # A number before a unit scales it: (faraday) (10000 coulomb) is F / 10000.
+                scale1, u1 = unit_scale(u1)
+                scale2, u2 = unit_scale(u2)
                 key = (u1, u2)
-                if key not in UNIT_FACTORS:
+                if key not in UNIT_FACTORS or scale1 is None or scale2 is None:
                     src.refuse(r"\b%s\s*=" % re.escape(n), f"UNITS {n}",
                                f"unit factor ({u1}) ({u2}) is not in the compiler's table "
-                               "(FARADAY, R, e, k as NEURON 8.2 defines them)")
-                mech.constants[n] = UNIT_FACTORS[key]
+                               "(FARADAY, R, e, k, PI as NEURON 8.2 defines them)")
+                value = UNIT_FACTORS[key]
+                if scale1 != 1.0:
+                    value *= scale1
+                if scale2 != 1.0:
+                    value /= scale2
+                mech.constants[n] = value
         elif t == T.LOCAL_LIST_STATEMENT:
             statics_decl += [name_of(v.name) for v in b.variables]
 
@@ -917,14 +940,72 @@ def drop_uncalled_solves(src, program):
         program.blocks = [b for b in blocks if all(b is not d for d in drop)]
 
 
+def verbatim_text(node):
+    text = nmodl.to_nmodl(node).strip()
+    text = re.sub(r"^VERBATIM", "", text)
+    text = re.sub(r"ENDVERBATIM$", "", text)
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text).strip()
+
+
+def drop_harmless_verbatim(src, program):
+    """Removes the VERBATIM blocks that do nothing here, a warning each: only C comments,
+    only `#include` lines at the top level (a header for NEURON's own C), or `return 0;` /
+    `return;` as the last statement of a PROCEDURE or of INITIAL (its C function's end: a
+    NEURON-era habit). Any other VERBATIM is refused later."""
+    warnings = []
+    lines = [i for i, line in enumerate(src.lines, 1) if re.search(r"\bVERBATIM\b", line)]
+    # Each VERBATIM's place in the file (its line) by its text, in document order.
+    places = {}
+    for k, v in enumerate(lookup(program, T.VERBATIM)):
+        places.setdefault(nmodl.to_nmodl(v), []).append(k)
+
+    def drop(v, what):
+        k = places[nmodl.to_nmodl(v)].pop(0)
+        warnings.append((lines[k] if k < len(lines) else 0,
+                         f"VERBATIM with {what}: not needed here, left out"))
+
+    kept = []
+    for b in program.blocks:
+        if b.get_node_type() == T.VERBATIM:
+            text = verbatim_text(b)
+            if not [x for x in text.splitlines() if x.strip() and not re.match(r"\s*#\s*include\b", x)]:
+                drop(b, "only #include lines or comments" if text else "only comments")
+                continue
+        kept.append(b)
+    program.blocks = kept
+    for b in program.blocks:
+        ends_in_return = b.get_node_type() in (T.PROCEDURE_BLOCK, T.INITIAL_BLOCK)
+        own = nmodl.to_nmodl(b.statement_block) if ends_in_return else None
+        for sb in lookup(b, T.STATEMENT_BLOCK):
+            stmts = list(sb.statements)
+            out = []
+            for j, st in enumerate(stmts):
+                if st.get_node_type() == T.VERBATIM:
+                    text = verbatim_text(st)
+                    if not text:
+                        drop(st, "only comments")
+                        continue
+                    if (re.fullmatch(r"return\s*(0\s*)?;", text) and j == len(stmts) - 1
+                            and own is not None and nmodl.to_nmodl(sb) == own):
+                        drop(st, f"'{text}' at the end of its block")
+                        continue
+                out.append(st)
+            if len(out) != len(stmts):
+                sb.statements = out
+    return warnings
+
+
 def compile_file(path):
     src = Source(path)
     if not os.path.exists(path):
         raise Refusal(path, 0, "file", "no such file")
     program = parse(src)
+    dropped = drop_harmless_verbatim(src, program)
+    check_refused(src, program, arrays=False)  # before the arrays' rewrite can misname one
     from .arrays import scalarize
     program = scalarize(src, program)
-    dropped = drop_uncalled_solves(src, program)
+    dropped += drop_uncalled_solves(src, program)
     check_refused(src, program)
     check_useion_twice(src, program)
     try:
