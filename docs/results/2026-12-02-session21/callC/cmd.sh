@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Call C: generated mechanisms on CUDA after the conductance-hint check (array_loops.mod)
+# Call C: generated mechanisms on CUDA after the conductance-hint check and VERBATIM habits
 # (binC.txz: the cuda-h100 build's hinesbatch-nmodl-cell and nmodl_unit_tests): the unit
-# tests, the 50 single-compartment cases against NEURON's traces saved on the dev machine
-# (.devcarry/nmodl_ref), and compute-sanitizer memcheck on the cell program for array_loops
+# tests, the 51 single-compartment cases against NEURON's traces saved on the dev machine
+# (.devcarry/nmodl_ref), and compute-sanitizer memcheck on the cell program for array_loops, verbatim_habits
 # and cabpump.
 # Run from the repository root with .devcarry carried: cmd.sh
 set -u
@@ -17,8 +17,8 @@ stamp "nmodl_unit_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' $L/nmodl_unit_tes
 timeout 300 python3 scripts/validation/nmodl_vs_neuron.py --cell $c/binC/hinesbatch-nmodl-cell \
   --reference-dir $c/nmodl_ref --workdir $L/cases -v > $L/nmodl_vs_neuron_cuda.txt 2>&1
 stamp "nmodl_vs_neuron rc=$? $(tail -1 $L/nmodl_vs_neuron_cuda.txt)"
-grep -A12 -E "^(ok  |FAIL) (cabpump|array_gates|array_loops|mcna|ligand)" $L/nmodl_vs_neuron_cuda.txt | grep -E "^(ok|FAIL)|!!|m\.|cai" | head -40 >> $S
-for k in array_loops_iclamp cabpump_vclamp; do
+grep -A12 -E "^(ok  |FAIL) (cabpump|array_gates|array_loops|verbatim|mcna|ligand)" $L/nmodl_vs_neuron_cuda.txt | grep -E "^(ok|FAIL)|!!|m\.|cai" | head -40 >> $S
+for k in array_loops_iclamp verbatim_habits_iclamp cabpump_vclamp; do
   timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $c/binC/hinesbatch-nmodl-cell \
     $L/cases/$k/protocol.txt $L/memcheck_$k.csv > $L/memcheck_$k.txt 2>&1
   stamp "memcheck $k rc=$? $(grep -E 'ERROR SUMMARY' $L/memcheck_$k.txt)"
