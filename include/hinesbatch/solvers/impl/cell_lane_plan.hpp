@@ -3,18 +3,23 @@
 // CellLanes schedule, BlockPerSystem, the simulation's on-chip step), planned once per tree
 // on the host; and the plans of several trees concatenated for the device.
 //
-// The tree is cut into *pieces*. A node whose subtree has at most T nodes is *small*; the
-// others are *big*. A small node whose parent is big starts a piece holding its whole
-// subtree. A big node continues its parent's piece when it is the parent's only big child
-// (so the big nodes form chains between branch points, like sections) and starts a piece
-// otherwise; the root starts the first one. A piece's *level* is 0 when no piece hangs
-// from it, else one more than the highest level hanging from it. Level by level, lowest
-// first, each lane eliminates the pieces it was given (largest first, to the least loaded
-// lane) with the plain Hines step, children first; a piece's root leaves its step into
-// its parent to the lane owning the parent, which *pulls* it at the next levels. Then x,
-// level by level, highest first. The lanes of a level never touch the same node, so a
-// barrier between levels is the only synchronisation. T is the candidate that minimises
-// the modelled critical path (the longest list of each level, plus a barrier each).
+// The tree is cut into *pieces*, connected parts of it, each eliminated by one lane without
+// waiting; a piece's *level* is higher than that of every piece hanging from it. Level by
+// level, lowest first, each lane eliminates the pieces it was given (largest first, to the
+// least loaded lane) with the plain Hines step, children first; a piece's root leaves its
+// step into its parent to the lane owning the parent, which *pulls* it at its level. Then
+// x, level by level, highest first. The lanes of a level never touch the same node, so a
+// barrier between levels is the only synchronisation. Two kinds of cut are tried, and the
+// plan with the shortest modelled critical path (the longest list of each level, plus a
+// barrier each) is kept:
+//  - by subtree size: a node whose subtree has at most T nodes is small; a small node under
+//    a big parent starts a piece holding its whole subtree, a big node continues its
+//    parent's piece when it is the parent's only big child (chains between branch points),
+//    about 20 values of T;
+//  - by height (the longest path down to a leaf): band b of heights [h_b, h_b+1) is level b
+//    and falls apart into pieces that hang from higher bands only; low bands hold many small
+//    subtrees that spread over every lane, high bands the trunk. The cuts h_b are chosen by
+//    dynamic programming over the modelled critical path.
 // Unbranched cables stay one piece: correct, but no faster than one lane.
 #include <Kokkos_Core.hpp>
 #include <vector>

@@ -3,8 +3,9 @@
 // (cell_lane_plan.hpp), with d and rhs in memory private to the team (team scratch): level
 // by level each lane eliminates its pieces (whole subtrees, or chains between branch
 // points), then x level by level the other way, a team barrier between levels. Sums the
-// next entry of a lane reads stay in registers, so the dependent chain per node is one
-// reciprocal and a few multiply-adds.
+// next entry of a lane reads stay in registers, and each entry's read-only inputs are
+// loaded a step ahead, so the dependent chain per node is one reciprocal and a few
+// multiply-adds.
 //
 // Three users, one elimination:
 //  - the packed multi-morphology schedule (PackedSchedule::CellLanes,
@@ -185,38 +186,56 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
     const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
     bool cached = false;  // the sums this entry reads are in (dc, rc)
     T dc = 0, rc = 0;
+    // The next entry's read-only inputs (its entry, parent, u and l) are loaded while this
+    // one computes, and the entry after it one step earlier still: the chain of dependent
+    // loads then stays off the elimination's own chain (a reciprocal and a few
+    // multiply-adds per node). d and rhs are read in the step itself: an earlier step of
+    // the lane may have written them.
+    int entry_after = b + 1 < e ? entries[b + 1] : 0;
+    int entry = b < e ? entries[b] : 0;
+    int node = CellLanePlan::node_of(entry);
+    int p = b < e && node > 0 ? sys.parent(node) : 0;
+    T un = b < e && node > 0 ? sys.u(node) : T(0), ln = b < e && node > 0 ? sys.l(node) : T(0);
     HINESBATCH_DEVICE_NO_UNROLL
     for (int q = b; q < e; ++q) {
-      const int entry = entries[q];
-      const int node = CellLanePlan::node_of(entry), kind = CellLanePlan::kind_of(entry);
+      const int this_entry = entry, this_node = node, this_p = p;
+      const T this_u = un, this_l = ln;
+      if (q + 1 < e) {
+        entry = entry_after;
+        if (q + 2 < e) entry_after = entries[q + 2];
+        node = CellLanePlan::node_of(entry);
+        p = node > 0 ? sys.parent(node) : 0;
+        un = node > 0 ? sys.u(node) : T(0);
+        ln = node > 0 ? sys.l(node) : T(0);
+      }
+      const int kind = CellLanePlan::kind_of(this_entry);
       T inv, ri;
-      if (kind != CellLanePlan::kPull) {  // eliminate node
-        const T di = cached ? dc : d[node];
-        ri = cached ? rc : rhs[node];
-        if (!is_usable_pivot(di) && (bad_pivot < 0 || node < bad_pivot)) bad_pivot = node;
+      if (kind != CellLanePlan::kPull) {  // eliminate the node
+        const T di = cached ? dc : d[this_node];
+        ri = cached ? rc : rhs[this_node];
+        if (!is_usable_pivot(di) && (bad_pivot < 0 || this_node < bad_pivot)) bad_pivot = this_node;
         inv = T(1) / di;
-        d[node] = inv;
-        rhs[node] = ri;
+        d[this_node] = inv;
+        rhs[this_node] = ri;
         cached = false;
         if (kind == CellLanePlan::kPieceRoot) continue;
       } else {  // the step of an eliminated piece root
-        inv = d[node];
-        ri = rhs[node];
+        inv = d[this_node];
+        ri = rhs[this_node];
       }
-      // node's step into its parent p: the sums come from registers when the previous
+      // the node's step into its parent: the sums come from registers when the previous
       // entry kept them
-      const int p = sys.parent(node);
-      const T f = sys.u(node) * inv;
-      const T dp = (cached ? dc : d[p]) - f * sys.l(node);
-      T rp = cached ? rc : rhs[p];
+      const T f = this_u * inv;
+      const T dp = (cached ? dc : d[this_p]) - f * this_l;
+      T rp = cached ? rc : rhs[this_p];
       rp -= f * ri;
-      cached = (entry & CellLanePlan::kKeep) != 0;
+      cached = (this_entry & CellLanePlan::kKeep) != 0;
       if (cached) {
         dc = dp;
         rc = rp;
       } else {
-        d[p] = dp;
-        rhs[p] = rp;
+        d[this_p] = dp;
+        rhs[this_p] = rp;
       }
     }
     // Level + 1 reads what this level wrote: the first warp alone reads and writes from
@@ -228,17 +247,30 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
     const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
     int previous = -1;
     T xprev = 0;
+    // As above, the next entry's parent and l one step ahead (x of a node is written by the
+    // lane's step of that node only, and a step reads the x just written from xprev).
+    int entry_after = e - 2 >= b ? entries[e - 2] : 0;
+    int entry = e - 1 >= b ? entries[e - 1] : 0;
+    int node = CellLanePlan::node_of(entry);
+    int p = e - 1 >= b && node > 0 ? sys.parent(node) : 0;
+    T ln = e - 1 >= b && node > 0 ? sys.l(node) : T(0);
     HINESBATCH_DEVICE_NO_UNROLL
     for (int q = e - 1; q >= b; --q) {
-      const int entry = entries[q];
-      if (CellLanePlan::kind_of(entry) == CellLanePlan::kPull) continue;
-      const int i = CellLanePlan::node_of(entry);
+      const int this_entry = entry, i = node, this_p = p;
+      const T this_l = ln;
+      if (q - 1 >= b) {
+        entry = entry_after;
+        if (q - 2 >= b) entry_after = entries[q - 2];
+        node = CellLanePlan::node_of(entry);
+        p = node > 0 ? sys.parent(node) : 0;
+        ln = node > 0 ? sys.l(node) : T(0);
+      }
+      if (CellLanePlan::kind_of(this_entry) == CellLanePlan::kPull) continue;
       T xi;
       if (i == 0) {
         xi = rhs[0] * d[0];
       } else {
-        const int p = sys.parent(i);
-        xi = (rhs[i] - sys.l(i) * (p == previous ? xprev : rhs[p])) * d[i];
+        xi = (rhs[i] - this_l * (this_p == previous ? xprev : rhs[this_p])) * d[i];
       }
       rhs[i] = xi;
       previous = i;
