@@ -17,19 +17,12 @@ class LeastLoadedLanes {
   explicit LeastLoadedLanes(int lanes) {
     for (int k = 0; k < lanes; ++k) heap_.push({0, k});
   }
-  // The lane given w more work.
-  int take(int w) {
+  // Gives w more work to the least loaded lane: that lane, and its load now.
+  std::pair<int, int> give(int w) {
     auto [load, lane] = heap_.top();
     heap_.pop();
     heap_.push({load + w, lane});
-    return lane;
-  }
-  // The load of the lane given w more work.
-  int add(int w) {
-    auto [load, lane] = heap_.top();
-    heap_.pop();
-    heap_.push({load + w, lane});
-    return load + w;
+    return {lane, load + w};
   }
 
  private:
@@ -63,7 +56,7 @@ CellLanePlan plan_from_pieces(const std::vector<int>& parent, const std::vector<
     std::stable_sort(pieces.begin(), pieces.end(),
                      [&](int a, int b) { return load_of[a] > load_of[b]; });
     LeastLoadedLanes least(lanes);
-    for (int q : pieces) lane_of_piece[q] = least.take(load_of[q]);
+    for (int q : pieces) lane_of_piece[q] = least.give(load_of[q]).first;
   }
   std::vector<std::vector<int>> lists(static_cast<std::size_t>(plan.levels) * lanes);
   auto list_of = [&](int q) -> std::vector<int>& {
@@ -227,7 +220,7 @@ class HeightBands {
     std::sort(load.begin(), load.end(), std::greater<int>());
     LeastLoadedLanes least(lanes_);
     int most = 0;
-    for (int w : load) most = std::max(most, least.add(w));
+    for (int w : load) most = std::max(most, least.give(w).second);
     return most + CellLanePlan::kBarrierSteps;
   }
 
