@@ -2,6 +2,7 @@
 // elimination it schedules against the sequential Hines algorithm.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,57 +16,95 @@
 namespace hinesbatch::test {
 namespace {
 
-// The lane plan of `parent` for `lanes` lanes against its definition, and the elimination it
-// schedules, emulated level by level and lane by lane as the kernel runs it (registers for
-// kept sums included), against the sequential Hines algorithm. Returns the plan.
-CellLanePlan check_plan(const std::vector<int>& parent, const int lanes) {
+// The lane plan of `parent` for `lanes` lanes (splitting spines where `split` allows)
+// against its definition, and the elimination it schedules, emulated level by level and
+// lane by lane as the kernel runs it (registers for kept sums and a segment's fill
+// included), against the sequential Hines algorithm. Returns the plan.
+CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const bool split) {
   using P = CellLanePlan;
   const int n = static_cast<int>(parent.size());
-  const P plan = P::build(parent, lanes);
+  const P plan = P::build(parent, lanes, split);
   [&] {
     ASSERT_EQ(static_cast<int>(plan.begin.size()), plan.levels * lanes + 1);
-    // Every node eliminated once; a node's parent eliminated by the same lane at the
-    // same level (kNode) or pulled at a higher level by the lane owning it (kPieceRoot).
-    std::vector<int> level_of(n, -1), lane_of(n, -1), pulled_at(n, -1), pulled_by(n, -1);
-    std::vector<char> piece_root(n, 0);
+    if (!split) EXPECT_FALSE(plan.fill);
+    // Every node eliminated once. A node's step into its parent: made by the same lane at
+    // the same level (kNode, kFill), pulled at a higher level by the lane owning the parent
+    // (kPieceRoot), or made at a higher level by the lane of a split spine's interface
+    // chain (kFillInto). No node's sums are written by two lanes of one level.
+    std::vector<int> level_of(n, -1), lane_of(n, -1), kind_of(n, -1), pulled_at(n, -1),
+        pulled_by(n, -1);
+    bool fill_kinds = false;
     for (int v = 0; v < plan.levels; ++v)
       for (int k = 0; k < lanes; ++k)
         for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
-          const int e = plan.entries[q], i = P::node_of(e);
-          if (q > plan.begin[v * lanes + k])
-            EXPECT_GT(P::node_of(plan.entries[q - 1]), i) << "lists run in decreasing order";
-          if (P::kind_of(e) == P::kPull) {
+          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+          ASSERT_GE(i, 0);
+          ASSERT_LT(i, n);
+          fill_kinds = fill_kinds || kind >= P::kFillStart;
+          if (kind == P::kPull) {
             EXPECT_EQ(pulled_at[i], -1) << "node " << i << " pulled twice";
             pulled_at[i] = v;
             pulled_by[i] = k;
             continue;
           }
+          if (kind == P::kFillStart || kind == P::kFillEnd) continue;
           ASSERT_EQ(level_of[i], -1) << "node " << i << " twice";
           level_of[i] = v;
           lane_of[i] = k;
-          piece_root[i] = P::kind_of(e) == P::kPieceRoot;
+          kind_of[i] = kind;
         }
+    EXPECT_EQ(fill_kinds, plan.fill);
     for (int i = 0; i < n; ++i) {
       ASSERT_NE(level_of[i], -1) << "node " << i << " missing";
       if (i == 0) {
-        EXPECT_TRUE(piece_root[0]);
+        EXPECT_EQ(kind_of[0], P::kPieceRoot);
         continue;
       }
       const int p = parent[i];
-      if (piece_root[i]) {
+      // Only an A below a split spine's segment outlives its parent, eliminated with fill.
+      if (level_of[p] < level_of[i]) EXPECT_EQ(kind_of[p], P::kFill) << "node " << i;
+      if (kind_of[i] == P::kPieceRoot) {
         EXPECT_GT(level_of[p], level_of[i]) << "piece root " << i;
         EXPECT_EQ(pulled_at[i], level_of[p]) << "piece root " << i;
         EXPECT_EQ(pulled_by[i], lane_of[p]) << "piece root " << i;
       } else {
-        EXPECT_EQ(level_of[p], level_of[i]) << "node " << i;
-        EXPECT_EQ(lane_of[p], lane_of[i]) << "node " << i;
         EXPECT_EQ(pulled_at[i], -1) << "node " << i;
+        if (!plan.fill) {
+          EXPECT_EQ(kind_of[i], P::kNode);
+          EXPECT_EQ(level_of[p], level_of[i]) << "node " << i;
+          EXPECT_EQ(lane_of[p], lane_of[i]) << "node " << i;
+        }
       }
     }
     if (lanes == 1) EXPECT_EQ(plan.levels, 1);
+    // Per level, the nodes whose sums (d, rhs, fill) each lane writes: one lane each.
+    for (int v = 0; v < plan.levels; ++v) {
+      std::vector<int> writer(n, -1);
+      for (int k = 0; k < lanes; ++k) {
+        int above = -1;
+        auto write = [&](int i) {
+          if (i < 0) return;
+          EXPECT_TRUE(writer[i] == -1 || writer[i] == k)
+              << "level " << v << ": node " << i << " written by lanes " << writer[i] << ", " << k;
+          writer[i] = k;
+        };
+        for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
+          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+          if (kind == P::kFillStart) continue;
+          if (kind == P::kFillEnd) {
+            write(i);
+            write(above);
+            continue;
+          }
+          if (kind != P::kPull) write(i);
+          if (kind == P::kFill) above = parent[i];
+          if (kind != P::kPieceRoot && kind != P::kFillInto) write(parent[i]);
+        }
+      }
+    }
     // The kernel's order against the sequential solve of a random diagonally dominant
-    // system.
-    std::vector<double> a(n), d(n), r(n);
+    // system (u = l = a).
+    std::vector<double> a(n), d(n), r(n), fill(n, 0);
     for (int i = 0; i < n; ++i) {
       a[i] = -(0.5 + uniform01(22, n, i));
       d[i] = 3 + uniform01(23, n, i);
@@ -83,21 +122,55 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes) {
     for (int v = 0; v < plan.levels; ++v)
       for (int k = 0; k < lanes; ++k) {
         bool cached = false;
-        double dc = 0, rc = 0;
-        for (int q = plan.begin[v * lanes + k]; q < plan.begin[v * lanes + k + 1]; ++q) {
-          const int e = plan.entries[q], i = P::node_of(e);
-          if (P::kind_of(e) != P::kPull) {
+        double dc = 0, rc = 0, gu = 0, gl = 0, sd = 0, sr = 0;
+        int above = 0;
+        const int b = plan.begin[v * lanes + k], end = plan.begin[v * lanes + k + 1];
+        for (int q = b; q < end; ++q) {
+          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+          if (kind == P::kFillStart) {
+            gu = gl = a[i];
+            sd = sr = 0;
+            continue;
+          }
+          if (kind == P::kFillEnd) {
+            d[i] += sd;
+            r[i] += sr;
+            fill[i] = gl;
+            fill[above] = gu;
+            continue;
+          }
+          if (kind != P::kPull) {
             const double di = cached ? dc : d[i];
             const double ri = cached ? rc : r[i];
             d[i] = 1 / di;
             r[i] = ri;
             cached = false;
-            if (P::kind_of(e) == P::kPieceRoot) continue;
+            if (kind == P::kPieceRoot) continue;
+          }
+          if (kind == P::kFillInto) {
+            ASSERT_LT(q + 1, end) << "a kFillInto entry ends its list";
+            const int next = plan.entries[q + 1];
+            const int into =
+                P::kind_of(next) == P::kPull ? parent[P::node_of(next)] : P::node_of(next);
+            const double f = fill[into] * d[i];
+            dc = d[into] - f * fill[i];
+            rc = r[into] - f * r[i];
+            cached = true;
+            continue;
           }
           const int p = parent[i];
           const double f = a[i] * d[i];
           const double dp = (cached ? dc : d[p]) - f * a[i];
           const double rp = (cached ? rc : r[p]) - f * r[i];
+          if (kind == P::kFill) {
+            fill[i] = gu;
+            const double g = gl * d[i];
+            sd -= g * gu;
+            sr -= g * r[i];
+            gu = -f * gu;
+            gl = -g * a[i];
+            above = p;
+          }
           cached = (e & P::kKeep) != 0;
           if (cached) {
             dc = dp;
@@ -111,18 +184,31 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes) {
       }
     std::vector<double> xs(n);
     for (int v = plan.levels - 1; v >= 0; --v)
-      for (int k = 0; k < lanes; ++k)
+      for (int k = 0; k < lanes; ++k) {
+        double xprev = 0, xa = 0;
         for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
-          const int e = plan.entries[q], i = P::node_of(e);
-          if (P::kind_of(e) != P::kPull) xs[i] = (r[i] - (i ? a[i] * xs[parent[i]] : 0)) * d[i];
+          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+          if (kind == P::kPull || kind == P::kFillStart) continue;
+          if (kind == P::kFillEnd) {
+            xa = xs[i];
+            continue;
+          }
+          if (i == 0)
+            xs[i] = r[i] * d[i];
+          else if (kind == P::kFillInto)
+            xs[i] = (r[i] - fill[i] * xprev) * d[i];
+          else
+            xs[i] = (r[i] - a[i] * xs[parent[i]] - (kind == P::kFill ? fill[i] * xa : 0)) * d[i];
+          xprev = xs[i];
         }
+      }
     for (int i = 0; i < n; ++i) ASSERT_NEAR(xs[i], rr[i], 1e-12) << "node " << i;
   }();
   return plan;
 }
 
-// Random trees (parents uniform below each node), chains, stars and the synthetic:p3 cell,
-// 1 to 32 lanes.
+// Random trees (parents uniform below each node), chains, stars, cables with short side
+// branches and the synthetic:p3 cell, 1 to 32 lanes, with and without split spines.
 TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
   std::vector<std::pair<std::string, std::vector<int>>> trees;
   auto parents_of = [](const NeuronCompartments& c) {
@@ -132,23 +218,34 @@ TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
   };
   trees.push_back({"p3", parents_of(neuron_compartments(synthetic_sections("p3"), 100))});
   for (int n : {1, 2, 7, 100, 600}) {
-    std::vector<int> random(n, -1), chain(n, -1), star(n, -1);
+    std::vector<int> random(n, -1), chain(n, -1), star(n, -1), caterpillar(n, -1);
     for (int i = 1; i < n; ++i) {
       random[i] = static_cast<int>(uniform01(21, n, i) * i);
       chain[i] = i - 1;
       star[i] = 0;
+      // a cable with short side branches here and there (split spines' side pieces)
+      caterpillar[i] = uniform01(25, n, i) < 0.3
+                           ? i - 1 - static_cast<int>(uniform01(26, n, i) * std::min(i, 4))
+                           : i - 1;
     }
     trees.push_back({"random " + std::to_string(n), random});
     trees.push_back({"chain " + std::to_string(n), chain});
     trees.push_back({"star " + std::to_string(n), star});
+    trees.push_back({"caterpillar " + std::to_string(n), caterpillar});
   }
   for (const auto& tree : trees)
     for (int lanes : {1, 2, 5, 32}) {
       SCOPED_TRACE(tree.first + ", " + std::to_string(lanes) + " lanes");
-      const CellLanePlan plan = check_plan(tree.second, lanes);
-      if (lanes == 1) EXPECT_EQ(plan.levels, 1);
-      if (tree.first == "p3" && lanes == 32)
-        EXPECT_LT(plan.critical_path(), static_cast<int>(tree.second.size()) / 6);
+      for (const bool split : {false, true}) {
+        const CellLanePlan plan = check_plan(tree.second, lanes, split);
+        if (lanes == 1) EXPECT_EQ(plan.levels, 1);
+        if (tree.first == "p3" && lanes == 32)
+          EXPECT_LT(plan.critical_path(), static_cast<int>(tree.second.size()) / 6);
+        if (tree.first == "chain 600" && lanes == 32 && split) {  // a chain needs its fill
+          EXPECT_TRUE(plan.fill);
+          EXPECT_LT(plan.critical_path(), 600 / 4);
+        }
+      }
     }
 }
 
@@ -171,11 +268,13 @@ TEST(CellLanePlanTest, RealCellsSolveOverEveryTeamSize) {
   for (const auto& tree : trees)
     for (int lanes : {32, 128, 512}) {
       SCOPED_TRACE(tree.first + ", " + std::to_string(lanes) + " lanes");
-      const CellLanePlan plan = check_plan(tree.second, lanes);
+      const CellLanePlan plan = check_plan(tree.second, lanes, false);
       const int n = static_cast<int>(tree.second.size());
       if (n >= 400) EXPECT_LT(plan.critical_path(), n / 3);
       EXPECT_LE(plan.critical_path(),
                 CellLanePlan::build(tree.second, 32).critical_path() + CellLanePlan::kBarrierSteps);
+      // Splitting spines never lengthens the path.
+      EXPECT_LE(check_plan(tree.second, lanes, true).critical_path(), plan.critical_path());
     }
 }
 

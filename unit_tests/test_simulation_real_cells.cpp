@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -67,7 +68,7 @@ OnChipCells fake_cells(std::vector<int> nodes, bool hh) {
     c.hh_nodes.push_back(hh ? nodes[s] : 1);
     c.tree.push_back(static_cast<int>(s));
   }
-  c.critical_path = [nodes](int tree, int lanes) {
+  c.critical_path = [nodes](int tree, int lanes, bool) {
     const int n = nodes[tree];
     return std::max(n / 5, n / lanes) + 4 * 8;
   };
@@ -87,7 +88,7 @@ void expect_valid_plan(const std::vector<OnChipLaunch>& plan, const OnChipCells&
     ASSERT_GT(l.slot_end, l.slot_begin);
     next = l.slot_end;
     EXPECT_EQ(l.scratch_nodes, c.nodes[l.slot_begin]);
-    const std::size_t bytes = 16 * std::size_t(l.scratch_nodes);
+    const std::size_t bytes = (l.fill ? 24 : 16) * std::size_t(l.scratch_nodes);
     if (l.kind == OnChipLaunch::kWarpPerCell) {
       EXPECT_LE(bytes, d.scratch0_max);
       EXPECT_GE(d.warp_team_max(bytes), l.lanes);
@@ -197,6 +198,39 @@ TEST(OnChipLaunchPlan, ForcedShapesAreTakenWhereAllowedAndSaidWhereNot) {
   EXPECT_NE(plan[0].why.find("not allowed"), std::string::npos) << plan[0].why;
 }
 
+// Plans that split spines (a third of the scratch more, a shorter path) are taken only by
+// teams with d and rhs in shared memory, where the model or the force says so, and never
+// where the force says no.
+TEST(OnChipLaunchPlan, SplitSpinesOnlyForTeamsInSharedMemory) {
+  const OnChipDevice d = fake_gpu();
+  for (const int n : {300, 1151, 3000, 20000}) {
+    OnChipCells c = fake_cells(std::vector<int>(2000, n), true);
+    const auto plain = c.critical_path;
+    c.critical_path = [plain](int tree, int lanes, bool split) {
+      return split && lanes >= 64 ? plain(tree, lanes, false) / 2 : plain(tree, lanes, false);
+    };
+    c.fill = [](int, int lanes) { return lanes >= 64; };
+    for (const int force : {-1, 0, 1}) {
+      SCOPED_TRACE(std::to_string(n) + " nodes, split_spines " + std::to_string(force));
+      OnChipForce f;
+      f.split_spines = force;
+      const auto plan = plan_on_chip_launches(c, d, f);
+      expect_valid_plan(plan, c, d);
+      for (const OnChipLaunch& l : plan) {
+        if (l.fill) {
+          EXPECT_EQ(l.kind, OnChipLaunch::kTeamPerCell) << l.why;
+          EXPECT_GE(l.lanes, 64) << l.why;
+          EXPECT_NE(l.why.find("split spines"), std::string::npos) << l.why;
+        }
+        if (force == 0) EXPECT_FALSE(l.fill) << l.why;
+        if (force == 1 && l.kind == OnChipLaunch::kTeamPerCell && l.lanes >= 64 &&
+            l.scratch_level() == 0)
+          EXPECT_TRUE(l.fill) << l.why;
+      }
+    }
+  }
+}
+
 TEST(OnChipLaunchPlan, ACellNoTeamCanHoldIsRefusedByName) {
   OnChipDevice d = fake_gpu();
   d.scratch1_max = 1 << 20;  // 65,536 nodes
@@ -213,18 +247,25 @@ TEST(OnChipLaunchPlan, ACellNoTeamCanHoldIsRefusedByName) {
 
 // --- every real morphology through every schedule ----------------------------------------
 
+// Recorded voltages of one backend's schedules agree to this (mV): the on-chip step solves
+// for v, the cells schedule for dv, and split spines eliminate in another order.
+constexpr double kRealCellsScheduleMv = 1e-6;
+
 struct RealCase {
   std::string name;
   std::vector<std::string> files;
   bool hh_everywhere, d_lambda;
   int cells;
+  int segment_um = 20;  // without d_lambda
 };
 
 std::string real_config(const RealCase& k, double tstop) {
   std::ostringstream j;
   j << R"({"dt": 0.025, "tstop": )" << tstop << R"(, "cell": {"morphology": [)";
   for (std::size_t i = 0; i < k.files.size(); ++i) j << (i ? ", " : "") << '"' << k.files[i] << '"';
-  j << "], " << (k.d_lambda ? R"("d_lambda": 0.1)" : R"("max_segment_length_um": 20)")
+  j << "], "
+    << (k.d_lambda ? std::string(R"("d_lambda": 0.1)")
+                   : R"("max_segment_length_um": )" + std::to_string(k.segment_um))
     << R"(, "Ra": 100, "cm": 1, "mechanisms": )"
     << (k.hh_everywhere ? R"([{"name": "hh", "region": "all", "gnabar": 0.12}])"
                         : R"([{"name": "pas", "region": "all", "g": 0.0001, "e": -65},
@@ -235,7 +276,9 @@ std::string real_config(const RealCase& k, double tstop) {
     << R"(, "weight": 0.002, "weight_max": 0.004, "delay": [1.0, 3.0], "tau": 2.0, "e": 0.0,
           "synapse_location": "random_dendrites",
           "kick": {"time": 0.5, "weight": 0.5, "cells": )"
-    << std::max(1, k.cells / 3) << R"(}, "seed": 3}, "run": {"progress_every_s": 0}})";
+    << std::max(1, k.cells / 3) << R"(}, "seed": 3}, "run": {"progress_every_s": 0},
+          "record": [{"gid": 0, "location": {"section": 0, "x": 0.5}},
+                     {"gid": 1, "location": {"section": 1, "x": 0.9}}]})";
   return j.str();
 }
 
@@ -256,7 +299,7 @@ bool has_soma(const std::string& file) {
 
 // mixed: all files in one network (two cells of each), in the four combinations of
 // mechanisms and nseg; else each file alone (two cells), hh everywhere with d_lambda and
-// hh + pas with 20 um segments.
+// hh + pas with 20 um segments, and v_e_moto1 with 10 um segments.
 // With hh in the soma only the files that have one take part.
 std::vector<RealCase> real_cases(bool mixed) {
   const std::vector<std::string> all = real_morphology_files();
@@ -274,6 +317,12 @@ std::vector<RealCase> real_cases(bool mixed) {
       else if (!files.empty())
         cases.push_back({"all mixed" + suffix, files, hh, dl, 2 * int(files.size())});
     }
+  // The cell of the longest unbranched cables at 10 um segments (8,269 compartments): its
+  // lane plans split spines, so the GPU's split-spine schedules run their fill.
+  if (!mixed)
+    for (const std::string& f : all)
+      if (f.find("v_e_moto1") != std::string::npos)
+        cases.push_back({"v_e_moto1 hh soma, pas, 10 um", {f}, false, false, 2, 10});
   return cases;
 }
 
@@ -306,12 +355,20 @@ std::vector<Schedule> schedules_of(bool gpu) {
                  HostSchedule::Cells,
                  OnChipSteps::On,
                  {OnChipLaunch::kTeamInMemory, 128}});
+    // Lane plans that split long spines, wherever they do (partitioned elimination).
+    for (int lanes : {64, 256})
+      s.push_back({"on_chip team " + std::to_string(lanes) + " split spines",
+                   HostSchedule::Cells,
+                   OnChipSteps::On,
+                   {OnChipLaunch::kTeamPerCell, lanes, 1}});
   }
   return s;
 }
 
 // Runs every case on every schedule of every enabled backend; the first run's raster is
-// the reference. Returns how many cases had spikes.
+// the reference, and each backend's cells schedule the reference of that backend's
+// recorded voltages (a soma, a dendrite's end), which every other schedule matches to
+// rounding. Returns how many cases had spikes.
 int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop) {
   int spiking = 0;
   for (const RealCase& k : cases) {
@@ -324,6 +381,8 @@ int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop)
     auto run_on = [&](auto exec) {
       using Exec = decltype(exec);
       const bool gpu = !is_host_backend<Exec>();
+      std::vector<std::vector<double>> traces;  // this backend's cells schedule's
+      double worst = 0;
       for (const Schedule& s : schedules_of(gpu)) {
         SCOPED_TRACE(std::string(Exec::name()) + ", " + s.name);
         LocalExchange ex;
@@ -331,7 +390,7 @@ int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop)
         o.host_schedule = s.host;
         o.on_chip = s.on_chip;
         o.on_chip_force = s.force;
-        NetworkSimulation<Exec> sim(exec, c.templates, c.network, gids, c.params, ex, o);
+        NetworkSimulation<Exec> sim(exec, c.templates, c.network, gids, c.params, ex, o, c.records);
         sim.run();
         if (s.on_chip == OnChipSteps::On) {
           EXPECT_STREQ(sim.metrics().schedule.c_str(), "on_chip");
@@ -343,7 +402,24 @@ int expect_one_raster_per_case(const std::vector<RealCase>& cases, double tstop)
         } else {
           EXPECT_EQ(sim.spikes(), reference) << sim.metrics().schedule_detail;
         }
+        const std::vector<std::vector<double>> run_traces = sim.traces();
+        if (traces.empty()) {
+          traces = run_traces;
+          ASSERT_FALSE(traces.empty());
+          continue;
+        }
+        ASSERT_EQ(run_traces.size(), traces.size());
+        for (std::size_t r = 0; r < traces.size(); ++r)
+          for (std::size_t j = 0; j < traces[r].size(); ++j) {
+            ASSERT_TRUE(std::isfinite(run_traces[r][j])) << "row " << r;
+            worst = std::max(worst, std::fabs(run_traces[r][j] - traces[r][j]));
+          }
+        EXPECT_LE(worst, kRealCellsScheduleMv) << sim.metrics().schedule_detail;
       }
+      std::ostringstream text;
+      text << worst;
+      ::testing::Test::RecordProperty(
+          "max_abs_v_minus_cells_mV_" + std::string(Exec::name()) + "_" + k.name, text.str());
     };
     std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
     spiking += !reference.empty();

@@ -11,6 +11,7 @@ namespace hinesbatch {
 namespace {
 
 constexpr std::size_t kScratchBytesPerNode = 16;  // d and rhs in double
+constexpr std::size_t kFillBytesPerNode = 8;      // and fill, for plans that split spines
 constexpr int kMaxLanes = 1024;
 // The model's costs, in cycles or instructions of one lane (only their ratios matter):
 // work per node and step (an hh node computes six exponentials), the issue slots a
@@ -35,6 +36,23 @@ constexpr double kFewCellsPerSM = 2;
 constexpr int kMaxBlocksPerSM = 32, kWarpKindBlocksPerSM = 28, kTeamKindThreadsPerSM = 1024;
 constexpr std::size_t kSharedPerBlockReserved = 1024;
 
+std::size_t scratch_bytes(const OnChipLaunch& l) {
+  return (kScratchBytesPerNode + (l.fill ? kFillBytesPerNode : 0)) *
+         static_cast<std::size_t>(l.scratch_nodes);
+}
+
+// Whether a plan of the launch's cells for `lanes` lanes splits spines.
+bool launch_fill(const OnChipCells& c, int b, int e, int lanes) {
+  if (!c.fill) return false;
+  int last = -1;
+  for (int s = b; s < e; ++s) {
+    if (c.tree[s] == last) continue;
+    last = c.tree[s];
+    if (c.fill(last, lanes)) return true;
+  }
+  return false;
+}
+
 double group_work(const OnChipCells& c, int b, int e) {
   double w = 0;
   for (int s = b; s < e; ++s)
@@ -51,8 +69,8 @@ double resident_cells(const OnChipLaunch& l, const OnChipDevice& d) {
     blocks = std::min<double>(blocks, kTeamKindThreadsPerSM / l.lanes);
   if (l.scratch_level() == 0 && d.shared_per_sm > 0)
     blocks = std::min<double>(
-        blocks, std::floor(double(d.shared_per_sm) / double(kScratchBytesPerNode * l.scratch_nodes +
-                                                            kSharedPerBlockReserved)));
+        blocks,
+        std::floor(double(d.shared_per_sm) / double(scratch_bytes(l) + kSharedPerBlockReserved)));
   return std::max(0.0, blocks);
 }
 
@@ -66,7 +84,7 @@ double on_chip_modelled_rate(const OnChipLaunch& l, const OnChipCells& c, const 
   const double resident = std::min(occupancy, per_sm);
   const double work = group_work(c, l.slot_begin, l.slot_end);
   int path = 0;  // the largest cell's, the launch's slowest
-  path = c.critical_path(c.tree[l.slot_begin], l.lanes);
+  path = c.critical_path(c.tree[l.slot_begin], l.lanes, l.fill);
   // A lane's share of the nodes: whole nodes, at least one.
   const int n = c.nodes[l.slot_begin];
   const double per_lane = std::ceil(double(n) / l.lanes) * (work / std::max(1, n));
@@ -123,11 +141,23 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
       continue;
     }
     std::vector<OnChipLaunch> candidates;
+    // A shape with plans as they are, and for teams with d and rhs in shared memory also
+    // where their plans split spines, with the fill that needs (unless forced one way): the
+    // model weighs the shorter path against the scratch. (In the team's memory the fill's
+    // accesses cost more than the shorter path saves: 0.95x on v_e_moto1 at 10 um.)
+    const auto add = [&](OnChipLaunch l, const std::function<bool(std::size_t)>& fits) {
+      const bool split =
+          l.kind == OnChipLaunch::kTeamPerCell && launch_fill(c, l.slot_begin, l.slot_end, l.lanes);
+      if (force.split_spines != 1 || !split) candidates.push_back(l);
+      l.fill = true;
+      if (split && force.split_spines != 0 && fits(scratch_bytes(l))) candidates.push_back(l);
+    };
     if (bytes <= d.scratch0_max && d.warp_team_max(bytes) >= 32) {
       OnChipLaunch l = base;
       l.kind = OnChipLaunch::kWarpPerCell;
       l.lanes = 32;
-      candidates.push_back(l);
+      add(l,
+          [&](std::size_t with) { return with <= d.scratch0_max && d.warp_team_max(with) >= 32; });
     }
     for (const OnChipLaunch::Kind kind :
          {OnChipLaunch::kTeamPerCell, OnChipLaunch::kTeamInMemory}) {
@@ -140,7 +170,10 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
         OnChipLaunch l = base;
         l.kind = kind;
         l.lanes = lanes;
-        candidates.push_back(l);
+        add(l, [&](std::size_t with) {
+          return with <= (level == 0 ? d.scratch0_max : d.scratch1_max) &&
+                 d.team_max(with, level) >= lanes;
+        });
       }
       // In memory only where shared memory cannot hold the cell, or holds too few per SM
       // (or where forced).
@@ -178,9 +211,9 @@ std::vector<OnChipLaunch> plan_on_chip_launches(const OnChipCells& c, const OnCh
     l.cells_per_sm = resident_cells(l, d);
     std::snprintf(
         why, sizeof why,
-        "%s of %d lanes: %d cells of <= %d nodes, %zu B of %s, %.0f cells per SM%s", l.kind_name(),
-        l.lanes, e - b, l.scratch_nodes, bytes,
-        l.scratch_level() == 0 ? "shared memory" : "team memory", l.cells_per_sm,
+        "%s of %d lanes%s: %d cells of <= %d nodes, %zu B of %s, %.0f cells per SM%s",
+        l.kind_name(), l.lanes, l.fill ? " (split spines)" : "", e - b, l.scratch_nodes,
+        scratch_bytes(l), l.scratch_level() == 0 ? "shared memory" : "team memory", l.cells_per_sm,
         (force.lanes > 0 && l.lanes != force.lanes) || (force.kind >= 0 && l.kind != force.kind)
             ? " (the forced shape is not allowed here)"
             : "");

@@ -30,57 +30,86 @@ class LeastLoadedLanes {
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
 };
 
-// A plan from a cut of the tree into pieces: piece_of[u] (a piece is connected, its root
-// the only node whose parent lies in another piece), piece_root[q], and level[q] (higher
-// than the level of every piece hanging from q). Per level, pieces largest first to the
-// least loaded lane (the lowest-numbered among equals, so that the levels near the root
-// fill the first warp); the lists hold each lane's nodes in decreasing order and the pulls
-// of the piece roots hanging from them.
-CellLanePlan plan_from_pieces(const std::vector<int>& parent, const std::vector<int>& piece_of,
-                              const std::vector<int>& piece_root, const std::vector<int>& level,
-                              int lanes) {
-  const int n = static_cast<int>(parent.size());
-  const int np = static_cast<int>(piece_root.size());
-  std::vector<int> load_of(np, 0);  // own nodes and pulls
-  for (int u = 0; u < n; ++u) {
-    ++load_of[piece_of[u]];
-    if (u > 0 && piece_root[piece_of[u]] == u) ++load_of[piece_of[parent[u]]];
-  }
+// A cut of the tree into pieces: piece_of[u] (a piece is connected, its root the only node
+// whose parent lies in another piece), piece_root[q], and level[q] (higher than the level
+// of every piece hanging from q).
+struct Cut {
+  std::vector<int> piece_of, piece_root, level;
+};
+
+int entry(int node, int kind) { return node * CellLanePlan::kNodeScale + kind; }
+
+// Work for one lane at one level: its entries, in the order the lane runs them. `merged`:
+// a plain piece, whose entries a lane interleaves with those of its other plain pieces by
+// node (decreasing; a pull ordered by the node it pulls), as the elimination's order
+// within each piece allows; otherwise the entries stay as they are, after the lane's plain
+// pieces.
+struct Work {
+  int level = 0;
+  bool merged = true;
+  std::vector<int> entries;
+};
+
+// The key that orders a plain piece's entries: the node, or the pulled node.
+int order_key(int e) { return CellLanePlan::node_of(e); }
+
+// A plan from work items: per level, largest first to the least loaded lane (the
+// lowest-numbered among equals, so that the levels near the root fill the first warp). A
+// list's entry keeps its sums in registers where the next entry reads them.
+CellLanePlan plan_from_work(const std::vector<int>& parent, std::vector<Work>& work, int levels,
+                            int lanes) {
   CellLanePlan plan;
   plan.lanes = lanes;
-  plan.levels = np ? *std::max_element(level.begin(), level.end()) + 1 : 0;
-  std::vector<std::vector<int>> pieces_at(plan.levels);
-  for (int q = 0; q < np; ++q) pieces_at[level[q]].push_back(q);
-  std::vector<int> lane_of_piece(np);
-  for (std::vector<int>& pieces : pieces_at) {
-    std::stable_sort(pieces.begin(), pieces.end(),
-                     [&](int a, int b) { return load_of[a] > load_of[b]; });
+  plan.levels = levels;
+  std::vector<std::vector<int>> at(levels);
+  for (int w = 0; w < static_cast<int>(work.size()); ++w) at[work[w].level].push_back(w);
+  std::vector<std::vector<int>> lists(static_cast<std::size_t>(levels) * lanes);
+  std::vector<std::vector<int>> special(lists.size());
+  for (int v = 0; v < levels; ++v) {
+    std::stable_sort(at[v].begin(), at[v].end(),
+                     [&](int a, int b) { return work[a].entries.size() > work[b].entries.size(); });
     LeastLoadedLanes least(lanes);
-    for (int q : pieces) lane_of_piece[q] = least.give(load_of[q]).first;
-  }
-  std::vector<std::vector<int>> lists(static_cast<std::size_t>(plan.levels) * lanes);
-  auto list_of = [&](int q) -> std::vector<int>& {
-    return lists[static_cast<std::size_t>(level[q]) * lanes + lane_of_piece[q]];
-  };
-  for (int u = n - 1; u >= 0; --u) {
-    const int q = piece_of[u];
-    const bool root = piece_root[q] == u;
-    list_of(q).push_back(u * 8 + (root ? CellLanePlan::kPieceRoot : CellLanePlan::kNode));
-    if (root && u > 0) list_of(piece_of[parent[u]]).push_back(u * 8 + CellLanePlan::kPull);
+    for (int w : at[v]) {
+      const int lane = least.give(static_cast<int>(work[w].entries.size())).first;
+      auto& to = (work[w].merged ? lists : special)[static_cast<std::size_t>(v) * lanes + lane];
+      to.insert(to.end(), work[w].entries.begin(), work[w].entries.end());
+    }
   }
   plan.begin.push_back(0);
-  for (std::vector<int>& list : lists) {
-    // Node order, pulls by the pulled node: a pull of c (> parent) comes before the
-    // parent's own elimination, as a child's step does.
-    for (std::size_t e = 0; e < list.size(); ++e) {
-      const int kind = CellLanePlan::kind_of(list[e]);
-      if (kind == CellLanePlan::kPieceRoot || e + 1 == list.size()) continue;
-      const int target = parent[CellLanePlan::node_of(list[e])];
-      const int next = list[e + 1];
-      const int next_target = CellLanePlan::kind_of(next) == CellLanePlan::kPull
-                                  ? parent[CellLanePlan::node_of(next)]
-                                  : CellLanePlan::node_of(next);
-      if (target == next_target) list[e] |= CellLanePlan::kKeep;
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    std::vector<int>& list = lists[k];
+    std::stable_sort(list.begin(), list.end(),
+                     [](int a, int b) { return order_key(a) > order_key(b); });
+    list.insert(list.end(), special[k].begin(), special[k].end());
+    // The node whose sums an entry updates (-1: none) and whose sums it reads first.
+    auto target = [&](int e) {
+      switch (CellLanePlan::kind_of(e)) {
+        case CellLanePlan::kNode:
+        case CellLanePlan::kPull:
+        case CellLanePlan::kFill:
+          return parent[CellLanePlan::node_of(e)];
+        default:
+          return -1;
+      }
+    };
+    auto reads = [&](int e) {
+      switch (CellLanePlan::kind_of(e)) {
+        case CellLanePlan::kPull:
+          return parent[CellLanePlan::node_of(e)];
+        case CellLanePlan::kFillStart:
+        case CellLanePlan::kFillEnd:
+          return -1;
+        default:
+          return CellLanePlan::node_of(e);
+      }
+    };
+    for (std::size_t e = 0; e + 1 < list.size(); ++e) {
+      if (CellLanePlan::kind_of(list[e]) == CellLanePlan::kFillInto) {
+        list[e] |= CellLanePlan::kKeep;  // its target is what the next entry reads
+        continue;
+      }
+      const int t = target(list[e]);
+      if (t >= 0 && t == reads(list[e + 1])) list[e] |= CellLanePlan::kKeep;
     }
     plan.entries.insert(plan.entries.end(), list.begin(), list.end());
     plan.begin.push_back(static_cast<int>(plan.entries.size()));
@@ -88,13 +117,273 @@ CellLanePlan plan_from_pieces(const std::vector<int>& parent, const std::vector<
   return plan;
 }
 
+// Each piece's entries: its nodes in decreasing order, with the pulls of the piece roots
+// hanging from them (ordered by the pulled node, before their parent).
+std::vector<std::vector<int>> piece_lists(const std::vector<int>& parent, const Cut& cut) {
+  const int n = static_cast<int>(parent.size());
+  std::vector<std::vector<int>> lists(cut.piece_root.size());
+  for (int u = n - 1; u >= 0; --u) {
+    const int q = cut.piece_of[u];
+    const bool root = cut.piece_root[q] == u;
+    lists[q].push_back(entry(u, root ? CellLanePlan::kPieceRoot : CellLanePlan::kNode));
+    if (root && u > 0) lists[cut.piece_of[parent[u]]].push_back(entry(u, CellLanePlan::kPull));
+  }
+  return lists;
+}
+
+int levels_of(const Cut& cut) {
+  return cut.level.empty() ? 0 : *std::max_element(cut.level.begin(), cut.level.end()) + 1;
+}
+
+CellLanePlan plan_from_cut(const std::vector<int>& parent, const Cut& cut, int lanes) {
+  std::vector<std::vector<int>> lists = piece_lists(parent, cut);
+  std::vector<Work> work(lists.size());
+  for (std::size_t q = 0; q < lists.size(); ++q) {
+    work[q].level = cut.level[q];
+    work[q].entries = std::move(lists[q]);
+  }
+  return plan_from_work(parent, work, levels_of(cut), lanes);
+}
+
+// The most loaded lane after handing out `loads` (largest first) to `lanes` lanes.
+int most_loaded(std::vector<int> loads, int lanes) {
+  std::sort(loads.begin(), loads.end(), std::greater<int>());
+  LeastLoadedLanes least(lanes);
+  int most = 0;
+  for (int w : loads) most = std::max(most, least.give(w).second);
+  return most;
+}
+
+// Long pieces split along their spine (from the root, the child with the most work below
+// it) by partitioned elimination. From the bottom up, the spine is cut into segments by
+// pairs of interface nodes A (above) and B (its child). The lowest segment is eliminated
+// as usual, its top stepping into its B. Each other segment eliminates its spine with
+// fill towards the A below it: it ends with its top step into the B above it, a coupling
+// between that B and the A below (fill, in a third scratch array), and the A's own
+// update. A segment writes only its nodes, the B above and the A below, so the segments
+// of a piece run on different lanes at the piece's level. The interface nodes form a
+// chain, eliminated at a new level just above by one lane (kFillInto across a segment,
+// kNode from a B to its A), whose top is the piece's root. Side branches of interface
+// nodes become pieces of their own, pulled by that lane. Per level, the segments' size is
+// chosen to shorten the level and the new one together; levels where that does not pay
+// stay as they are.
+class SpineSplitter {
+ public:
+  SpineSplitter(const std::vector<int>& parent, const Cut& cut, int lanes)
+      : parent_(parent), cut_(cut), lanes_(lanes), n_(static_cast<int>(parent.size())) {
+    lists_ = piece_lists(parent, cut);
+    work_.assign(n_, 0);
+    child_begin_.assign(n_ + 1, 0);
+    for (int u = 1; u < n_; ++u) ++child_begin_[parent[u] + 1];
+    for (int u = 0; u < n_; ++u) child_begin_[u + 1] += child_begin_[u];
+    children_.resize(std::max(0, n_ - 1));
+    std::vector<int> fill = child_begin_;
+    for (int u = 1; u < n_; ++u) children_[fill[parent[u]]++] = u;
+    for (int u = n_ - 1; u >= 0; --u) {
+      work_[u] += 1;
+      if (u > 0) work_[parent[u]] += same_piece(u) ? work_[u] : 1;
+    }
+  }
+
+  // The plan with the levels split where that shortens them.
+  CellLanePlan plan() {
+    const int levels = levels_of(cut_);
+    const int np = static_cast<int>(cut_.piece_root.size());
+    std::vector<std::vector<int>> at(levels);
+    for (int q = 0; q < np; ++q) at[cut_.level[q]].push_back(q);
+    std::vector<Work> out;
+    int level = 0;
+    for (int v = 0; v < levels; ++v) {
+      std::vector<int> loads;
+      for (int q : at[v]) loads.push_back(static_cast<int>(lists_[q].size()));
+      const int plain = most_loaded(loads, lanes_);
+      long long total = 0;
+      for (int w : loads) total += w;
+      // Segment sizes tried: from the level's even share up to its longest list.
+      int best_size = 0, best_cost = plain;
+      for (int size = std::max<int>(8, static_cast<int>((total + lanes_ - 1) / lanes_));
+           size < plain; size = std::max(size + 1, size * 5 / 4)) {
+        std::vector<int> level_loads, chain_loads;
+        for (int q : at[v]) {
+          Split s = split(q, size);
+          if (s.chain.empty()) {
+            level_loads.push_back(static_cast<int>(lists_[q].size()));
+            continue;
+          }
+          for (const Work& w : s.pieces) level_loads.push_back(static_cast<int>(w.entries.size()));
+          chain_loads.push_back(static_cast<int>(s.chain.size()));
+        }
+        if (chain_loads.empty()) continue;
+        const int cost = most_loaded(level_loads, lanes_) + most_loaded(chain_loads, lanes_) +
+                         CellLanePlan::kBarrierSteps;
+        if (cost < best_cost) {
+          best_cost = cost;
+          best_size = size;
+        }
+      }
+      bool chains = false;
+      for (int q : at[v]) {
+        Split s = best_size > 0 ? split(q, best_size) : Split{};
+        if (s.chain.empty()) {
+          out.push_back({level, true, lists_[q]});
+          continue;
+        }
+        chains = true;
+        for (Work& w : s.pieces) {
+          w.level = level;
+          out.push_back(std::move(w));
+        }
+        out.push_back({level + 1, false, std::move(s.chain)});
+      }
+      level += chains ? 2 : 1;
+    }
+    return plan_from_work(parent_, out, level, lanes_);
+  }
+
+ private:
+  struct Split {
+    std::vector<Work> pieces;  // at the piece's level
+    std::vector<int> chain;    // the interface nodes' list, at the new level
+  };
+
+  bool same_piece(int u) const { return cut_.piece_of[parent_[u]] == cut_.piece_of[u]; }
+
+  // The entries of the nodes of piece q under `top` (itself included) that are not under
+  // `stop` (excluded; -1: none), with the pulls into them; spine nodes (on_spine) as kFill
+  // when `fill`, `top` as kNode (it steps into its parent, an interface node) unless
+  // top_kind says otherwise.
+  void collect(int top, int stop, int top_kind, bool fill, std::vector<int>& out) const {
+    std::vector<int> nodes;
+    std::vector<int> stack{top};
+    while (!stack.empty()) {
+      const int u = stack.back();
+      stack.pop_back();
+      nodes.push_back(u);
+      for (int k = child_begin_[u]; k < child_begin_[u + 1]; ++k) {
+        const int c = children_[k];
+        if (c == stop) continue;
+        if (same_piece(c))
+          stack.push_back(c);
+        else
+          nodes.push_back(-1 - c);  // a pull of c
+      }
+    }
+    std::sort(nodes.begin(), nodes.end(),
+              [](int a, int b) { return (a < 0 ? -1 - a : a) > (b < 0 ? -1 - b : b); });
+    for (int u : nodes) {
+      if (u < 0) {
+        out.push_back(entry(-1 - u, CellLanePlan::kPull));
+      } else if (u == top) {
+        out.push_back(entry(u, top_kind));
+      } else {
+        out.push_back(entry(u, fill && on_spine_[u] ? CellLanePlan::kFill : CellLanePlan::kNode));
+      }
+    }
+  }
+
+  // Piece q cut into segments of about `size` entries; an empty chain if it is not cut.
+  Split split(int q, int size) {
+    Split s;
+    if (static_cast<int>(lists_[q].size()) <= size) return s;
+    const int root = cut_.piece_root[q];
+    std::vector<int> spine{root};
+    for (int u = root;;) {
+      int next = -1;
+      for (int k = child_begin_[u]; k < child_begin_[u + 1]; ++k) {
+        const int c = children_[k];
+        if (same_piece(c) && (next < 0 || work_[c] > work_[next])) next = c;
+      }
+      if (next < 0) break;
+      spine.push_back(next);
+      u = next;
+    }
+    const int L = static_cast<int>(spine.size()) - 1;
+    auto own = [&](int i) { return work_[spine[i]] - (i < L ? work_[spine[i + 1]] : 0); };
+    // The lowest segment: spine[j..L] and what hangs from it.
+    int j = L + 1, acc = 0;
+    while (j - 1 >= 0 && acc + own(j - 1) <= size) acc += own(--j);
+    j = std::min(j, L);   // at least the spine's last node
+    if (j < 3) return s;  // fits, or leaves no room for a pair above it
+    on_spine_.resize(n_, 0);
+    for (int u : spine) on_spine_[u] = 1;
+    std::vector<int> interfaces{spine[j - 1], spine[j - 2]};  // bottom up: B, A, B, A, ...
+    {
+      Work w;
+      collect(spine[j], -1, CellLanePlan::kNode, false, w.entries);
+      s.pieces.push_back(std::move(w));
+    }
+    int k = j - 2;  // the spine index of the last A
+    while (k > 0) {
+      if (k == 1) {  // the root is the B right above this A
+        interfaces.push_back(spine[0]);
+        break;
+      }
+      // A fill segment spine[a..k-1] between the B above it and the A = spine[k] below.
+      int a = k - 1;
+      acc = 2 + own(a);
+      while (a - 1 >= 1 && acc + own(a - 1) <= size) acc += own(--a);
+      Work w;
+      w.merged = false;
+      w.entries.push_back(entry(spine[k], CellLanePlan::kFillStart));
+      collect(spine[a], spine[k], CellLanePlan::kFill, true, w.entries);
+      w.entries.push_back(entry(spine[k], CellLanePlan::kFillEnd));
+      s.pieces.push_back(std::move(w));
+      if (a - 1 == 0) {
+        interfaces.push_back(spine[0]);
+        break;
+      }
+      interfaces.push_back(spine[a - 1]);
+      interfaces.push_back(spine[a - 2]);
+      k = a - 2;
+    }
+    for (int u : spine) on_spine_[u] = 0;
+    // The interface nodes' side branches, pieces of their own; the chain with their pulls.
+    const int m = static_cast<int>(interfaces.size());
+    for (int i = 0; i < m; ++i) {
+      const int u = interfaces[i];
+      std::vector<int> pulls;
+      for (int c = 0, kk = child_begin_[u]; kk < child_begin_[u + 1]; ++kk) {
+        c = children_[kk];
+        if (i > 0 && c == interfaces[i - 1]) continue;  // the chain's own step
+        if (i == 0 && c == spine[j]) continue;          // the lowest segment's top step
+        if (i > 0 && (i % 2 == 0) && parent_[interfaces[i - 1]] != u) {
+          // u is a B above a fill segment: its spine child is that segment's top
+          bool seg_top = false;
+          for (int x = interfaces[i - 1]; x != u; x = parent_[x])
+            if (parent_[x] == u) seg_top = x == c;
+          if (seg_top) continue;
+        }
+        if (same_piece(c)) {
+          Work w;
+          collect(c, -1, CellLanePlan::kPieceRoot, false, w.entries);
+          s.pieces.push_back(std::move(w));
+        }
+        pulls.push_back(c);
+      }
+      std::sort(pulls.begin(), pulls.end(), std::greater<int>());
+      for (int c : pulls) s.chain.push_back(entry(c, CellLanePlan::kPull));
+      int kind = CellLanePlan::kPieceRoot;
+      if (i + 1 < m)
+        kind = parent_[u] == interfaces[i + 1] ? CellLanePlan::kNode : CellLanePlan::kFillInto;
+      s.chain.push_back(entry(u, kind));
+    }
+    return s;
+  }
+
+  const std::vector<int>& parent_;
+  const Cut& cut_;
+  int lanes_, n_;
+  std::vector<std::vector<int>> lists_;
+  std::vector<int> work_, child_begin_, children_;
+  std::vector<char> on_spine_;
+};
+
 // The pieces of a subtree-size limit: a node whose subtree has at most `limit` nodes is
 // small, the others big. A small node under a big parent starts a piece holding its whole
 // subtree; a big node continues its parent's piece when it is the parent's only big child
 // (chains between branch points) and starts one otherwise. A piece's level: one more than
 // the highest level hanging from it.
-CellLanePlan plan_with_limit(const std::vector<int>& parent, const std::vector<int>& size,
-                             int lanes, int limit) {
+Cut cut_with_limit(const std::vector<int>& parent, const std::vector<int>& size, int limit) {
   const int n = static_cast<int>(parent.size());
   std::vector<int> big_children(n, 0);
   for (int i = 1; i < n; ++i)
@@ -117,7 +406,7 @@ CellLanePlan plan_with_limit(const std::vector<int>& parent, const std::vector<i
     const int up = piece_of[parent[piece_root[q]]];
     level[up] = std::max(level[up], level[q] + 1);
   }
-  return plan_from_pieces(parent, piece_of, piece_root, level, lanes);
+  return {std::move(piece_of), std::move(piece_root), std::move(level)};
 }
 
 // The pieces of bands of height: a node's height is the longest path from it down to a
@@ -159,7 +448,7 @@ class HeightBands {
     }
   }
 
-  CellLanePlan plan() const {
+  Cut cut() const {
     const int nc = static_cast<int>(cuts_.size());
     // best[b]: the least critical path of the heights below cuts_[b]; from[b]: its last cut.
     std::vector<long long> best(nc, -1);
@@ -192,7 +481,7 @@ class HeightBands {
         level.push_back(v);
       }
     }
-    return plan_from_pieces(parent_, piece_of, piece_root, level, lanes_);
+    return {std::move(piece_of), std::move(piece_root), std::move(level)};
   }
 
  private:
@@ -233,7 +522,7 @@ class HeightBands {
 
 }  // namespace
 
-CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes) {
+CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes, bool fill) {
   const int n = static_cast<int>(parent.size());
   if (n < 1 || lanes < 1) throw std::invalid_argument("CellLanePlan: empty tree or no lanes");
   if (n >= (1 << 27)) throw std::invalid_argument("CellLanePlan: more than 2^27 nodes");
@@ -244,9 +533,14 @@ CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes) {
     size[parent[i]] += size[i];
   }
   CellLanePlan best;
+  std::vector<Cut> cuts;   // the best cut by subtree size, then the cut by height bands
   for (int limit = n;;) {  // n: one piece (the only plan for one lane)
-    CellLanePlan p = plan_with_limit(parent, size, lanes, limit);
-    if (best.levels == 0 || p.critical_path() < best.critical_path()) best = std::move(p);
+    Cut c = cut_with_limit(parent, size, limit);
+    CellLanePlan p = plan_from_cut(parent, c, lanes);
+    if (best.levels == 0 || p.critical_path() < best.critical_path()) {
+      best = std::move(p);
+      cuts.assign(1, std::move(c));
+    }
     if (lanes == 1 || limit <= 1) break;
     limit = std::max(1, limit * 3 / 4);
   }
@@ -254,9 +548,24 @@ CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes) {
     // Candidate cuts: every height of small trees; for large ones as many as keep the
     // search near 10^8 node visits.
     const int max_cuts = static_cast<int>(std::clamp(std::sqrt(2e8 / n), 16.0, 128.0));
-    CellLanePlan p = HeightBands(parent, lanes, max_cuts).plan();
+    cuts.push_back(HeightBands(parent, lanes, max_cuts).cut());
+    CellLanePlan p = plan_from_cut(parent, cuts.back(), lanes);
     if (p.critical_path() < best.critical_path()) best = std::move(p);
   }
+  // A split plan costs a third scratch array, fewer teams per SM and more work per spine
+  // node: kept where its path is at least a quarter shorter (on an H200, BlockPerSystem
+  // over the shared SWC trees ran 0.85-0.95x where splitting saved 11-18% of the path,
+  // 1.05-1.9x where it saved 27-61%).
+  if (fill && lanes > 1) {
+    const int plain = best.critical_path();
+    for (const Cut& c : cuts) {
+      CellLanePlan p = SpineSplitter(parent, c, lanes).plan();
+      if (4 * p.critical_path() <= 3 * plain && p.critical_path() < best.critical_path())
+        best = std::move(p);
+    }
+  }
+  best.fill = false;
+  for (int e : best.entries) best.fill = best.fill || kind_of(e) == kFill;
   return best;
 }
 

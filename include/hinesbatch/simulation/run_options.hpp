@@ -45,11 +45,13 @@ HostSchedule parse_host_schedule(const std::string& name);  // from_string, else
 // raster as the other schedules; voltages agree to rounding (it solves for v, the others
 // for dv).
 // A launch shape of the on-chip schedule to force where the device allows it (benchmarks
-// map the choice with it): lanes > 0, kind >= 0 (an OnChipLaunch::Kind); otherwise the
-// launch plan's model chooses.
+// map the choice with it): lanes > 0, kind >= 0 (an OnChipLaunch::Kind), split_spines 0 or
+// 1 (lane plans that split long spines, CellLanePlan::fill: never, or wherever they do);
+// otherwise the launch plan's model chooses.
 struct OnChipForce {
   int kind = -1;
   int lanes = 0;
+  int split_spines = -1;
 };
 
 enum class OnChipSteps { Auto, On, Off };

@@ -90,26 +90,32 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
   }
   if (is_host_backend<ExecutionSpace>()) shape.lanes = 1;
   auto run = [&](auto level) {
-    using Functor = SolveBlockPerSystem<Batch, ExecutionSpace, decltype(level)::value>;
     for (;;) {
       const BlockPlan<MemorySpace>& plan = tree.block_plan(exec, shape.lanes);
-      const LaneLaunch launch = block_launch(n, plan.entries, sizeof(Scalar), max0, shape);
+      const LaneLaunch launch =
+          block_launch(n, plan.entries, plan.fill, sizeof(Scalar), max0, shape);
       if (launch.level != decltype(level)::value) return false;
-      const Functor f{batch.u(),          batch.l(),   batch.d(),      batch.rhs(),
-                      batch.status(),     plan.plans,  tree.parents(), launch,
-                      batch.block_size(), plan.levels, plan.warp_from};
       Policy policy(exec, batch.num_systems(), shape.lanes);
       if (launch.level0_bytes(sizeof(Scalar)) > 0)
         policy.set_scratch_size(0, Kokkos::PerTeam(launch.level0_bytes(sizeof(Scalar))));
       if (launch.level == 1)
         policy.set_scratch_size(1, Kokkos::PerTeam(launch.value_bytes(sizeof(Scalar))));
-      const int most = policy.team_size_max(f, Kokkos::ParallelForTag());
-      if (shape.lanes > most && shape.lanes > 1) {  // registers: halve the lanes, plan again
-        shape.lanes = std::max(1, std::min(shape.lanes / 2, most));
-        continue;
-      }
-      Kokkos::parallel_for(std::string("hinesbatch::solve_block_") + Layout::name, policy, f);
-      return true;
+      // The kernel with the fill's code only for plans that split spines.
+      const auto go = [&](auto fill) {
+        using Functor = SolveBlockPerSystem<Batch, ExecutionSpace, decltype(level)::value,
+                                            decltype(fill)::value>;
+        const Functor f{batch.u(),          batch.l(),   batch.d(),      batch.rhs(),
+                        batch.status(),     plan.plans,  tree.parents(), launch,
+                        batch.block_size(), plan.levels, plan.warp_from};
+        const int most = policy.team_size_max(f, Kokkos::ParallelForTag());
+        if (shape.lanes > most && shape.lanes > 1) {  // registers: halve the lanes, plan again
+          shape.lanes = std::max(1, std::min(shape.lanes / 2, most));
+          return false;
+        }
+        Kokkos::parallel_for(std::string("hinesbatch::solve_block_") + Layout::name, policy, f);
+        return true;
+      };
+      if (plan.fill ? go(std::true_type{}) : go(std::false_type{})) return true;
     }
   };
   if (!run(std::integral_constant<int, 0>{})) run(std::integral_constant<int, 1>{});

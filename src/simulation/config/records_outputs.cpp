@@ -215,6 +215,10 @@ const std::vector<RunKey>& run_keys() {
        [](C& c, double, const S& v) { c.run.on_chip_force.kind = parse_on_chip_kind(v); }},
       {"on_chip_lanes", RunKey::Integer, "0", 0, 1024, {}, "", "",
        [](C& c, double x, const S&) { c.run.on_chip_force.lanes = static_cast<int>(x); }},
+      {"on_chip_split_spines", RunKey::Choice, "\"auto\"", 0, 0, {"auto", "on", "off"}, "", "",
+       [](C& c, double, const S& v) {
+         c.run.on_chip_force.split_spines = v == "auto" ? -1 : v == "on" ? 1 : 0;
+       }},
       {"mechanisms", RunKey::Choice, "\"catalogue\"", 0, 0, {"catalogue", "builtin"},
        "--mechanisms",
        "pas, hh and ExpSyn from the catalogue (.mod files) or the hand-written builtin ones",

@@ -109,21 +109,27 @@ struct OnChipCellLists {
 };
 
 // One cell as the epoch kernel works on it: d and rhs per node in team scratch (16 B per
-// node: level 0, shared memory on a GPU, where the cell fits; level 1, memory private to
-// the team, otherwise), its voltages and hh gates in its rows of OnChipCellLists::voltages
-// and ::gates in memory.
+// node; 24 B with fill, for plans that split spines: level 0, shared memory on a GPU, where
+// the cell fits; level 1, memory private to the team, otherwise), its voltages and hh gates
+// in its rows of OnChipCellLists::voltages and ::gates in memory.
 struct OnChipCell {
-  double *d, *rhs;
-  double* v;          // per node, in memory
-  double *m, *h, *n;  // per hh slot, in memory
+  double *d, *rhs, *fill;  // fill: null where the launch's plans do not split spines
+  double* v;               // per node, in memory
+  double *m, *h, *n;       // per hh slot, in memory
 
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes) {
-    return 2 * static_cast<std::size_t>(nodes) * sizeof(double);
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nodes, bool with_fill) {
+    return (with_fill ? 3 : 2) * static_cast<std::size_t>(nodes) * sizeof(double);
   }
   // Plain assignments: taking the members' addresses would put the struct in local memory.
-  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, double* voltages, double* gates,
-                                    int hh_nodes)
-      : d(scratch), rhs(d + nodes), v(voltages), m(gates), h(m + hh_nodes), n(h + hh_nodes) {}
+  KOKKOS_INLINE_FUNCTION OnChipCell(double* scratch, int nodes, bool with_fill, double* voltages,
+                                    double* gates, int hh_nodes)
+      : d(scratch),
+        rhs(d + nodes),
+        fill(with_fill ? rhs + nodes : nullptr),
+        v(voltages),
+        m(gates),
+        h(m + hh_nodes),
+        n(h + hh_nodes) {}
 };
 
 // The cell's system as lanes_hines_solve reads it, for the new voltages themselves:
@@ -133,11 +139,17 @@ struct OnChipCellSystem {
   using scalar_type = double;
   double* d;
   double* rhs;
+  double* fill;
   typename Lists::template cached<double> minus_g_axial;
   typename Lists::template cached<int> parent_;
   int b;  // the template's block
   KOKKOS_INLINE_FUNCTION OnChipCellSystem(const OnChipCell& x, const Lists& l, int b_)
-      : d(x.d), rhs(x.rhs), minus_g_axial(l.minus_g_axial), parent_(l.parent), b(b_) {}
+      : d(x.d),
+        rhs(x.rhs),
+        fill(x.fill),
+        minus_g_axial(l.minus_g_axial),
+        parent_(l.parent),
+        b(b_) {}
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_(b + i); }
   KOKKOS_INLINE_FUNCTION double u(int i) const { return minus_g_axial(b + i); }
   KOKKOS_INLINE_FUNCTION double l(int i) const { return minus_g_axial(b + i); }
@@ -171,7 +183,8 @@ struct LocateCellEvents {
 // lane count its slots' plans were built for. Generated: the generated (NMODL) mechanisms'
 // hooks (generated_cells.hpp; NoGenerated: none), their currents after the built-in ones,
 // their states after v = x, each over the team's lanes.
-template <class ExecutionSpace, class Views, int ScratchLevel, class Generated = NoGenerated>
+template <class ExecutionSpace, class Views, int ScratchLevel, class Generated = NoGenerated,
+          bool Fill = false>
 struct StepCellEpochOnChip {
   using memory_space = typename ExecutionSpace::memory_space;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -224,8 +237,8 @@ struct StepCellEpochOnChip {
                    lists.constant_begin(s),
                    first_synapse_constants(s)};
     double* const scratch = static_cast<double*>(
-        t.team_scratch(ScratchLevel).get_shmem(OnChipCell::scratch_bytes(scratch_nodes)));
-    const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes,
+        t.team_scratch(ScratchLevel).get_shmem(OnChipCell::scratch_bytes(scratch_nodes, Fill)));
+    const OnChipCell x(ScratchLevel == 0 ? on_chip<0>(scratch) : scratch, scratch_nodes, Fill,
                        lists.voltages.data() + std::size_t(node_capacity) * s,
                        lists.gates.data() + std::size_t(3) * hh_capacity * s, hh_capacity);
     load(t, s, n, x);
@@ -399,10 +412,10 @@ struct StepCellEpochOnChip {
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
                                     const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.warp_from,
-                      r.plan_begin,
-                      OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
-                      bad_pivot, bad_solution);
+    lanes_hines_solve<Fill>(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.warp_from,
+                            r.plan_begin,
+                            OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
+                            bad_pivot, bad_solution);
     if (bad_pivot >= 0 || bad_solution >= 0)
       record_nodes(c.status, static_cast<long long>(s) * max_nodes, bad_pivot, bad_solution);
   }

@@ -8,8 +8,9 @@
 //    size, so that small cells do not pay for the scratch of the largest;
 //  - per launch, every kind the device accepts is modelled (a warp per cell with many
 //    cells per SM; a team of 32-1,024 lanes per cell with d and rhs in shared memory; the
-//    same with them in the team's memory when no block holds them) and the fastest
-//    modelled one runs (OnChipLaunchModel).
+//    same with them in the team's memory when no block holds them), teams in shared
+//    memory also with lane plans that split long spines (a shorter path for 8 more bytes
+//    of scratch per node), and the fastest modelled one runs (on_chip_modelled_rate).
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -30,7 +31,8 @@ struct OnChipLaunch {
   int slot_begin = 0, slot_end = 0;  // slots [begin, end)
   Kind kind = kWarpPerCell;
   int lanes = 1;            // the team's size (a cell's lanes)
-  int scratch_nodes = 1;    // nodes of its largest cell (16 B of scratch each)
+  int scratch_nodes = 1;    // nodes of its largest cell (16 B of scratch each; 24 with fill)
+  bool fill = false;        // a plan of its cells splits spines: fill in scratch too
   double cells_per_sm = 0;  // resident cells per SM, as modelled (0 on a host)
   std::string why;          // for the metrics: the choice and what bounded it
 
@@ -62,10 +64,13 @@ struct OnChipDevice {
 };
 
 // The cells to launch: per slot (largest first) its nodes, its nodes with hh and its tree;
-// critical_path(tree, lanes): the modelled steps of one sweep of that tree's CellLanePlan.
+// critical_path(tree, lanes, split): the modelled steps of one sweep of that tree's
+// CellLanePlan, made with or without splitting spines; fill(tree, lanes): whether the plan
+// made with splitting splits any (CellLanePlan::fill; none where fill is not given).
 struct OnChipCells {
   std::vector<int> nodes, hh_nodes, tree;
-  std::function<int(int tree, int lanes)> critical_path;
+  std::function<int(int tree, int lanes, bool split)> critical_path;
+  std::function<bool(int tree, int lanes)> fill;
 };
 
 // Throws InputError naming the cell and the limit only where no kind can take a cell (its

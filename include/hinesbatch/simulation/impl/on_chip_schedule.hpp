@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -180,9 +181,10 @@ class OnChipSchedule
     const double dt = params_.dt;
     for (const OnChipLaunch& l : launches_) {
       const int cells = l.slot_end - l.slot_begin;
-      const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes));
-      const auto step = [&](auto level) {
-        return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value, Gen>{
+      const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes, l.fill));
+      const auto step = [&](auto level, auto fill) {
+        return StepCellEpochOnChip<ExecutionSpace, views, decltype(level)::value, Gen,
+                                   decltype(fill)::value>{
             c_,          lists_,       syn,
             w,           cell_events,  trace,
             dt,          params_.ena,  params_.ek,
@@ -193,24 +195,33 @@ class OnChipSchedule
       };
       using level0 = std::integral_constant<int, 0>;
       using level1 = std::integral_constant<int, 1>;
+      using plain = std::false_type;
+      // Only teams with d and rhs in shared memory take plans that split spines
+      // (on_chip_launch_plan.cpp): the other kinds' kernels have none of the fill's code.
       if (l.kind == OnChipLaunch::kWarpPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_warp",
             Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
                 .set_scratch_size(0, bytes),
-            step(level0{}));
+            step(level0{}, plain{}));
+      else if (l.kind == OnChipLaunch::kTeamPerCell && l.fill)
+        Kokkos::parallel_for(
+            "hinesbatch::sim_epoch_on_chip_team_split",
+            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
+                .set_scratch_size(0, bytes),
+            step(level0{}, std::true_type{}));
       else if (l.kind == OnChipLaunch::kTeamPerCell)
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team",
             Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
                 .set_scratch_size(0, bytes),
-            step(level0{}));
+            step(level0{}, plain{}));
       else
         Kokkos::parallel_for(
             "hinesbatch::sim_epoch_on_chip_team_in_memory",
             Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
                 .set_scratch_size(1, bytes),
-            step(level1{}));
+            step(level1{}, plain{}));
     }
   }
 
@@ -292,13 +303,13 @@ class OnChipSchedule
     const std::vector<int>& syn_begin_of_slot = setup.syn_begin_of_slot;
     // The launches, from each tree's plans for the lane counts they consider (each plan
     // made once).
-    std::map<std::pair<int, int>, CellLanePlan> plan_of;  // (tree, lanes)
-    const auto plan_for = [&](int tree, int lanes) -> const CellLanePlan& {
-      auto it = plan_of.find({tree, lanes});
+    std::map<std::tuple<int, int, bool>, CellLanePlan> plan_of;  // (tree, lanes, split)
+    const auto plan_for = [&](int tree, int lanes, bool split) -> const CellLanePlan& {
+      auto it = plan_of.find({tree, lanes, split});
       if (it == plan_of.end())
         it = plan_of
-                 .emplace(std::make_pair(tree, lanes),
-                          CellLanePlan::build(trees.parents[tree], lanes))
+                 .emplace(std::make_tuple(tree, lanes, split),
+                          CellLanePlan::build(trees.parents[tree], lanes, split))
                  .first;
       return it->second;
     };
@@ -309,21 +320,22 @@ class OnChipSchedule
       cells.hh_nodes.push_back(hh_of_template_[k]);
       cells.tree.push_back(trees.tree_of_template[k]);
     }
-    cells.critical_path = [&](int tree, int lanes) {
-      return plan_for(tree, lanes).critical_path();
+    cells.critical_path = [&](int tree, int lanes, bool split) {
+      return plan_for(tree, lanes, split).critical_path();
     };
+    cells.fill = [&](int tree, int lanes) { return plan_for(tree, lanes, true).fill; };
     launches_ = plan_on_chip_launches(
         cells, generated_ ? on_chip_device<Generated>() : on_chip_device<NoGenerated>(),
         setup.on_chip_force);
-    std::map<std::pair<int, int>, int> index_of;  // (tree, lanes) -> plan in `plans`
+    std::map<std::tuple<int, int, bool>, int> index_of;  // (tree, lanes, split) -> plan
     std::vector<int> plan_of_slot(cells_);
     LanePlanList plans;
     for (const OnChipLaunch& l : launches_)
       for (int s = l.slot_begin; s < l.slot_end; ++s) {
-        const std::pair<int, int> key{cells.tree[s], l.lanes};
+        const std::tuple<int, int, bool> key{cells.tree[s], l.lanes, l.fill};
         auto it = index_of.find(key);
         if (it == index_of.end())
-          it = index_of.emplace(key, plans.add(plan_for(key.first, key.second))).first;
+          it = index_of.emplace(key, plans.add(plan_for(cells.tree[s], l.lanes, l.fill))).first;
         plan_of_slot[s] = it->second;
       }
     lists_.plan_of_slot = to_device(exec, plan_of_slot, "hb::plan_of_slot");

@@ -20,7 +20,12 @@
 //    and falls apart into pieces that hang from higher bands only; low bands hold many small
 //    subtrees that spread over every lane, high bands the trunk. The cuts h_b are chosen by
 //    dynamic programming over the modelled critical path.
-// Unbranched cables stay one piece: correct, but no faster than one lane.
+// Where the solve gives the plan a third array (fill), a piece too long for its level may
+// also be *split along its spine* (from its root, the child with the most work below it):
+// pairs of interface nodes cut the spine into segments that different lanes eliminate at
+// the piece's level with fill towards the pair below them (partitioned elimination), and
+// one lane eliminates the interface nodes at a level of their own just above. A split plan
+// is kept where its path is at least a quarter shorter (long unbranched cables).
 #include <Kokkos_Core.hpp>
 #include <vector>
 
@@ -29,25 +34,33 @@
 namespace hinesbatch {
 
 struct CellLanePlan {
-  // An entry is node * 8 + (keep ? 4 : 0) + kind.
+  // An entry is node * kNodeScale + (keep ? kKeep : 0) + kind.
   enum EntryKind : int {
     kNode = 0,       // eliminate the node and add its step into its parent (same piece)
     kPieceRoot = 1,  // eliminate the node; its step is pulled later (or it is the root)
     kPull = 2,       // add the step of the node (an eliminated piece root) into its parent
+    // A segment of a split spine (SpineSplitter, cell_lane_plan.cpp), its A below it:
+    kFillStart = 3,  // A: the fill couplings start from A's own
+    kFill = 4,       // a spine node: as kNode, with the fill carried to its parent
+    kFillEnd = 5,    // A: its update, and the couplings between it and the B above
+    kFillInto = 6,   // an A eliminated into the B above it, across the fill (the next entry's)
   };
   // keep: the parent's sums the entry updates are those the next entry of the list reads
   // (they stay in registers instead of going through shared memory).
-  static constexpr int kKeep = 4;
-  KOKKOS_INLINE_FUNCTION static int node_of(int entry) { return entry >> 3; }
-  KOKKOS_INLINE_FUNCTION static int kind_of(int entry) { return entry & 3; }
+  static constexpr int kKeep = 8, kNodeScale = 16;
+  KOKKOS_INLINE_FUNCTION static int node_of(int entry) { return entry >> 4; }
+  KOKKOS_INLINE_FUNCTION static int kind_of(int entry) { return entry & 7; }
 
   int lanes = 1, levels = 0;
   // Level v, lane k: entries[begin[v * lanes + k] .. begin[v * lanes + k + 1]), in
   // decreasing node order.
   std::vector<int> begin, entries;
+  // Whether the plan splits spines: its solve needs a third array (fill) beside d and rhs.
+  bool fill = false;
 
-  // parent[i] < i for i > 0, parent[0] = -1; lanes >= 1.
-  static CellLanePlan build(const std::vector<int>& parent, int lanes);
+  // parent[i] < i for i > 0, parent[0] = -1; lanes >= 1. fill: spines may be split (for
+  // solves that give the plan its fill array), where that shortens the path by a quarter.
+  static CellLanePlan build(const std::vector<int>& parent, int lanes, bool fill = false);
   // The modelled critical path of one sweep, in node steps: per level, the longest list
   // plus kBarrierSteps.
   int critical_path() const;

@@ -29,6 +29,7 @@ template <class MemorySpace>
 struct BlockPlan {
   DeviceLanePlans<MemorySpace> plans;  // one plan (index 0)
   int lanes = 0, levels = 0, warp_from = 0, entries = 0;
+  bool fill = false;  // the plan splits spines (CellLanePlan::fill)
 };
 
 // A tree's lane plans, built on first use for each team size (CellLanePlan::build tries
@@ -44,7 +45,7 @@ class BlockPlanCache {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = plans_.find(lanes);
     if (found != plans_.end()) return found->second;
-    const CellLanePlan plan = CellLanePlan::build(parents_, lanes);
+    const CellLanePlan plan = CellLanePlan::build(parents_, lanes, /*fill=*/true);
     LanePlanList list;
     list.add(plan);
     BlockPlan<MemorySpace> b;
@@ -53,6 +54,7 @@ class BlockPlanCache {
     b.levels = plan.levels;
     b.warp_from = list.warp_from[0];
     b.entries = list.entries_of(0);
+    b.fill = plan.fill;
     exec.fence();  // the host vectors behind the copies go out of scope
     return plans_.emplace(lanes, b).first->second;
   }
@@ -84,6 +86,7 @@ struct BlockSystem {
   View u_, l_;
   Parent parent_;
   int s, block_size;
+  scalar_type* fill;  // where the plan splits spines
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
   KOKKOS_INLINE_FUNCTION scalar_type u(int i) const {
     return su ? su[i] : Layout::at(u_, s, i, block_size);
@@ -93,7 +96,7 @@ struct BlockSystem {
   }
 };
 
-template <class Batch, class ExecutionSpace, int Level>
+template <class Batch, class ExecutionSpace, int Level, bool Fill>
 struct SolveBlockPerSystem {
   using Layout = typename Batch::layout_type;
   using T = typename Batch::scalar_type;
@@ -125,10 +128,11 @@ struct SolveBlockPerSystem {
     t.team_barrier();
     using Parent = const int*;
     const BlockSystem<Layout, typename Batch::view_type, Parent> sys{
-        x.d, x.rhs, x.u, x.l, u, l, x.parent ? x.parent : parent.data(), s, block_size};
+        x.d, x.rhs, x.u, x.l, u, l, x.parent ? x.parent : parent.data(), s, block_size, x.fill};
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, plans, x.entries ? x.entries : plans.entries.data(), x.entries ? e0 : 0,
-                      levels, warp_from, t.team_rank(), sys, bad_pivot, bad_solution);
+    lanes_hines_solve<Fill>(t, plans, x.entries ? x.entries : plans.entries.data(),
+                            x.entries ? e0 : 0, levels, warp_from, t.team_rank(), sys, bad_pivot,
+                            bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
                          [&](const int i) { Layout::at(rhs, s, i, block_size) = x.rhs[i]; });
@@ -137,13 +141,15 @@ struct SolveBlockPerSystem {
   }
 };
 
-// The team's scratch for a tree of n nodes whose plan has `entries` entries, when level-0
-// scratch offers max0 bytes: the shape's wishes where they fit, less where they do not
-// (first the coefficients, then the plan go back to memory, then d and rhs go to level 1).
-inline LaneLaunch block_launch(int n, int entries, std::size_t scalar, std::size_t max0,
+// The team's scratch for a tree of n nodes whose plan has `entries` entries (and splits
+// spines: fill), when level-0 scratch offers max0 bytes: the shape's wishes where they fit,
+// less where they do not (first the coefficients, then the plan go back to memory, then d
+// and rhs go to level 1).
+inline LaneLaunch block_launch(int n, int entries, bool fill, std::size_t scalar, std::size_t max0,
                                const BlockShape& shape) {
   LaneLaunch l;
   l.count = 1;
+  l.fill = fill;
   l.capacity = n;
   l.entry_capacity = entries;
   l.coefficients_on_chip = shape.coefficients_on_chip;

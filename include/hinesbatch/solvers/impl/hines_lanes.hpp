@@ -5,7 +5,8 @@
 // points), then x level by level the other way, a team barrier between levels. Sums the
 // next entry of a lane reads stay in registers, and each entry's read-only inputs are
 // loaded a step ahead, so the dependent chain per node is one reciprocal and a few
-// multiply-adds.
+// multiply-adds. Plans that split spines (CellLanePlan::fill) also need a third array
+// beside d and rhs, fill, for the couplings their segments leave behind.
 //
 // Three users, one elimination:
 //  - the packed multi-morphology schedule (PackedSchedule::CellLanes,
@@ -28,13 +29,14 @@ namespace hinesbatch {
 namespace impl {
 
 // How a lanes launch (a packed CellLanes launch, or a BlockPerSystem solve) keeps its cells: d and
-// rhs in level-0 scratch (with u and l too, when coefficients_on_chip) or in level 1; the plan's
+// rhs in level-0 scratch (with u and l too, when coefficients_on_chip; with fill, when the
+// plans split spines) or in level 1; the plan's
 // entries and the parent array copied into level-0 scratch (plan_on_chip; the solve's chain of
 // dependent index loads then stays on chip) or read from memory. capacity / entry_capacity: nodes
 // and plan entries of the launch's largest cell.
 struct LaneLaunch {
   int first = 0, count = 0, capacity = 0, entry_capacity = 0, level = 0;
-  bool coefficients_on_chip = false, plan_on_chip = false;
+  bool coefficients_on_chip = false, plan_on_chip = false, fill = false;
 
   // scalar: sizeof the batch's scalar type. Sizes are rounded up to 16 bytes: Kokkos'
   // get_shmem rounds a request up before checking it against what the team was given.
@@ -42,7 +44,8 @@ struct LaneLaunch {
     return (bytes + 15) / 16 * 16;
   }
   KOKKOS_INLINE_FUNCTION std::size_t value_bytes(std::size_t scalar) const {
-    return rounded((coefficients_on_chip ? 4 : 2) * scalar * static_cast<std::size_t>(capacity));
+    const int arrays = (coefficients_on_chip ? 4 : 2) + (fill ? 1 : 0);
+    return rounded(static_cast<std::size_t>(arrays) * scalar * static_cast<std::size_t>(capacity));
   }
   KOKKOS_INLINE_FUNCTION std::size_t plan_bytes() const {
     return plan_on_chip
@@ -54,12 +57,13 @@ struct LaneLaunch {
   }
 };
 
-// A lanes team's scratch as its LaneLaunch lays it out. Level 0: [d, rhs (u, l) when the
-// values are on level 0][the plan's entries][the parents]; level 1: [d, rhs (u, l)]. u, l,
-// entries and parent are null where the launch keeps them in memory.
+// A lanes team's scratch as its LaneLaunch lays it out. Level 0: [d, rhs (u, l) (fill) when
+// the values are on level 0][the plan's entries][the parents]; level 1: [d, rhs (u, l)
+// (fill)]. u, l, entries and parent are null where the launch keeps them in memory, fill
+// where its plans do not split spines.
 template <class T>
 struct LaneScratch {
-  T *d = nullptr, *rhs = nullptr, *u = nullptr, *l = nullptr;
+  T *d = nullptr, *rhs = nullptr, *u = nullptr, *l = nullptr, *fill = nullptr;
   int *entries = nullptr, *parent = nullptr;
 
   template <int Level, class Member>
@@ -78,6 +82,7 @@ struct LaneScratch {
       x.u = x.rhs + cap;
       x.l = x.u + cap;
     }
+    if (launch.fill) x.fill = (x.l ? x.l : x.rhs) + cap;
     if (launch.plan_on_chip) {
       x.entries = reinterpret_cast<int*>(chip + (Level == 0 ? launch.value_bytes(sizeof(T)) : 0));
       x.parent = x.entries + launch.entry_capacity;
@@ -131,7 +136,7 @@ struct LaneScratch {
 };
 
 // A plain system for lanes_hines_solve: A[p(i)][i] = u(i), A[i][p(i)] = l(i), the
-// diagonal in d. d and rhs: team scratch; u and l: team scratch or the cell's rows in
+// diagonal in d. d, rhs and fill: team scratch; u and l: team scratch or the cell's rows in
 // memory; parent: a copy in team scratch or the tree's parent array in memory.
 template <class T>
 struct LaneSystem {
@@ -141,6 +146,7 @@ struct LaneSystem {
   const T* u_;
   const T* l_;
   const int* parent_;
+  T* fill;
   KOKKOS_INLINE_FUNCTION int parent(int i) const { return parent_[i]; }
   KOKKOS_INLINE_FUNCTION T u(int i) const { return u_[i]; }
   KOKKOS_INLINE_FUNCTION T l(int i) const { return l_[i]; }
@@ -169,8 +175,17 @@ KOKKOS_INLINE_FUNCTION void lanes_level_done(const Member& t, const bool warp_on
 // the plan's lane count, its lanes the threads of a block in order (vector length 1). Each
 // lane reports the smallest node with a zero or non-finite pivot and with a non-finite x
 // that it met (-1 if none).
-// System: scalar_type, d and rhs (pointers), parent(i), u(i), l(i).
-template <class Member, class MemorySpace, class System>
+// System: scalar_type, d, rhs and fill (pointers; fill used by plans that split spines
+// only), parent(i), u(i), l(i).
+//
+// A split spine's segment (kFillStart A, its nodes, kFillEnd A) carries in registers the
+// couplings between the node it is at and the A below it (gu: A[node][A], gl: A[A][node])
+// and its updates of A (sd, sr); fill[node] keeps gu for the substitution, and kFillEnd
+// leaves A[A][B] in fill[A] and A[B][A] in fill[B], B the node above the segment.
+// Fill: the plan may split spines (sys.fill set); without, none of the fill's code is
+// compiled in, so kernels of plans that do not split keep the registers and the loop they
+// had (a kernel's registers are those of its most demanding path).
+template <bool Fill, class Member, class MemorySpace, class System>
 KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
                                               const DeviceLanePlans<MemorySpace>& plans,
                                               const int* const entries, const int entry_offset,
@@ -196,6 +211,8 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
     int node = CellLanePlan::node_of(entry);
     int p = b < e && node > 0 ? sys.parent(node) : 0;
     T un = b < e && node > 0 ? sys.u(node) : T(0), ln = b < e && node > 0 ? sys.l(node) : T(0);
+    [[maybe_unused]] T gu = 0, gl = 0, sd = 0, sr = 0;  // a split spine's segment
+    [[maybe_unused]] int above = 0;                     // the node its last step went into
     HINESBATCH_DEVICE_NO_UNROLL
     for (int q = b; q < e; ++q) {
       const int this_entry = entry, this_node = node, this_p = p;
@@ -209,6 +226,21 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
         ln = node > 0 ? sys.l(node) : T(0);
       }
       const int kind = CellLanePlan::kind_of(this_entry);
+      if constexpr (Fill) {
+        if (kind == CellLanePlan::kFillStart) {
+          gu = this_u;
+          gl = this_l;
+          sd = sr = T(0);
+          continue;
+        }
+        if (kind == CellLanePlan::kFillEnd) {
+          d[this_node] += sd;
+          rhs[this_node] += sr;
+          sys.fill[this_node] = gl;
+          sys.fill[above] = gu;
+          continue;
+        }
+      }
       T inv, ri;
       if (kind != CellLanePlan::kPull) {  // eliminate the node
         const T di = cached ? dc : d[this_node];
@@ -223,12 +255,33 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
         inv = d[this_node];
         ri = rhs[this_node];
       }
+      if constexpr (Fill) {
+        if (kind == CellLanePlan::kFillInto) {  // into the node the next entry reads
+          const int into = CellLanePlan::kind_of(entry) == CellLanePlan::kPull ? p : node;
+          const T f = sys.fill[into] * inv;
+          dc = d[into] - f * sys.fill[this_node];
+          rc = rhs[into] - f * ri;
+          cached = true;
+          continue;
+        }
+      }
       // the node's step into its parent: the sums come from registers when the previous
       // entry kept them
       const T f = this_u * inv;
       const T dp = (cached ? dc : d[this_p]) - f * this_l;
       T rp = cached ? rc : rhs[this_p];
       rp -= f * ri;
+      if constexpr (Fill) {
+        if (kind == CellLanePlan::kFill) {
+          sys.fill[this_node] = gu;
+          const T g = gl * inv;
+          sd -= g * gu;
+          sr -= g * ri;
+          gu = -f * gu;
+          gl = -g * this_l;
+          above = this_p;
+        }
+      }
       cached = (this_entry & CellLanePlan::kKeep) != 0;
       if (cached) {
         dc = dp;
@@ -247,6 +300,7 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
     const int e = plans.begin(lane_begin + level * lanes + 1) - entry_offset;
     int previous = -1;
     T xprev = 0;
+    [[maybe_unused]] T xa = 0;  // x of the A below a split spine's segment
     // As above, the next entry's parent and l one step ahead (x of a node is written by the
     // lane's step of that node only, and a step reads the x just written from xprev).
     int entry_after = e - 2 >= b ? entries[e - 2] : 0;
@@ -265,9 +319,25 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
         p = node > 0 ? sys.parent(node) : 0;
         ln = node > 0 ? sys.l(node) : T(0);
       }
-      if (CellLanePlan::kind_of(this_entry) == CellLanePlan::kPull) continue;
+      const int kind = CellLanePlan::kind_of(this_entry);
+      if (kind == CellLanePlan::kPull) continue;
       T xi;
-      if (i == 0) {
+      if constexpr (Fill) {
+        if (kind == CellLanePlan::kFillStart) continue;
+        if (kind == CellLanePlan::kFillEnd) {
+          xa = rhs[i];
+          continue;
+        }
+        if (i == 0) {
+          xi = rhs[0] * d[0];
+        } else if (kind == CellLanePlan::kFillInto) {  // the previous x is that of its B
+          xi = (rhs[i] - sys.fill[i] * xprev) * d[i];
+        } else {
+          T ri = rhs[i] - this_l * (this_p == previous ? xprev : rhs[this_p]);
+          if (kind == CellLanePlan::kFill) ri -= sys.fill[i] * xa;
+          xi = ri * d[i];
+        }
+      } else if (i == 0) {
         xi = rhs[0] * d[0];
       } else {
         xi = (rhs[i] - this_l * (this_p == previous ? xprev : rhs[this_p])) * d[i];

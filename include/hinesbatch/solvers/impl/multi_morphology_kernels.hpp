@@ -207,11 +207,16 @@ struct SolvePackedLanes {
         },
         status, offset);
     t.team_barrier();
-    const LaneSystem<T> sys{x.d, x.rhs, x.u ? x.u : u.data() + offset,
-                            x.l ? x.l : l.data() + offset, x.parent ? x.parent : parent_in_memory};
+    const LaneSystem<T> sys{x.d,
+                            x.rhs,
+                            x.u ? x.u : u.data() + offset,
+                            x.l ? x.l : l.data() + offset,
+                            x.parent ? x.parent : parent_in_memory,
+                            nullptr};  // the packed plans do not split spines
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve(t, plans, x.entries ? x.entries : plans.entries.data(), x.entries ? e0 : 0,
-                      levels, warp_from, lane0 + t.team_rank(), sys, bad_pivot, bad_solution);
+    lanes_hines_solve<false>(t, plans, x.entries ? x.entries : plans.entries.data(),
+                             x.entries ? e0 : 0, levels, warp_from, lane0 + t.team_rank(), sys,
+                             bad_pivot, bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
                          [&](const int i) { rhs(offset + i) = x.rhs[i]; });
