@@ -506,7 +506,8 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
     for (int t : totals)
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
-                     HinesSchedule::BlockPerSystem, HinesSchedule::SimdTiles}) {
+                     HinesSchedule::BlockPerSystem, HinesSchedule::PerSystemStaged,
+                     HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
         if (s == HinesSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +

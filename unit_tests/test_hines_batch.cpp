@@ -129,9 +129,13 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
-                                 HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
-                                 HinesSchedule::BlockPerSystem, HinesSchedule::Auto};
+    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,
+                                 HinesSchedule::TeamPerSystem,
+                                 HinesSchedule::WarpPerSystem,
+                                 HinesSchedule::PerSystemOnChip,
+                                 HinesSchedule::BlockPerSystem,
+                                 HinesSchedule::PerSystemStaged,
+                                 HinesSchedule::Auto};
     // The tile schedule takes every layout but Block-Shared.
     if (!std::is_same<L, layouts::BlockShared>::value) s.push_back(HinesSchedule::SimdTiles);
     return s;
@@ -514,6 +518,47 @@ TYPED_TEST(HinesBatchSolve, PerSystemThreadsTakingSeveralSystems) {
   } catch (const SolverError& e) {
     EXPECT_EQ(e.system(), systems - 1) << e.what();
   }
+}
+
+// The staged schedule on trees whose parents lie in a row's own chunk of 16 rows, in the
+// next chunk (the row just below and further in) and further down (chains, stars, random
+// and bushy trees, sizes around the chunk), in teams of 32 systems left partly empty:
+// correct, and leaving PerSystem's eliminated diagonal in d.
+TYPED_TEST(HinesBatchSolve, StagedAcrossChunks) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  using Batch = typename TestFixture::Batch;
+  std::vector<std::pair<std::string, Tree>> trees;
+  for (int n : {1, 2, 15, 16, 17, 32, 33, 50}) trees.emplace_back("chain", chain_tree(n));
+  for (int n : {16, 17, 40, 100, 257}) trees.emplace_back("random", random_tree(n, 5 + n));
+  trees.emplace_back("star", star_tree(70));
+  trees.emplace_back("bushy", random_tree(300, 9, 0.9));
+  trees.emplace_back("biglow", paper_class_tree(PaperClass::BigLow));
+  for (const auto& [name, tree] : trees)
+    for (int systems : {1, 31, 33, 70}) {
+      const int n = tree.size(), bs = this->block_size_for(n);
+      const std::string what = name + std::to_string(n) + " N=" + std::to_string(systems);
+      std::vector<T> d[2];
+      int k = 0;
+      for (const auto schedule : {HinesSchedule::PerSystem, HinesSchedule::PerSystemStaged}) {
+        const auto o = this->run_with(tree, systems, 77 + n + systems, bs, {},
+                                      [&](const E& exec, const auto& dtree, const Batch& batch) {
+                                        solve(exec, dtree, batch, schedule);
+                                        const auto h = Kokkos::create_mirror_view_and_copy(
+                                            Kokkos::HostSpace(), batch.d());
+                                        d[k].assign(h.data(), h.data() + h.span());
+                                      });
+        this->expect_correct(tree, o, what + " " + to_string(schedule));
+        ++k;
+      }
+      ASSERT_EQ(d[0].size(), d[1].size());
+      for (std::size_t e = 0; e < d[0].size(); ++e) {
+        if (std::isnan(d[0][e]) && std::isnan(d[1][e])) continue;  // tile padding
+        ASSERT_LE(std::abs(double(d[0][e]) - double(d[1][e])),
+                  10 * this->tolerance() * std::max(1.0, std::abs(double(d[0][e]))))
+            << what << ": d element " << e;
+      }
+    }
 }
 
 // A zero pivot that only elimination creates (the input's diagonals are all non-zero):

@@ -2,10 +2,11 @@
 // Batched Hines solves for mono-morphology batches (every system shares one tree), in the
 // schedules of HinesSchedule (hines_schedule.hpp): one thread per system (cuHinesBatch's
 // kernel; the per-system algorithm is hines_solve_system), with the eliminated values kept
-// on chip, a team or a warp per system eliminating it on chip (hines_team.hpp,
-// hines_warp.hpp), several warps per system (hines_block.hpp), tiles of systems per host
-// thread. This file chooses the schedule (Auto: the solver map's table on GPUs) and hands
-// the kernels (impl/hines_batch_kernels.hpp and the files named there) their views.
+// on chip or with the rows staged through team scratch (hines_staged.hpp), a team or a
+// warp per system eliminating it on chip (hines_team.hpp, hines_warp.hpp), several warps
+// per system (hines_block.hpp), tiles of systems per host thread. This file chooses the
+// schedule (Auto: the solver map's table on GPUs) and hands the kernels
+// (impl/hines_batch_kernels.hpp and the files named there) their views.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <limits>
@@ -22,6 +23,7 @@
 #include "hinesbatch/solvers/impl/hines_batch_kernels.hpp"
 #include "hinesbatch/solvers/impl/hines_block.hpp"
 #include "hinesbatch/solvers/impl/hines_on_chip.hpp"
+#include "hinesbatch/solvers/impl/hines_staged.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 #include "hinesbatch/solvers/simd_tiles_solve.hpp"
@@ -196,6 +198,21 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   }
   if (resolved == HinesSchedule::BlockPerSystem) {
     impl::solve_block_per_system(exec, tree, batch);
+    return;
+  }
+  if (resolved == HinesSchedule::PerSystemStaged) {
+    using Functor = impl::SolvePerSystemStaged<Batch, ParentView, ExecutionSpace>;
+    // GPUs: a thread per system, a warp per team; host backends: one thread takes the
+    // team's systems in turn.
+    const long long teams =
+        (static_cast<long long>(batch.num_systems()) + Functor::kSystems - 1) / Functor::kSystems;
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(teams),
+                                              BackendTraits<ExecutionSpace>::team_lanes);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
+    Kokkos::parallel_for(
+        std::string("hinesbatch::solve_staged_") + Layout::name, policy,
+        Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), tree.parents(),
+                batch.num_nodes(), batch.block_size(), batch.num_systems()});
     return;
   }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.

@@ -46,6 +46,11 @@ enum class HinesSchedule {
   // coalesced from Flat storage); u, l and d are only read. On host backends one thread
   // per system.
   BlockPerSystem,
+  // cuHinesBatch's sweeps with 32 systems a team whose rows pass through team scratch in
+  // chunks of 16 that the team loads and stores together (hines_staged.hpp): PerSystem's
+  // 80 B per node, but Flat storage moves in whole cache lines and a chunk's loads are in
+  // flight together. d <- eliminated diagonal.
+  PerSystemStaged,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -57,6 +62,7 @@ inline constexpr impl::EnumName<HinesSchedule> kHinesScheduleNames[] = {
     {HinesSchedule::WarpPerSystem, "WarpPerSystem", "warp"},
     {HinesSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
     {HinesSchedule::BlockPerSystem, "BlockPerSystem", "block"},
+    {HinesSchedule::PerSystemStaged, "PerSystemStaged", "staged"},
 };
 
 inline const char* to_string(HinesSchedule s) {

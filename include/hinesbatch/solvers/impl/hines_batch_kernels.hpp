@@ -2,7 +2,7 @@
 // The kernels of the mono-morphology Hines schedules that live beside their launchers
 // (hines_batch_solve.hpp chooses the schedule and launches them): one thread per system,
 // the Block-Shared tile, the team and warp schedules' functors. The other schedules'
-// kernels: hines_on_chip.hpp, hines_block.hpp, simd_tiles_solve.hpp.
+// kernels: hines_on_chip.hpp, hines_staged.hpp, hines_block.hpp, simd_tiles_solve.hpp.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <type_traits>
