@@ -21,6 +21,7 @@
 //                                 ones next to every power of two the schedules switch at)
 //   --map-trees=all|classes,real,chain,star,random   Hines tree kinds
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
+//   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
 //                                 int32 n and n int32 parents), list them, and stop
@@ -84,6 +85,10 @@ struct MapOptions {
   // "BlockPerSystem@<lanes>-<keep>" (keep: dr = d and rhs on chip, drp = and the plan,
   // all = and u and l); scripts/solver_map.py leaves them out of Auto's tables.
   std::vector<std::string> block_shapes;
+  // Forced shapes of the staged schedule, measured as "PerSystemStaged@<rows>[p]" (rows of
+  // a chunk: 8, 16 or 32; p: the next chunk asked of L2 while one is swept); left out of
+  // Auto's tables likewise.
+  std::vector<std::string> staged_shapes;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -125,6 +130,34 @@ impl::BlockShape block_shape_of(const std::string& text) {
   return shape;
 }
 
+// "16p" -> the staged schedule's shape, as rows * 2 + prefetch.
+int staged_shape_of(const std::string& text) {
+  const bool prefetch = !text.empty() && text.back() == 'p';
+  const std::string rows = prefetch ? text.substr(0, text.size() - 1) : text;
+  if (rows != "8" && rows != "16" && rows != "32")
+    throw std::invalid_argument("--map-staged-shapes: '" + text + "' is not 8, 16 or 32 [p]");
+  return std::stoi(rows) * 2 + (prefetch ? 1 : 0);
+}
+
+template <class Exec, class Tree, class Batch>
+void solve_staged_shape(const Exec& exec, const Tree& tree, const Batch& batch, int shape) {
+  switch (shape) {
+    case 16:
+      return impl::solve_staged<8, false>(exec, tree.parents(), batch);
+    case 17:
+      return impl::solve_staged<8, true>(exec, tree.parents(), batch);
+    case 32:
+      return impl::solve_staged<16, false>(exec, tree.parents(), batch);
+    case 33:
+      return impl::solve_staged<16, true>(exec, tree.parents(), batch);
+    case 64:
+      return impl::solve_staged<32, false>(exec, tree.parents(), batch);
+    case 65:
+      return impl::solve_staged<32, true>(exec, tree.parents(), batch);
+  }
+  throw std::invalid_argument("unknown staged shape " + std::to_string(shape));
+}
+
 // Takes the --map-* options out of argv (Google Benchmark refuses what it does not know).
 MapOptions parse_map_options(int& argc, char** argv) {
   MapOptions o;
@@ -158,6 +191,9 @@ MapOptions parse_map_options(int& argc, char** argv) {
     else if (key == "--map-block-shapes") {
       o.block_shapes = split(value);
       for (const auto& s : o.block_shapes) block_shape_of(s);  // refuse a bad one here
+    } else if (key == "--map-staged-shapes") {
+      o.staged_shapes = split(value);
+      for (const auto& s : o.staged_shapes) staged_shape_of(s);
     } else
       throw std::invalid_argument("unknown option " + key);
   }
@@ -378,7 +414,7 @@ const DeviceTree<Mem>& cached_device_tree(const MapTree& t) {
 
 template <class Exec, class Layout>
 void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt, long long total,
-              const impl::BlockShape* shape = nullptr) {
+              const impl::BlockShape* shape = nullptr, int staged_shape = 0) {
   using Mem = typename Exec::memory_space;
   using Batch = HinesBatch<double, Layout, Mem>;
   using V = typename Batch::view_type;
@@ -425,6 +461,8 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
         [&] {
           if (shape)
             impl::solve_block_per_system(exec, tree, batch, *shape);
+          else if (staged_shape)
+            solve_staged_shape(exec, tree, batch, staged_shape);
           else
             solve(exec, tree, batch, schedule);
         });
@@ -532,6 +570,23 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
                                      [shape, mt, t](benchmark::State& st) {
                                        BM_Hines<Exec, Layout>(st, HinesSchedule::BlockPerSystem, mt,
                                                               1ll << t, &shape);
+                                     })
+            ->UseManualTime()
+            ->Iterations(o.reps)
+            ->Unit(benchmark::kMillisecond);
+      }
+  for (const auto& mt : trees)
+    for (int t : totals)
+      for (const std::string& text : o.staged_shapes) {
+        if (mt.size > (1ll << t)) continue;
+        const int shape = staged_shape_of(text);
+        const std::string name = "Hines/" + backend + "/" + Layout::name + "/PerSystemStaged@" +
+                                 text + "/" + mt.name + "/n:" + std::to_string(mt.size) +
+                                 "/total:" + std::to_string(t);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [shape, mt, t](benchmark::State& st) {
+                                       BM_Hines<Exec, Layout>(st, HinesSchedule::PerSystemStaged,
+                                                              mt, 1ll << t, nullptr, shape);
                                      })
             ->UseManualTime()
             ->Iterations(o.reps)

@@ -201,18 +201,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     return;
   }
   if (resolved == HinesSchedule::PerSystemStaged) {
-    using Functor = impl::SolvePerSystemStaged<Batch, ParentView, ExecutionSpace>;
-    // GPUs: a thread per system, a warp per team; host backends: one thread takes the
-    // team's systems in turn.
-    const long long teams =
-        (static_cast<long long>(batch.num_systems()) + Functor::kSystems - 1) / Functor::kSystems;
-    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(teams),
-                                              BackendTraits<ExecutionSpace>::team_lanes);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
-    Kokkos::parallel_for(
-        std::string("hinesbatch::solve_staged_") + Layout::name, policy,
-        Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), tree.parents(),
-                batch.num_nodes(), batch.block_size(), batch.num_systems()});
+    impl::solve_staged(exec, tree.parents(), batch);
     return;
   }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.
