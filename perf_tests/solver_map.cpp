@@ -9,7 +9,8 @@
 // backend: Device (the default execution space) or Host (the default host space, all its
 // threads); layout: Flat or FullInterleaved; schedule: Auto or one of the enum's values
 // (TeamPerSystemInMemory from m = 1,000 on).
-// The label holds the schedule Auto resolved to. Points a schedule refuses (InputError) are
+// The label holds the schedule Auto resolved to (for the staged schedule with its chunk shape
+// when not the default, as "PerSystemStaged@32"). Points a schedule refuses (InputError) are
 // reported as skipped with the refusal, never as a time.
 //
 // Options (before Google Benchmark's own):
@@ -85,9 +86,9 @@ struct MapOptions {
   // "BlockPerSystem@<lanes>-<keep>" (keep: dr = d and rhs on chip, drp = and the plan,
   // all = and u and l); scripts/solver_map.py leaves them out of Auto's tables.
   std::vector<std::string> block_shapes;
-  // Forced shapes of the staged schedule, measured as "PerSystemStaged@<rows>[p]" (rows of
-  // a chunk: 8, 16 or 32; p: the next chunk asked of L2 while one is swept); left out of
-  // Auto's tables likewise.
+  // Forced shapes of the staged schedule, measured as "PerSystemStaged@<rows>[a|p]" (rows
+  // of a chunk: 8, 16 or 32; p: the next chunk asked of L2 while one is swept; a: a chunk
+  // copied to scratch asynchronously, 16 and 32 rows).
   std::vector<std::string> staged_shapes;
 };
 
@@ -130,30 +131,37 @@ impl::BlockShape block_shape_of(const std::string& text) {
   return shape;
 }
 
-// "16p" -> the staged schedule's shape, as rows * 2 + prefetch.
+// "16p" -> the staged schedule's shape, as rows * 4 + 2 * async + prefetch.
 int staged_shape_of(const std::string& text) {
-  const bool prefetch = !text.empty() && text.back() == 'p';
-  const std::string rows = prefetch ? text.substr(0, text.size() - 1) : text;
-  if (rows != "8" && rows != "16" && rows != "32")
-    throw std::invalid_argument("--map-staged-shapes: '" + text + "' is not 8, 16 or 32 [p]");
-  return std::stoi(rows) * 2 + (prefetch ? 1 : 0);
+  std::string rows = text;
+  const bool prefetch = !rows.empty() && rows.back() == 'p';
+  if (prefetch) rows.pop_back();
+  const bool async = !rows.empty() && rows.back() == 'a';
+  if (async) rows.pop_back();
+  if ((rows != "8" && rows != "16" && rows != "32") || (async && prefetch))
+    throw std::invalid_argument("--map-staged-shapes: '" + text + "' is not 8, 16 or 32 [a|p]");
+  return std::stoi(rows) * 4 + (async ? 2 : 0) + (prefetch ? 1 : 0);
 }
 
 template <class Exec, class Tree, class Batch>
 void solve_staged_shape(const Exec& exec, const Tree& tree, const Batch& batch, int shape) {
   switch (shape) {
-    case 16:
+    case 8 * 4:
       return impl::solve_staged<8, false>(exec, tree.parents(), batch);
-    case 17:
+    case 8 * 4 + 1:
       return impl::solve_staged<8, true>(exec, tree.parents(), batch);
-    case 32:
+    case 16 * 4:
       return impl::solve_staged<16, false>(exec, tree.parents(), batch);
-    case 33:
+    case 16 * 4 + 1:
       return impl::solve_staged<16, true>(exec, tree.parents(), batch);
-    case 64:
+    case 16 * 4 + 2:
+      return impl::solve_staged<16, false, true>(exec, tree.parents(), batch);
+    case 32 * 4:
       return impl::solve_staged<32, false>(exec, tree.parents(), batch);
-    case 65:
+    case 32 * 4 + 1:
       return impl::solve_staged<32, true>(exec, tree.parents(), batch);
+    case 32 * 4 + 2:
+      return impl::solve_staged<32, false, true>(exec, tree.parents(), batch);
   }
   throw std::invalid_argument("unknown staged shape " + std::to_string(shape));
 }
@@ -505,7 +513,11 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   state.counters["max_rel_residual"] = rel;
   state.counters["nodes"] = n;
   state.counters["systems"] = N;
-  state.SetLabel(to_string(resolve_schedule<Exec, Layout, double>(schedule, n)));
+  const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N);
+  std::string label = to_string(resolved);
+  if (resolved == HinesSchedule::PerSystemStaged && !shape && !staged_shape)
+    label += impl::suffix_of(impl::resolve_staged_shape<Exec, Layout, double>(schedule, n, N));
+  state.SetLabel(label);
 }
 
 // --------------------------------------------------------------------------- registration

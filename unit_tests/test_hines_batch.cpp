@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -237,9 +238,16 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
       (std::is_same<L, layouts::Flat>::value || std::is_same<L, layouts::FullInterleaved>::value)) {
     const auto check = [](const auto& table) {
       for (const auto& p : table) {
-        const HinesSchedule got =
-            resolve_schedule<E, L, T>(HinesSchedule::Auto, p.size, (1ll << p.total_log2) / p.size);
+        const long long systems = (1ll << p.total_log2) / p.size;
+        const HinesSchedule got = resolve_schedule<E, L, T>(HinesSchedule::Auto, p.size, systems);
         EXPECT_EQ(got, p.schedule) << p.size << " nodes, 2^" << p.total_log2 << " nodes";
+        const impl::StagedShape shape =
+            impl::resolve_staged_shape<E, L, T>(HinesSchedule::Auto, p.size, systems);
+        EXPECT_EQ(shape.rows, p.shape.rows) << p.size << " nodes, 2^" << p.total_log2;
+        EXPECT_EQ(shape.async, p.shape.async) << p.size << " nodes, 2^" << p.total_log2;
+        // A schedule asked for by name runs its default shape.
+        EXPECT_TRUE(impl::is_default(
+            impl::resolve_staged_shape<E, L, T>(HinesSchedule::PerSystemStaged, p.size, systems)));
       }
     };
     if (std::is_same<L, layouts::Flat>::value)
@@ -520,16 +528,19 @@ TYPED_TEST(HinesBatchSolve, PerSystemThreadsTakingSeveralSystems) {
   }
 }
 
-// The staged schedule on trees whose parents lie in a row's own chunk of 16 rows, in the
-// next chunk (the row just below and further in) and further down (chains, stars, random
-// and bushy trees, sizes around the chunk), in teams of 32 systems left partly empty:
-// correct, and leaving PerSystem's eliminated diagonal in d.
+// The staged schedule, in every chunk shape Auto may name (16 rows; 32 copied
+// asynchronously, where instantiated: the default shape elsewhere), on
+// trees whose parents lie in a row's own chunk, in the next chunk (the row just below and
+// further in) and further down (chains, stars, random and bushy trees, sizes around the
+// chunks), in teams of 32 systems left partly empty: correct, and leaving PerSystem's
+// eliminated diagonal in d.
 TYPED_TEST(HinesBatchSolve, StagedAcrossChunks) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   using Batch = typename TestFixture::Batch;
   std::vector<std::pair<std::string, Tree>> trees;
-  for (int n : {1, 2, 15, 16, 17, 32, 33, 50}) trees.emplace_back("chain", chain_tree(n));
+  for (int n : {1, 2, 15, 16, 17, 31, 32, 33, 50, 64, 65})
+    trees.emplace_back("chain", chain_tree(n));
   for (int n : {16, 17, 40, 100, 257}) trees.emplace_back("random", random_tree(n, 5 + n));
   trees.emplace_back("star", star_tree(70));
   trees.emplace_back("bushy", random_tree(300, 9, 0.9));
@@ -538,25 +549,32 @@ TYPED_TEST(HinesBatchSolve, StagedAcrossChunks) {
     for (int systems : {1, 31, 33, 70}) {
       const int n = tree.size(), bs = this->block_size_for(n);
       const std::string what = name + std::to_string(n) + " N=" + std::to_string(systems);
-      std::vector<T> d[2];
-      int k = 0;
-      for (const auto schedule : {HinesSchedule::PerSystem, HinesSchedule::PerSystemStaged}) {
-        const auto o = this->run_with(tree, systems, 77 + n + systems, bs, {},
-                                      [&](const E& exec, const auto& dtree, const Batch& batch) {
-                                        solve(exec, dtree, batch, schedule);
-                                        const auto h = Kokkos::create_mirror_view_and_copy(
-                                            Kokkos::HostSpace(), batch.d());
-                                        d[k].assign(h.data(), h.data() + h.span());
-                                      });
-        this->expect_correct(tree, o, what + " " + to_string(schedule));
-        ++k;
+      // d after PerSystem, then after the staged schedule in each shape.
+      const impl::StagedShape shapes[] = {{16, false}, {32, true}};
+      std::vector<T> d[1 + std::size(shapes)];
+      for (std::size_t k = 0; k < std::size(d); ++k) {
+        const auto o = this->run_with(
+            tree, systems, 77 + n + systems, bs, {},
+            [&](const E& exec, const auto& dtree, const Batch& batch) {
+              if (k == 0)
+                solve(exec, dtree, batch, HinesSchedule::PerSystem);
+              else
+                impl::solve_staged_shaped(exec, dtree.parents(), batch, shapes[k - 1]);
+              const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), batch.d());
+              d[k].assign(h.data(), h.data() + h.span());
+            });
+        this->expect_correct(tree, o,
+                             what + (k == 0 ? std::string(" PerSystem")
+                                            : " staged" + impl::suffix_of(shapes[k - 1])));
       }
-      ASSERT_EQ(d[0].size(), d[1].size());
-      for (std::size_t e = 0; e < d[0].size(); ++e) {
-        if (std::isnan(d[0][e]) && std::isnan(d[1][e])) continue;  // tile padding
-        ASSERT_LE(std::abs(double(d[0][e]) - double(d[1][e])),
-                  10 * this->tolerance() * std::max(1.0, std::abs(double(d[0][e]))))
-            << what << ": d element " << e;
+      for (std::size_t k = 1; k < std::size(d); ++k) {
+        ASSERT_EQ(d[0].size(), d[k].size());
+        for (std::size_t e = 0; e < d[0].size(); ++e) {
+          if (std::isnan(d[0][e]) && std::isnan(d[k][e])) continue;  // tile padding
+          ASSERT_LE(std::abs(double(d[0][e]) - double(d[k][e])),
+                    10 * this->tolerance() * std::max(1.0, std::abs(double(d[0][e]))))
+              << what << ", shape " << k - 1 << ": d element " << e;
+        }
       }
     }
 }

@@ -72,6 +72,22 @@ HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long 
 
 namespace impl {
 
+// The chunk shape of the staged schedule under `schedule` (Auto: the one the nearest point of
+// the solver map's table names, on GPUs for double Flat and Full-Interleaved batches; a
+// schedule asked for by name: the default shape).
+template <class ExecutionSpace, class Layout, class Scalar>
+StagedShape resolve_staged_shape(HinesSchedule schedule, int num_nodes, long long num_systems) {
+  if (schedule != HinesSchedule::Auto || is_host_backend<ExecutionSpace>()) return {};
+  if constexpr (std::is_same<Scalar, double>::value) {
+    const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
+    if (std::is_same<Layout, layouts::Flat>::value)
+      return nearest_auto_point(kHinesAutoFlat, num_nodes, systems).shape;
+    if (std::is_same<Layout, layouts::FullInterleaved>::value)
+      return nearest_auto_point(kHinesAutoFullInterleaved, num_nodes, systems).shape;
+  }
+  return {};
+}
+
 // The block schedule with a given shape (shape.lanes 0: default_block_shape); level0_bytes
 // > 0 caps the level-0 scratch a team may take (tests). The lanes are at most what the
 // kernel and the device allow for a team.
@@ -201,7 +217,9 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     return;
   }
   if (resolved == HinesSchedule::PerSystemStaged) {
-    impl::solve_staged(exec, tree.parents(), batch);
+    impl::solve_staged_shaped(exec, tree.parents(), batch,
+                              impl::resolve_staged_shape<ExecutionSpace, Layout, Scalar>(
+                                  schedule, batch.num_nodes(), batch.num_systems()));
     return;
   }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.

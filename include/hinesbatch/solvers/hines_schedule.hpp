@@ -49,7 +49,9 @@ enum class HinesSchedule {
   // cuHinesBatch's sweeps with 32 systems a team whose rows pass through team scratch in
   // chunks of 16 that the team loads and stores together (hines_staged.hpp): PerSystem's
   // 80 B per node, but Flat storage moves in whole cache lines and a chunk's loads are in
-  // flight together. d <- eliminated diagonal.
+  // flight together. Under Auto the solver map's table may name another chunk shape (on
+  // GPUs, double Flat and Full-Interleaved batches: 32 rows copied to scratch
+  // asynchronously). d <- eliminated diagonal.
   PerSystemStaged,
 };
 

@@ -8,10 +8,13 @@
 // node in double (the eliminated d and rhs are written and read back), and so are the
 // operations and their order.
 //
-// Shapes (the solver map measures them all: --map-staged-shapes): Rows a chunk, and
-// Prefetch, which asks L2 for the next chunk's cache lines while one is swept. On one H200
-// the default (16 rows, no prefetch) was within a few percent of the best shape at most
-// points; prefetching helped small batches and cost 10% on large ones.
+// Shapes (the solver map measures them all: --map-staged-shapes): Rows a chunk; Prefetch,
+// which asks L2 for the next chunk's cache lines while one is swept; Async, which copies a
+// chunk to scratch with asynchronous copies (sm_80 on; elsewhere the register path), every
+// copy of it in flight at once. On one H200, 32 rows with asynchronous copies ran at a
+// median 1.3x the default (16 rows) on Flat batches, up to 1.4x, but lost up to 0.6x at
+// others; prefetching helped small Full-Interleaved batches and cost 10% on large ones. So
+// Auto's table names a shape per point, among those solve_staged_shaped instantiates.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <string>
@@ -20,12 +23,14 @@
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
+#include "hinesbatch/solvers/impl/hines_staged_shape.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
 namespace hinesbatch::impl {
 
-template <class Batch, class ParentView, class ExecutionSpace, int Rows = 16, bool Prefetch = false>
+template <class Batch, class ParentView, class ExecutionSpace, int Rows = 16, bool Prefetch = false,
+          bool Async = false>
 struct SolvePerSystemStaged {
   using Layout = typename Batch::layout_type;
   using T = typename Batch::scalar_type;
@@ -139,8 +144,28 @@ struct SolvePerSystemStaged {
   KOKKOS_INLINE_FUNCTION void load(const member_type& team, const Scratch& sc, int first, int count,
                                    int r0, int rows, bool eliminating) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kSystems), [&](const int lane) {
+      constexpr bool async = Async && kHasAsyncCopies && !Layout::tiled;
       if constexpr (Layout::tiled) {
         load_elements(sc, lane, first, count, r0, rows, eliminating);
+      } else if constexpr (async) {  // every copy of the chunk in flight at once
+        const LaneShare w = share(lane, count, rows);
+        Cursor cu = cursor(u, first, r0, w), cl = cursor(l, first, r0, w),
+               cd = cursor(d, first, r0, w), cr = cursor(rhs, first, r0, w);
+        const int slot = w.c0 * kStride + w.k0, slot_step = w.dc * kStride + w.dk;
+        HINESBATCH_DEVICE_UNROLL
+        for (int q = 0; q < kRows; ++q) {
+          if (q < w.valid) {
+            const int at = slot + q * slot_step;
+            if (eliminating) copy_async(&sc.u[at], cu.at);
+            copy_async(&sc.l[at], cl.at);
+            copy_async(&sc.d[at], cd.at);
+            copy_async(&sc.r[at], cr.at);
+          }
+          if (eliminating) cu.advance();
+          cl.advance();
+          cd.advance();
+          cr.advance();
+        }
       } else {
         const LaneShare w = share(lane, count, rows);
         Cursor cu = cursor(u, first, r0, w), cl = cursor(l, first, r0, w),
@@ -180,11 +205,22 @@ struct SolvePerSystemStaged {
           }
         }
       }
-      if (eliminating && r0 > 0 && lane < count) {
-        sc.d[lane * kStride + kRows] = Layout::at(d, first + lane, r0 - 1, block_size);
-        sc.r[lane * kStride + kRows] = Layout::at(rhs, first + lane, r0 - 1, block_size);
+      if constexpr (async) {
+        if (eliminating && r0 > 0 && lane < count) {
+          copy_async(&sc.d[lane * kStride + kRows],
+                     &Layout::at(d, first + lane, r0 - 1, block_size));
+          copy_async(&sc.r[lane * kStride + kRows],
+                     &Layout::at(rhs, first + lane, r0 - 1, block_size));
+        }
+        if (lane < rows) copy_async(&sc.parent[lane], &parent(r0 + lane));
+        wait_async_copies();
+      } else {
+        if (eliminating && r0 > 0 && lane < count) {
+          sc.d[lane * kStride + kRows] = Layout::at(d, first + lane, r0 - 1, block_size);
+          sc.r[lane * kStride + kRows] = Layout::at(rhs, first + lane, r0 - 1, block_size);
+        }
+        if (lane < rows) sc.parent[lane] = parent(r0 + lane);
       }
-      if (lane < rows) sc.parent[lane] = parent(r0 + lane);
     });
   }
 
@@ -411,10 +447,11 @@ struct SolvePerSystemStaged {
 
 // Runs the staged schedule on a batch: a team of 32 systems, a thread per system on GPUs
 // (a warp per team), one thread taking the team's systems in turn on host backends.
-template <int Rows = 16, bool Prefetch = false, class ExecutionSpace, class ParentView, class Batch>
+template <int Rows = 16, bool Prefetch = false, bool Async = false, class ExecutionSpace,
+          class ParentView, class Batch>
 void solve_staged(const ExecutionSpace& exec, const ParentView& parents, const Batch& batch) {
   using Layout = typename Batch::layout_type;
-  using Functor = SolvePerSystemStaged<Batch, ParentView, ExecutionSpace, Rows, Prefetch>;
+  using Functor = SolvePerSystemStaged<Batch, ParentView, ExecutionSpace, Rows, Prefetch, Async>;
   const long long teams =
       (static_cast<long long>(batch.num_systems()) + Functor::kSystems - 1) / Functor::kSystems;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(teams),
@@ -424,6 +461,24 @@ void solve_staged(const ExecutionSpace& exec, const ParentView& parents, const B
       std::string("hinesbatch::solve_staged_") + Layout::name, policy,
       Functor{batch.u(), batch.l(), batch.d(), batch.rhs(), batch.status(), parents,
               batch.num_nodes(), batch.block_size(), batch.num_systems()});
+}
+
+// The staged schedule in a shape Auto's table may name: on GPUs, double Flat and
+// Full-Interleaved batches in chunks of 16 rows or of 32 copied asynchronously (the shape
+// that won most points of the solver map beside the default); the default shape everywhere
+// else, so that other configurations compile one kernel.
+template <class ExecutionSpace, class ParentView, class Batch>
+void solve_staged_shaped(const ExecutionSpace& exec, const ParentView& parents, const Batch& batch,
+                         StagedShape shape) {
+  using Layout = typename Batch::layout_type;
+  if constexpr (!BackendTraits<ExecutionSpace>::is_host &&
+                std::is_same<typename Batch::scalar_type, double>::value &&
+                (std::is_same<Layout, layouts::Flat>::value ||
+                 std::is_same<Layout, layouts::FullInterleaved>::value)) {
+    if (shape.rows == 32 && shape.async) return solve_staged<32, false, true>(exec, parents, batch);
+  }
+  (void)shape;
+  solve_staged(exec, parents, batch);
 }
 
 }  // namespace hinesbatch::impl

@@ -61,6 +61,40 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_to_l2(const void* p) {
 #endif
 }
 
+// Whether this device compilation has asynchronous global-to-shared copies (sm_80 on):
+// false on the host and on older GPUs, which take the register path instead.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+inline constexpr bool kHasAsyncCopies = true;
+#else
+inline constexpr bool kHasAsyncCopies = false;
+#endif
+
+// Copies *global to *shared without passing through registers: the copy is in flight until
+// wait_async_copies(), so a thread may start all of a chunk's copies and wait once. Where
+// there are no such copies (kHasAsyncCopies false), a plain copy.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void copy_async(T* shared, const T* global) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "cp.async copies 4, 8 or 16 B");
+  const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile(
+      "{\n .reg .u64 g;\n cvta.to.global.u64 g, %1;\n cp.async.ca.shared.global [%0], [g], "
+      "%2;\n}\n" ::"r"(to),
+      "l"(global), "n"(sizeof(T))
+      : "memory");
+#else
+  *shared = *global;
+#endif
+}
+
+// Waits for this thread's copy_async copies (other threads see them after a barrier).
+KOKKOS_FORCEINLINE_FUNCTION void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
 // The same pointer, opaque to the device compiler: indexing it with an int offset is then
 // one wide multiply-add, instead of the 64-bit index arithmetic the compiler rebuilds from
 // how the pointer was formed. (Its accesses become generic ones, which on global memory
