@@ -20,12 +20,16 @@
 //   --map-host-totals=20,22,24    the same for the host backend
 //   --map-rows=2,3,...            tridiagonal sizes (default: 2 to 100,000, odd sizes and the
 //                                 ones next to every power of two the schedules switch at)
-//   --map-trees=all|classes,real,chain,star,random   Hines tree kinds
+//   --map-trees=all|classes,real,chain,star,random   Hines tree kinds ("all": these five);
+//                                 also "compartments": every shared cell as the simulator
+//                                 solves it, NEURON's sections in segments of at most 20 um
+//                                 (trees Auto's table was not made from)
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
 //   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
-//                                 int32 n and n int32 parents), list them, and stop
+//                                 int32 n and n int32 parents), list them (key, name, nodes,
+//                                 height), and stop
 //
 // Inputs: random diagonally dominant systems from a counter-based hash on the backend
 // itself (so a 2^28-row batch costs no host time): tridiagonal a, c uniform in [-1, 1),
@@ -52,6 +56,8 @@
 #include <vector>
 
 #include "hinesbatch/hinesbatch.hpp"
+#include "hinesbatch/morphology/neuron_compartments.hpp"
+#include "hinesbatch/morphology/sections.hpp"
 #include "perf_common.hpp"
 #include "shared_data.hpp"
 
@@ -402,6 +408,17 @@ std::vector<MapTree> map_trees(const std::vector<std::string>& kinds) {
   if (has("random"))
     for (int n : {50, 200, 1000, 3000, 10000, 30000})
       out.push_back({"random", [n] { return random_tree(n, 7 + n); }, n});
+  if (has("compartments"))
+    for (const auto& f : test::real_morphology_files()) {
+      std::string base = f.substr(f.find_last_of('/') + 1);
+      base = base.substr(0, base.find(".CNG"));
+      const auto make = [f] {
+        SectionOptions o;
+        o.max_segment_length_um = 20;
+        return neuron_compartments(neuron_sections(read_swc(f), o), 100.0).tree;
+      };
+      out.push_back({"seg20-" + base, make, make().size()});
+    }
   return out;
 }
 
@@ -513,10 +530,13 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   state.counters["max_rel_residual"] = rel;
   state.counters["nodes"] = n;
   state.counters["systems"] = N;
-  const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N);
+  const int height = tree.height();
+  state.counters["height"] = height;
+  const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N, height);
   std::string label = to_string(resolved);
   if (resolved == HinesSchedule::PerSystemStaged && !shape && !staged_shape)
-    label += impl::suffix_of(impl::resolve_staged_shape<Exec, Layout, double>(schedule, n, N));
+    label +=
+        impl::suffix_of(impl::resolve_staged_shape<Exec, Layout, double>(schedule, n, N, height));
   state.SetLabel(label);
 }
 
@@ -661,7 +681,7 @@ int main(int argc, char** argv) {
       const Tree t = trees[k].make();
       ok = put(t.size());
       for (int i = 0; ok && i < t.size(); ++i) ok = put(t.parent(i));
-      std::printf("class%zu %s %d\n", k, trees[k].name.c_str(), t.size());
+      std::printf("class%zu %s %d %d\n", k, trees[k].name.c_str(), t.size(), t.height());
     }
     if (!f || std::fclose(f) != 0 || !ok) {
       std::fprintf(stderr, "hinesbatch_solver_map: cannot write %s\n", o.export_trees.c_str());

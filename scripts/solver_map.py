@@ -7,7 +7,9 @@ RESULTS_DIR holds what scripts/gpu/solver-map.sh wrote:
   map_device.json, map_host.json   Google Benchmark JSON of hinesbatch_solver_map
   peers_map.json                   cusparse_tridiagonal --pairs (cuSPARSE, cuThomasBatch)
   hines_peers_map.json             hines_peers --classes map_trees.bin --totals
-  map_trees.txt                    the classK -> tree name table of map_trees.bin
+  map_trees.txt                    the classK -> tree name table of map_trees.bin (key, name,
+                                   nodes, height: hinesbatch_solver_map --map-export's listing;
+                                   the trees' heights where the map's JSON has none)
 
 Writes one figure per (family, backend, layout), solver_map_<family>_<backend>_<layout>.png,
 three panels over (size x batch total): Auto's fraction of the copy floor; Auto against the
@@ -24,8 +26,10 @@ import os
 import re
 import sys
 
+# height: a Hines tree's nodes on its longest root-to-leaf path (0 for tridiagonal systems).
 Point = collections.namedtuple(
-    "Point", "family backend layout schedule size tree total systems rate frac resolved error")
+    "Point", "family backend layout schedule size tree total systems rate frac resolved error height",
+    defaults=(0,))
 
 NAME = re.compile(r"^(Thomas|Hines)/(Device|Host)/(Flat|FullInterleaved)/(\w+)(?:@(?P<shape>\w+))?/"
                   r"(?:(?P<tree>[^/]+)/n:(?P<n>\d+)|m:(?P<m>\d+))/total:(?P<t>\d+)")
@@ -69,8 +73,24 @@ def load_map(path, shapes=False):
         err = b.get("error_message", "") if b.get("error_occurred") else ""
         points.append(Point(family, backend, layout, schedule, size, tree, int(m.group("t")),
                             int(b.get("systems", 0)), b.get("nodes_per_s", 0.0),
-                            b.get("floor_frac", 0.0), b.get("label", ""), err))
+                            b.get("floor_frac", 0.0), b.get("label", ""), err,
+                            int(b.get("height", 0))))
+    heights = tree_heights(os.path.dirname(path))
+    points = [p._replace(height=heights.get((p.tree, p.size), 0))
+              if p.family == "Hines" and not p.height else p for p in points]
     return doc.get("context", {}), points
+
+
+def tree_heights(results):
+    """{(tree name, nodes): height} from map_trees.txt's fourth column, where it has one."""
+    out = {}
+    t = os.path.join(results, "map_trees.txt")
+    if exists_raw(t):
+        for line in open_raw(t):
+            f = line.split()
+            if len(f) >= 4:
+                out[(f[1], int(f[2]))] = int(f[3])
+    return out
 
 
 def load_peers(results):
@@ -94,7 +114,7 @@ def load_peers(results):
     t = os.path.join(results, "map_trees.txt")
     if exists_raw(t):
         for line in open_raw(t):
-            k, name, n = line.split()
+            k, name, n = line.split()[:3]
             names[k] = (name, int(n))
     p = os.path.join(results, "hines_peers_map.json")
     if exists_raw(p):
@@ -278,10 +298,10 @@ def staged_candidates(layout, cell):
 
 def auto_table(points, keep_within=0.95):
     """The schedule Auto should take at each measured device point (family, layout, size,
-    batch total): over the systems measured there (several trees may share a size), the
+    height, batch total): over the systems measured there (trees of one size and height), the
     schedule with the best geometric mean of its rate relative to each system's fastest;
     the one Auto takes today is kept when it is within keep_within of that (noise must not
-    flip choices). {(family, layout): [(size, total, schedule)]}. Past the warp schedule's
+    flip choices). {(family, layout): [(size, height, total, schedule)]}. Past the warp schedule's
     largest system (WARP_MAX_ROWS) Auto takes the in-memory team by a rule of its own
     (impl::resolve_schedule: Flat always, other layouts in batches of few systems), so the
     table leaves that schedule out there: a nearest point of few systems must not hand it to
@@ -292,12 +312,15 @@ def auto_table(points, keep_within=0.95):
             continue
         if p.family == "Thomas" and p.size > WARP_MAX_ROWS and p.schedule == "TeamPerSystemInMemory":
             continue
-        cells[(p.family, p.layout, p.size, p.total)][p.tree][p.schedule] = p
-    for (family, layout, size, total), trees in cells.items():
+        if p.family == "Hines" and p.height <= 0:
+            sys.exit(f"solver_map.py: no height for the tree {p.tree} of {p.size} nodes "
+                     "(neither a 'height' counter in the map nor a map_trees.txt beside it)")
+        cells[(p.family, p.layout, p.size, p.height, p.total)][p.tree][p.schedule] = p
+    for (family, layout, size, height, total), trees in cells.items():
         for tree in trees:
             trees[tree] = staged_candidates(layout, trees[tree])
     table = collections.defaultdict(list)
-    for (family, layout, size, total), trees in sorted(cells.items()):
+    for (family, layout, size, height, total), trees in sorted(cells.items()):
         scheds = set.intersection(*[set(s) - {"Auto"} for s in trees.values()])
         if not scheds:
             continue
@@ -313,7 +336,7 @@ def auto_table(points, keep_within=0.95):
             cur = now.pop()
             if cur in scheds and score(cur) >= score(best) + math.log(keep_within):
                 choice = cur
-        table[(family, layout)].append((size, total, choice))
+        table[(family, layout)].append((size, height, total, choice))
     return table
 
 
@@ -321,16 +344,17 @@ def emit_auto_tables(table, folder, source):
     """impl/auto_thomas_table.hpp and impl/auto_hines_table.hpp in folder."""
     for family, enum, header in (("Thomas", "ThomasSchedule", "thomas_schedule.hpp"),
                                  ("Hines", "HinesSchedule", "hines_schedule.hpp")):
-        point = f"AutoSchedulePoint<{enum}, StagedShape>" if family == "Hines" else \
+        point = f"AutoTreePoint<{enum}, StagedShape>" if family == "Hines" else \
             f"AutoSchedulePoint<{enum}>"
         shape_header = ["#include \"hinesbatch/solvers/impl/hines_staged_shape.hpp\""] \
             if family == "Hines" else []
         lines = ["#pragma once",
                  "// Generated by scripts/solver_map.py --emit-auto-tables from the solver map in",
-                 f"// {source} (fp64): at each measured point (size of a system, log2 of the",
-                 "// rows or nodes in the batch), the schedule Auto takes on GPUs for double Flat and",
-                 "// Full-Interleaved batches (docs/SOLVER_MAP.md). Regenerate it from a new map; do",
-                 "// not edit it by hand.",
+                 f"// {source} (fp64): at each measured point (size of a system, "
+                 + ("its height, " if family == "Hines" else ""),
+                 "// log2 of the rows or nodes in the batch), the schedule Auto takes on GPUs for",
+                 "// double Flat and Full-Interleaved batches (docs/SOLVER_MAP.md). Regenerate it",
+                 "// from a new map; do not edit it by hand.",
                  "#include \"hinesbatch/solvers/impl/auto_schedule_point.hpp\"",
                  *shape_header,
                  f"#include \"hinesbatch/solvers/{header}\"",
@@ -341,12 +365,12 @@ def emit_auto_tables(table, folder, source):
             if not pts:
                 sys.exit(f"solver_map.py: no {family} {layout} device points for the Auto table")
             lines.append(f"inline constexpr {point} k{family}Auto{layout}[] = {{")
-            for size, total, sched in pts:
+            for size, height, total, sched in pts:
                 if family == "Hines":
                     base, _, shape = sched.partition("@")
                     rows, copies = STAGED_SHAPES[layout][shape] if shape else (16, False)
                     sh = f", {{{rows}, {'true' if copies else 'false'}}}" if base == STAGED else ""
-                    lines.append(f"    {{{size}, {total}, {enum}::{base}{sh}}},")
+                    lines.append(f"    {{{size}, {height}, {total}, {enum}::{base}{sh}}},")
                 else:
                     lines.append(f"    {{{size}, {total}, {enum}::{sched}}},")
             lines.append("};")

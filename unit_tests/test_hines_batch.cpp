@@ -239,12 +239,15 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
     const auto check = [](const auto& table) {
       for (const auto& p : table) {
         const long long systems = (1ll << p.total_log2) / p.size;
-        const HinesSchedule got = resolve_schedule<E, L, T>(HinesSchedule::Auto, p.size, systems);
-        EXPECT_EQ(got, p.schedule) << p.size << " nodes, 2^" << p.total_log2 << " nodes";
+        const std::string at = std::to_string(p.size) + " nodes, height " +
+                               std::to_string(p.height) + ", 2^" + std::to_string(p.total_log2);
+        const HinesSchedule got =
+            resolve_schedule<E, L, T>(HinesSchedule::Auto, p.size, systems, p.height);
+        EXPECT_EQ(got, p.schedule) << at;
         const impl::StagedShape shape =
-            impl::resolve_staged_shape<E, L, T>(HinesSchedule::Auto, p.size, systems);
-        EXPECT_EQ(shape.rows, p.shape.rows) << p.size << " nodes, 2^" << p.total_log2;
-        EXPECT_EQ(shape.async, p.shape.async) << p.size << " nodes, 2^" << p.total_log2;
+            impl::resolve_staged_shape<E, L, T>(HinesSchedule::Auto, p.size, systems, p.height);
+        EXPECT_EQ(shape.rows, p.shape.rows) << at;
+        EXPECT_EQ(shape.async, p.shape.async) << at;
         // A schedule asked for by name runs its default shape.
         EXPECT_TRUE(impl::is_default(
             impl::resolve_staged_shape<E, L, T>(HinesSchedule::PerSystemStaged, p.size, systems)));
@@ -663,6 +666,37 @@ void expect_adopted_views_solved_in_place() {
       ASSERT_NEAR(h(s, i), want[static_cast<std::size_t>(s) * n + i], 1e-12) << s << " " << i;
   typename Batch::view_type other(std::string("other"), N, n + 1);
   EXPECT_THROW((void)Batch(other, other, other, rhs), InputError);
+}
+
+// Trees of one size part by height in Auto's table: a chain and a star of 100 nodes each
+// take their own point; a height near one of them takes that one's; an unknown height
+// (0) falls back to the nearest size and batch, the point listed first on a tie; and a
+// tree's height, as the solve passes it, is what Tree::height() counts.
+TEST(AutoTreePoint, TreesOfOneSizePartByHeight) {
+  using P = impl::AutoTreePoint<HinesSchedule, impl::StagedShape>;
+  const P table[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
+                     {100, 100, 24, HinesSchedule::PerSystemStaged, {32, true}},
+                     {1000, 62, 24, HinesSchedule::BlockPerSystem}};
+  const long long systems = (1ll << 24) / 100;
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 2), HinesSchedule::WarpPerSystem);
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 3), HinesSchedule::WarpPerSystem);
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 100), HinesSchedule::PerSystemStaged);
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 70), HinesSchedule::PerSystemStaged);
+  EXPECT_EQ(impl::nearest_auto_point(table, 100, systems, 100).shape.rows, 32);
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 0), HinesSchedule::WarpPerSystem);
+  EXPECT_EQ(impl::nearest_auto_schedule(table, 900, (1ll << 24) / 900, 50),
+            HinesSchedule::BlockPerSystem);
+  EXPECT_EQ(chain_tree(100).height(), 100);
+  EXPECT_EQ(star_tree(100).height(), 2);
+  const Tree tree = random_tree(300, 5);
+  int deepest = 0;
+  for (int i = 0; i < tree.size(); ++i) {
+    int d = 1;
+    for (int p = tree.parent(i); p >= 0; p = tree.parent(p)) ++d;
+    deepest = std::max(deepest, d);
+  }
+  EXPECT_EQ(tree.height(), deepest);
+  EXPECT_EQ(DeviceTree<>(Kokkos::DefaultExecutionSpace(), tree).height(), deepest);
 }
 
 // The warp plan against its definition, recomputed here the slow way: a node is kept when

@@ -42,6 +42,7 @@ TEST(Tree, AcceptsHinesNumbering) {
   EXPECT_EQ(t.child_counts(), (std::vector<int>{2, 2, 0, 0, 0}));
   EXPECT_EQ(t.branch_point_count(), 2);
   EXPECT_EQ(t.leaf_count(), 3);
+  EXPECT_EQ(t.height(), 3);
 }
 
 TEST(Tree, EmptyTreeIsAllowed) {
@@ -49,6 +50,7 @@ TEST(Tree, EmptyTreeIsAllowed) {
   EXPECT_EQ(t.size(), 0);
   EXPECT_TRUE(t.branches().empty());
   EXPECT_EQ(t.branch_levels(), 0);
+  EXPECT_EQ(t.height(), 0);
 }
 
 TEST(Tree, RejectsRootWithParent) {
@@ -128,6 +130,7 @@ TEST(Tree, ChainHasOneBranch) {
   EXPECT_EQ(t.branch_levels(), 1);
   EXPECT_EQ(t.branch_point_count(), 0);
   EXPECT_EQ(t.leaf_count(), 1);
+  EXPECT_EQ(t.height(), 10);
 }
 
 TEST(Tree, StarBranches) {
@@ -143,6 +146,7 @@ TEST(Tree, StarBranches) {
   }
   EXPECT_EQ(t.branch_levels(), 2);
   EXPECT_EQ(t.leaf_count(), 5);
+  EXPECT_EQ(t.height(), 2);
 }
 
 TEST(Tree, BinaryTreeBranchesAndLevels) {
@@ -151,6 +155,7 @@ TEST(Tree, BinaryTreeBranchesAndLevels) {
   const auto b = t.branches();
   ASSERT_EQ(b.size(), 7u);
   EXPECT_EQ(t.branch_levels(), 3);
+  EXPECT_EQ(t.height(), 4 + 3 + 2);
   std::vector<int> per_level(3, 0);
   for (const auto& br : b) {
     ++per_level[br.level];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "hinesbatch/core/error.hpp"
 
@@ -110,6 +111,16 @@ int Tree::branch_levels() const {
   int levels = 0;
   for (const auto& b : branches()) levels = std::max(levels, b.level + 1);
   return levels;
+}
+
+int Tree::height() const {
+  std::vector<int> depth(parent_.size(), 1);
+  int most = 0;
+  for (std::size_t i = 0; i < parent_.size(); ++i) {
+    if (parent_[i] >= 0) depth[i] = depth[parent_[i]] + 1;
+    most = std::max(most, depth[i]);
+  }
+  return most;
 }
 
 }  // namespace hinesbatch

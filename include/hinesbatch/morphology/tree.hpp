@@ -38,6 +38,7 @@ class Tree {
   // with two or more children.
   std::vector<Branch> branches() const;
   int branch_levels() const;  // 1 + deepest branch level (0 for an empty tree)
+  int height() const;         // nodes on the longest root-to-leaf path (0 for an empty tree)
 
  private:
   std::vector<int> parent_;

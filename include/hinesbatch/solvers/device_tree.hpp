@@ -33,6 +33,7 @@ class DeviceTree {
   DeviceTree(const ExecutionSpace& exec, const Tree& tree, int team_piece_length = 0,
              int warp_lanes = 0, int on_chip_nodes = 0)
       : size_(tree.size()),
+        height_(tree.height()),
         on_chip_nodes_(on_chip_nodes),
         block_plans_(std::make_shared<impl::BlockPlanCache<MemorySpace>>(tree.parents())) {
     auto ints = [&exec](const std::vector<int>& src, const char* label) {
@@ -74,6 +75,7 @@ class DeviceTree {
   }
 
   int size() const { return size_; }
+  int height() const { return height_; }  // Tree::height()
   int on_chip_nodes() const { return on_chip_nodes_; }
   const parent_view& parents() const { return parent_; }
   const impl::DeviceTeamPlan<MemorySpace>& team_plan() const { return team_plan_; }
@@ -87,6 +89,7 @@ class DeviceTree {
 
  private:
   int size_ = 0;
+  int height_ = 0;
   int on_chip_nodes_ = 0;
   parent_view parent_;
   impl::DeviceTeamPlan<MemorySpace> team_plan_;

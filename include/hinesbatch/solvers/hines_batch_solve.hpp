@@ -42,10 +42,12 @@ int on_chip_kept_nodes(const DeviceTree<MemorySpace>& tree) {
   return on_chip_kept<Scalar, ExecutionSpace>(tree.size(), tree.on_chip_nodes());
 }
 
-// The schedule Auto stands for on this backend, for this layout, tree size and number of
-// systems (num_systems < 0: unknown, as if the batch were large).
+// The schedule Auto stands for on this backend, for this layout, tree size, number of
+// systems (num_systems < 0: unknown, as if the batch were large) and tree height (nodes on
+// the longest root-to-leaf path, Tree::height(); 0: unknown, the nearest size decides).
 template <class ExecutionSpace, class Layout, class Scalar>
-HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1) {
+HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long num_systems = -1,
+                               int tree_height = 0) {
   if (schedule != HinesSchedule::Auto) return schedule;
   if (std::is_same<Layout, layouts::BlockShared>::value) return HinesSchedule::PerSystem;
   // Host backends: a tile of consecutive systems per vector pass (against one thread per
@@ -56,9 +58,10 @@ HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long 
   if constexpr (std::is_same<Scalar, double>::value) {
     const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
     if (std::is_same<Layout, layouts::Flat>::value)
-      return impl::nearest_auto_schedule(impl::kHinesAutoFlat, num_nodes, systems);
+      return impl::nearest_auto_schedule(impl::kHinesAutoFlat, num_nodes, systems, tree_height);
     if (std::is_same<Layout, layouts::FullInterleaved>::value)
-      return impl::nearest_auto_schedule(impl::kHinesAutoFullInterleaved, num_nodes, systems);
+      return impl::nearest_auto_schedule(impl::kHinesAutoFullInterleaved, num_nodes, systems,
+                                         tree_height);
   }
   // Interleaved storage: cuHinesBatch's sweeps with the whole tree kept on chip when it fits
   // (measured 1.2-1.7x its kernel on the 76-node classes), its kernel otherwise (a tree
@@ -76,14 +79,15 @@ namespace impl {
 // the solver map's table names, on GPUs for double Flat and Full-Interleaved batches; a
 // schedule asked for by name: the default shape).
 template <class ExecutionSpace, class Layout, class Scalar>
-StagedShape resolve_staged_shape(HinesSchedule schedule, int num_nodes, long long num_systems) {
+StagedShape resolve_staged_shape(HinesSchedule schedule, int num_nodes, long long num_systems,
+                                 int tree_height = 0) {
   if (schedule != HinesSchedule::Auto || is_host_backend<ExecutionSpace>()) return {};
   if constexpr (std::is_same<Scalar, double>::value) {
     const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
     if (std::is_same<Layout, layouts::Flat>::value)
-      return nearest_auto_point(kHinesAutoFlat, num_nodes, systems).shape;
+      return nearest_auto_point(kHinesAutoFlat, num_nodes, systems, tree_height).shape;
     if (std::is_same<Layout, layouts::FullInterleaved>::value)
-      return nearest_auto_point(kHinesAutoFullInterleaved, num_nodes, systems).shape;
+      return nearest_auto_point(kHinesAutoFullInterleaved, num_nodes, systems, tree_height).shape;
   }
   return {};
 }
@@ -159,7 +163,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   if (batch.num_systems() == 0) return;
 
   const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout, Scalar>(
-      schedule, batch.num_nodes(), batch.num_systems());
+      schedule, batch.num_nodes(), batch.num_systems(), tree.height());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value ||
                   std::is_same<Layout, layouts::FullInterleaved>::value ||
@@ -219,7 +223,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   if (resolved == HinesSchedule::PerSystemStaged) {
     impl::solve_staged_shaped(exec, tree.parents(), batch,
                               impl::resolve_staged_shape<ExecutionSpace, Layout, Scalar>(
-                                  schedule, batch.num_nodes(), batch.num_systems()));
+                                  schedule, batch.num_nodes(), batch.num_systems(), tree.height()));
     return;
   }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.

@@ -2,7 +2,8 @@
 """map/map_device.json.xz of this folder, from which include/hinesbatch/solvers/impl's auto
 tables were made: the tridiagonal points of 2026-12-02-session20/callC (one H200) and the
 Hines points of this call (one H200, map.tar: every schedule, and the staged schedule's
-shapes @32, @16p, @16a, @32a beside them):
+shapes @32, @16p, @16a, @32a beside them), with map/map_trees.txt (the trees' heights,
+from `hinesbatch_solver_map --map-trees=all --map-export=FILE`) beside it:
     python3 combine.py
     scripts/solver_map.py docs/results/2026-12-03-session26/callA/map --figures /tmp/fig \\
         --tables docs/results/2026-12-03-session26/callA/map/tables.md \\
