@@ -248,6 +248,7 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
             impl::resolve_staged_shape<E, L, T>(HinesSchedule::Auto, p.size, systems, p.height);
         EXPECT_EQ(shape.rows, p.shape.rows) << at;
         EXPECT_EQ(shape.async, p.shape.async) << at;
+        EXPECT_EQ(shape.prefetch, p.shape.prefetch) << at;
         // A schedule asked for by name runs its default shape.
         EXPECT_TRUE(impl::is_default(
             impl::resolve_staged_shape<E, L, T>(HinesSchedule::PerSystemStaged, p.size, systems)));
@@ -553,7 +554,7 @@ TYPED_TEST(HinesBatchSolve, StagedAcrossChunks) {
       const int n = tree.size(), bs = this->block_size_for(n);
       const std::string what = name + std::to_string(n) + " N=" + std::to_string(systems);
       // d after PerSystem, then after the staged schedule in each shape.
-      const impl::StagedShape shapes[] = {{16, false}, {32, true}};
+      const impl::StagedShape shapes[] = {{16, false}, {32, true}, {16, false, true}};
       std::vector<T> d[1 + std::size(shapes)];
       for (std::size_t k = 0; k < std::size(d); ++k) {
         const auto o = this->run_with(

@@ -475,7 +475,10 @@ void solve_staged_shaped(const ExecutionSpace& exec, const ParentView& parents, 
                 std::is_same<typename Batch::scalar_type, double>::value &&
                 (std::is_same<Layout, layouts::Flat>::value ||
                  std::is_same<Layout, layouts::FullInterleaved>::value)) {
-    if (shape.rows == 32 && shape.async) return solve_staged<32, false, true>(exec, parents, batch);
+    if (shape.rows == 32 && shape.async && !shape.prefetch)
+      return solve_staged<32, false, true>(exec, parents, batch);
+    if (shape.rows == 16 && shape.prefetch && !shape.async)
+      return solve_staged<16, true, false>(exec, parents, batch);
   }
   (void)shape;
   solve_staged(exec, parents, batch);
