@@ -464,9 +464,9 @@ void solve_staged(const ExecutionSpace& exec, const ParentView& parents, const B
 }
 
 // The staged schedule in a shape Auto's table may name: on GPUs, double Flat and
-// Full-Interleaved batches in chunks of 16 rows or of 32 copied asynchronously (the shape
-// that won most points of the solver map beside the default); the default shape everywhere
-// else, so that other configurations compile one kernel.
+// Full-Interleaved batches in chunks of 16 rows (with or without the L2 prefetch) or of 32
+// copied asynchronously (the shapes that won points of the solver map); the default shape
+// everywhere else, so that other configurations compile one kernel.
 template <class ExecutionSpace, class ParentView, class Batch>
 void solve_staged_shaped(const ExecutionSpace& exec, const ParentView& parents, const Batch& batch,
                          StagedShape shape) {
