@@ -381,6 +381,12 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
 
 // -------------------------------------------------------------------------------- Hines
 
+// "dir/AKO60sdax2lay.CNG.swc" -> "AKO60sdax2lay".
+std::string cell_name(const std::string& path) {
+  const std::string file = path.substr(path.find_last_of('/') + 1);
+  return file.substr(0, file.find(".CNG"));
+}
+
 struct MapTree {
   std::string name;
   std::function<Tree()> make;
@@ -396,8 +402,7 @@ std::vector<MapTree> map_trees(const std::vector<std::string>& kinds) {
                      paper_class_tree(c.id).size()});
   if (has("real"))
     for (const auto& f : test::real_morphology_files()) {
-      std::string base = f.substr(f.find_last_of('/') + 1);
-      base = base.substr(0, base.find(".CNG"));
+      const std::string base = cell_name(f);
       out.push_back(
           {"real-" + base, [f] { return read_swc(f).tree(); }, read_swc(f).tree().size()});
     }
@@ -410,8 +415,7 @@ std::vector<MapTree> map_trees(const std::vector<std::string>& kinds) {
       out.push_back({"random", [n] { return random_tree(n, 7 + n); }, n});
   if (has("compartments"))
     for (const auto& f : test::real_morphology_files()) {
-      std::string base = f.substr(f.find_last_of('/') + 1);
-      base = base.substr(0, base.find(".CNG"));
+      const std::string base = cell_name(f);
       const auto make = [f] {
         SectionOptions o;
         o.max_segment_length_um = 20;
