@@ -551,16 +551,18 @@ void register_thomas(const MapOptions& o, const std::string& backend,
                      const std::vector<int>& totals) {
   for (int t : totals)
     for (int m : o.rows)
-      for (auto s :
-           {ThomasSchedule::Auto, ThomasSchedule::PerSystem, ThomasSchedule::PerSystemOnChip,
-            ThomasSchedule::TeamPerSystem, ThomasSchedule::WarpPerSystem,
-            ThomasSchedule::TeamPerSystemInMemory, ThomasSchedule::SimdTiles}) {
+      for (auto s : {ThomasSchedule::Auto, ThomasSchedule::PerSystem,
+                     ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
+                     ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory,
+                     ThomasSchedule::SimdTiles, ThomasSchedule::TeamPerSystemTwoPass}) {
         if (m > (1ll << t)) continue;
         // Tiles of consecutive systems: interleaved storage, measured on the host (on GPUs
         // they are the one-thread-per-system sweep).
         if (s == ThomasSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         // The in-memory team is made for systems past what a block holds: from 1,000 rows.
         if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
+        // The two-pass block is made for systems past what one warp's registers hold.
+        if (s == ThomasSchedule::TeamPerSystemTwoPass && m < 256) continue;
         const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
                                  "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
         benchmark::RegisterBenchmark(

@@ -266,10 +266,6 @@ def tables(rows, context, peers_present):
     return "\n".join(out)
 
 
-# impl::kWarpMaxRows (thomas_warp.hpp).
-WARP_MAX_ROWS = 8192
-
-
 # The staged schedule's chunk shapes Auto may take, per layout (impl::solve_staged_shaped
 # instantiates these on GPUs for double batches): the solver map's suffix -> (rows,
 # asynchronous copies, L2 prefetch of the next chunk). "16" is the default shape, the plain
@@ -304,16 +300,10 @@ def auto_table(points, keep_within=0.95):
     height, batch total): over the systems measured there (trees of one size and height), the
     schedule with the best geometric mean of its rate relative to each system's fastest;
     the one Auto takes today is kept when it is within keep_within of that (noise must not
-    flip choices). {(family, layout): [(size, height, total, schedule)]}. Past the warp schedule's
-    largest system (WARP_MAX_ROWS) Auto takes the in-memory team by a rule of its own
-    (impl::resolve_schedule: Flat always, other layouts in batches of few systems), so the
-    table leaves that schedule out there: a nearest point of few systems must not hand it to
-    a batch of many."""
+    flip choices). {(family, layout): [(size, height, total, schedule)]}."""
     cells = collections.defaultdict(lambda: collections.defaultdict(dict))
     for p in points:
         if p.backend != "Device" or p.error or p.rate <= 0:
-            continue
-        if p.family == "Thomas" and p.size > WARP_MAX_ROWS and p.schedule == "TeamPerSystemInMemory":
             continue
         if p.family == "Hines" and p.height <= 0:
             sys.exit(f"solver_map.py: no height for the tree {p.tree} of {p.size} nodes "

@@ -173,13 +173,13 @@ TYPED_TEST(ThomasBatchTest, FewerSystemsThanStorage) {
 
 TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
-  // measured fastest at the nearest point (impl/auto_thomas_table.hpp): at every point of
-  // the table exactly that one (the warp schedule past its largest shape is the team
-  // schedule, as when it is asked for), except that systems past 8,192 rows take the
-  // in-memory team schedule: in Flat storage always, in the others in batches of fewer than
-  // impl::in_memory_team_auto_max_systems, in every precision. Elsewhere Auto does not depend on
-  // the batch size except for Full-Interleaved systems of 129-512 rows on GPUs (float), and never
-  // on host backends.
+  // measured fastest at the nearest point (impl/auto_thomas_table.hpp), at every size: at
+  // every point of the table exactly that one (the warp schedule past its largest shape is
+  // the team schedule, as when it is asked for). The other batches, past 8,192 rows: the
+  // two-pass block in Flat storage (any batch), the in-memory team in the other layouts in
+  // batches of fewer than impl::in_memory_team_auto_max_systems. Elsewhere Auto does not
+  // depend on the batch size except for Full-Interleaved systems of 129-512 rows on GPUs
+  // (float), and never on host backends.
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   using L = typename TestFixture::L;
@@ -189,27 +189,28 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   const bool gpu = !is_host_backend<E>();
   const bool flat = std::is_same<L, layouts::Flat>::value;
   const bool full = std::is_same<L, layouts::FullInterleaved>::value;
-  if (gpu) {
+  const bool table = gpu && std::is_same<T, double>::value && (flat || full);
+  if (gpu && !table) {
     const long long few = impl::in_memory_team_auto_max_systems<E>();
     for (int m : {impl::kWarpMaxRows + 1, 20000, 100000}) {
-      EXPECT_EQ(auto_for(m, few - 1), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
-      if (flat)
-        EXPECT_EQ(auto_for(m, 100 * few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
-      else
+      if (flat) {
+        EXPECT_EQ(auto_for(m, few - 1), ThomasSchedule::TeamPerSystemTwoPass) << "m = " << m;
+        EXPECT_EQ(auto_for(m, 100 * few), ThomasSchedule::TeamPerSystemTwoPass) << "m = " << m;
+      } else {
+        EXPECT_EQ(auto_for(m, few - 1), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
         EXPECT_NE(auto_for(m, few), ThomasSchedule::TeamPerSystemInMemory) << "m = " << m;
+      }
     }
     EXPECT_NE(auto_for(impl::kWarpMaxRows, 1), ThomasSchedule::TeamPerSystemInMemory);
+    EXPECT_NE(auto_for(impl::kWarpMaxRows, 1), ThomasSchedule::TeamPerSystemTwoPass);
   }
-  if (gpu && std::is_same<T, double>::value && (flat || full)) {
-    const auto check = [&](const auto& table) {
-      for (const auto& p : table) {
+  if (table) {
+    const auto check = [&](const auto& points) {
+      for (const auto& p : points) {
         ThomasSchedule want = p.schedule;
         const long long systems = (1ll << p.total_log2) / p.size;
         if (want == ThomasSchedule::WarpPerSystem && p.size > impl::kWarpMaxRows)
           want = ThomasSchedule::TeamPerSystem;
-        if (p.size > impl::kWarpMaxRows &&
-            (flat || systems < impl::in_memory_team_auto_max_systems<E>()))
-          want = ThomasSchedule::TeamPerSystemInMemory;
         EXPECT_EQ(auto_for(p.size, systems), want)
             << "m = " << p.size << ", 2^" << p.total_log2 << " rows";
       }

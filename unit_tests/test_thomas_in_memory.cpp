@@ -79,9 +79,11 @@ TYPED_TEST(ThomasInMemory, LongSystems) {
 }
 
 // The schedule runs its own kernel when asked for, and on GPUs Auto takes it for a few
-// systems past 8,192 rows (the host's Auto stays with one thread per system).
+// interleaved systems past 8,192 rows (Flat ones take the two-pass block; the host's Auto
+// stays with its tiles).
 TYPED_TEST(ThomasInMemory, RunsItsKernel) {
   using E = typename TestFixture::E;
+  using L = typename TestFixture::L;
   {
     LaunchedKernels launched;
     this->check_fixed(10007, 2, 2, "kernel", kInMemory);
@@ -89,7 +91,9 @@ TYPED_TEST(ThomasInMemory, RunsItsKernel) {
   }
   LaunchedKernels launched;
   this->check_fixed(10007, 2, 2, "kernel-auto", ThomasSchedule::Auto);
-  EXPECT_EQ(launched.saw("_team_in_memory"), !is_host_backend<E>());
+  const bool flat = std::is_same<L, layouts::Flat>::value;
+  EXPECT_EQ(launched.saw("_team_in_memory"), !is_host_backend<E>() && !flat);
+  EXPECT_EQ(launched.saw("_two_pass"), !is_host_backend<E>() && flat);
 }
 
 // Small systems: one lane (one to five rows), two rows a lane, every lane count to 1,024.

@@ -119,6 +119,7 @@ class ThomasFixture : public ::testing::Test {
             ThomasSchedule::PerSystemOnChip,
             ThomasSchedule::TeamPerSystemInMemory,
             ThomasSchedule::SimdTiles,
+            ThomasSchedule::TeamPerSystemTwoPass,
             ThomasSchedule::Auto};
   }
 

@@ -70,8 +70,8 @@ ThomasSchedule thomas_schedule(const std::string& s) {
   ThomasSchedule schedule{};
   if (from_string(s, schedule)) return schedule;
   throw py::value_error(
-      "schedule must be 'auto', 'per_system', 'team', 'warp', 'on_chip', 'team_in_memory' or "
-      "'simd_tiles', got '" +
+      "schedule must be 'auto', 'per_system', 'team', 'warp', 'on_chip', 'team_in_memory', "
+      "'simd_tiles' or 'team_two_pass', got '" +
       s + "'");
 }
 

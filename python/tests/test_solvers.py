@@ -143,7 +143,7 @@ def test_bad_arguments_raise_value_errors_naming_them(rng):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
 @pytest.mark.parametrize("schedule", ["auto", "per_system", "team", "warp", "on_chip",
-                                      "team_in_memory", "simd_tiles"])
+                                      "team_in_memory", "simd_tiles", "team_two_pass"])
 def test_thomas_batch_matches_dense_solve(rng, dtype, layout, schedule):
     num_systems, m = int(rng.integers(1, 60)), int(rng.integers(1, 50))
     a = rng.uniform(-1, 1, (num_systems, m))

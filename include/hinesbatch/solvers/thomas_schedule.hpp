@@ -23,11 +23,11 @@ enum class ThomasSchedule {
   // holds:
   // impl::interleaved_warp_auto_max_systems), PerSystem otherwise; on host backends
   // SimdTiles. On GPUs, double Flat and Full-Interleaved batches take the schedule the
-  // solver map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md), except that
-  // systems of more than 8,192 rows in batches too small to fill the GPU (fewer systems than
-  // its concurrency / 32: impl::in_memory_team_auto_max_systems) take TeamPerSystemInMemory,
-  // in every layout and precision. c afterwards holds c' or its input values: callers must
-  // not rely on either.
+  // solver map measured fastest nearest to their size and batch (docs/SOLVER_MAP.md); the
+  // others, past 8,192 rows, TeamPerSystemTwoPass in Flat storage and TeamPerSystemInMemory
+  // in batches too small to fill the GPU (fewer systems than its concurrency / 32:
+  // impl::in_memory_team_auto_max_systems). c afterwards holds c' or its input values:
+  // callers must not rely on either.
   Auto,
   // the ThomasBatch paper's kernel: one thread per system, the Thomas algorithm; c <- c'. About 80
   // B of
@@ -69,6 +69,14 @@ enum class ThomasSchedule {
   // system reads one value of each). One division per row: x differs from PerSystem's by
   // rounding; c <- c'. ThomasVBatch and packed storage run PerSystem for it.
   SimdTiles,
+  // A block of 4 or 8 warps per system, any size (thomas_two_pass.hpp): its lanes take the
+  // system's rows 8 at a time in turn, eliminate them in registers and keep only one row per
+  // 8 of a reduced system in shared memory; that system is solved by the block, and each
+  // lane reads its rows again to write x (72 B per row in double, 40 where the second read
+  // hits L2). a, b and c are only read. Same pivot rule as WarpPerSystem. A reduced system
+  // larger than the block's shared memory goes to device memory. Packed storage runs
+  // WarpPerSystem for it.
+  TeamPerSystemTwoPass,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -80,6 +88,7 @@ inline constexpr impl::EnumName<ThomasSchedule> kThomasScheduleNames[] = {
     {ThomasSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
     {ThomasSchedule::TeamPerSystemInMemory, "TeamPerSystemInMemory", "team_in_memory"},
     {ThomasSchedule::SimdTiles, "SimdTiles", "simd_tiles"},
+    {ThomasSchedule::TeamPerSystemTwoPass, "TeamPerSystemTwoPass", "team_two_pass"},
 };
 
 inline const char* to_string(ThomasSchedule s) {

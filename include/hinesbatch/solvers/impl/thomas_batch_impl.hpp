@@ -54,9 +54,8 @@ long long interleaved_warp_auto_max_systems() {
 // idle (m = 20,000 at 2^26 rows is 3,355 systems: 1.6% achieved occupancy on
 // an H100, docs/SOLVER_MAP.md) and a team of many lanes per system with its
 // intermediate rows in memory is taken. A constant of the backend (8,448 on an
-// H100), asked once. Flat storage takes the team in any batch: on an H100 it led
-// every other schedule at every m of 8,193-100,000 up to 2^28 rows in the batch,
-// where one thread per interleaved system (coalesced there) overtakes it.
+// H100), asked once. Flat storage takes the two-pass block instead (1.8-4.3x
+// the in-memory team at m = 8,193-50,000 on an H200, docs/SOLVER_MAP.md).
 template <class ExecutionSpace>
 long long in_memory_team_auto_max_systems() {
   static const long long systems = static_cast<long long>(ExecutionSpace().concurrency()) / 32;
@@ -67,7 +66,10 @@ long long in_memory_team_auto_max_systems() {
 // small. num_systems < 0: unknown, as if many.
 template <class ExecutionSpace, class Layout, class Scalar = double>
 ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long num_systems = -1) {
-  // On GPUs: the warp schedule for Flat storage; for interleaved storage (Full-
+  // On GPUs, double Flat and Full-Interleaved batches: the table, at every size (the map
+  // reaches 100,000 rows). Otherwise past the warp schedule's largest shape: the two-pass
+  // block in Flat storage, the in-memory team in batches of few interleaved systems. Below
+  // it: the warp schedule for Flat storage; for interleaved storage (Full-
   // or Block-Interleaved) whose systems fit on chip, the ThomasBatch paper's
   // sweeps with c' and d' kept in scratch; for larger Full-Interleaved systems
   // up to warp_transposed_auto_rows rows the warp schedule (transposed, faster
@@ -85,13 +87,14 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
         num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, m < 1 ? 1 : m);
     if (is_host_backend<ExecutionSpace>())
       schedule = ThomasSchedule::SimdTiles;
-    else if (m > kWarpMaxRows &&
-             (flat || systems < in_memory_team_auto_max_systems<ExecutionSpace>()))
-      schedule = ThomasSchedule::TeamPerSystemInMemory;
     else if (std::is_same<Scalar, double>::value && flat)
       schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
     else if (std::is_same<Scalar, double>::value && interleaved)
       schedule = nearest_auto_schedule(kThomasAutoFullInterleaved, m < 1 ? 1 : m, systems);
+    else if (m > kWarpMaxRows && flat)
+      schedule = ThomasSchedule::TeamPerSystemTwoPass;
+    else if (m > kWarpMaxRows && systems < in_memory_team_auto_max_systems<ExecutionSpace>())
+      schedule = ThomasSchedule::TeamPerSystemInMemory;
     else if (flat)
       schedule = ThomasSchedule::WarpPerSystem;
     else if (m <= on_chip_capacity<Scalar, ExecutionSpace>())
@@ -317,6 +320,35 @@ void launch_thomas_team_in_memory(const std::string& label, const ExecutionSpace
   Kokkos::parallel_for(label + "_team_in_memory", policy, functor);
 }
 
+// The two-pass schedule: a block of 4 warps per system, 8 past kTwoPassWideRows
+// rows (where one block's shared memory is a large part of an SM's and fewer
+// blocks share it). A reduced system larger than what the device gives a block
+// on chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars
+// per 8 rows).
+constexpr int kTwoPassWideRows = 16384;
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                            const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                            const StatusView& status, bool record, int num_systems, int m) {
+  using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  using Functor = ThomasTwoPass<ExecutionSpace, Systems>;
+  const bool gpu = !is_host_backend<ExecutionSpace>();
+  const TwoPassShape shape = TwoPassShape::for_rows(m, m <= kTwoPassWideRows ? 4 : 8);
+  const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
+  // No launch bounds: the kernel takes 126-129 registers, and bounds of two blocks of 256
+  // threads (128 registers) made Kokkos 3.4 refuse blocks whose shared memory two of them
+  // cannot share ("requested too large team size" at 50,000 rows).
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, gpu ? shape.warps : 1,
+                                            gpu ? kWarpLanes : 1);
+  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(
+      label + "_two_pass", policy,
+      Functor{Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, shape,
+              level});
+}
+
 // The on-chip schedule; scratch_rows > 0 keeps fewer rows than fit (tests reach
 // the swept part with it on every backend). False (nothing launched) where a
 // row's int offset from its system's first could overflow: the caller runs the
@@ -419,6 +451,11 @@ void thomas_batch_impl(const ExecutionSpace& exec, const AV& a, const BV& b, con
                                                 record, static_cast<int>(n), m);
     return;
   }
+  if (resolved == ThomasSchedule::TeamPerSystemTwoPass) {
+    launch_thomas_two_pass<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(), status,
+                                                    record, static_cast<int>(n), m);
+    return;
+  }
   if (resolved == ThomasSchedule::TeamPerSystemInMemory) {
     launch_thomas_team_in_memory<RowCount::Fixed, Layout>(label, exec, a, b, c, d, SizesView(),
                                                           status, record, static_cast<int>(n), m);
@@ -493,6 +530,11 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   if (resolved == ThomasSchedule::TeamPerSystem) {
     launch_thomas_team<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
                                       sizes, status, record, n, row_extent(d));
+    return;
+  }
+  if (resolved == ThomasSchedule::TeamPerSystemTwoPass) {
+    launch_thomas_two_pass<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c, d,
+                                          sizes, status, record, n, row_extent(d));
     return;
   }
   if (resolved == ThomasSchedule::TeamPerSystemInMemory) {

@@ -4,7 +4,8 @@
 // team per system (ThomasTeamPerSystem; with its intermediate rows in device
 // memory, ThomasTeamInMemory), the warp schedule's shapes
 // (ThomasWarpPerSystem, ThomasWarpsPerSystem, ThomasWarpsInterleaved,
-// ThomasWarpTransposed) over padded or packed systems, and the
+// ThomasWarpTransposed) over padded or packed systems, the two-pass block per
+// system (ThomasTwoPass), and the
 // Computing-Padding fill (PadVBatch). Launched by thomas_batch_impl.hpp.
 #include <Kokkos_Core.hpp>
 #include <climits>
@@ -18,6 +19,7 @@
 #include "hinesbatch/solvers/impl/thomas_system.hpp"
 #include "hinesbatch/solvers/impl/thomas_team.hpp"
 #include "hinesbatch/solvers/impl/thomas_team_in_memory.hpp"
+#include "hinesbatch/solvers/impl/thomas_two_pass.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
@@ -251,6 +253,48 @@ struct ThomasWarpsPerSystem {
 #else
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { emulate_warp_systems<R, kLanes>(systems, s, 1, s + 1); });
+#endif
+  }
+};
+
+// The two-pass schedule (thomas_two_pass.hpp): league rank = system, team =
+// shape.warps warps (team threads) of kWarpLanes vector lanes, one CUDA block,
+// whose shared memory holds the reduced system. Host backends run the lanes in
+// turn on one thread, with the same shape.
+template <class ExecutionSpace, class Systems>
+struct ThomasTwoPass {
+  using T = typename Systems::scalar_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_view = impl::TeamScratchView<T*, ExecutionSpace>;
+  static constexpr int R = kTwoPassRowsPerLane;
+  Systems systems;
+  TwoPassShape shape;
+  int scratch_level;  // 1 (device memory) where level 0 is too small
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
+#if defined(__CUDA_ARCH__)
+    const int rows = systems.rows_of(s, team.team_rank() == 0 && threadIdx.x == 0);
+    if (rows == 0) return;  // uniform over the block: no barrier is left waiting
+    const int w = team.team_rank();
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+      systems.with_system(
+          s, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            two_pass_solve_lane<T, R>(w, lane, shape, scratch.data(), rows, a, b, c, d, record);
+          });
+    });
+#else
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const int rows = systems.rows_of(s, true);
+      if (rows == 0) return;
+      systems.with_system(
+          s, rows,
+          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+            two_pass_solve_in_turn<T, R>(shape, scratch.data(), rows, a, b, c, d, record);
+          });
+    });
 #endif
   }
 };

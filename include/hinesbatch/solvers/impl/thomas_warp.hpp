@@ -261,13 +261,18 @@ KOKKOS_INLINE_FUNCTION void warp_lane_eliminate(const int first, const int rows,
 // Phase 2: the lane's row of the reduced system in x_last, given the next lane's top row
 // (identity for the last lane). Bottom row with x_first = d_t - a_t x_prev_last - c_t x_last
 // and x_next_first = d_n - a_n x_last - c_n x_next_last substituted.
+// The fold from the lane's top and bottom rows alone (their b is 1 and not read).
+template <class T>
+KOKKOS_INLINE_FUNCTION TriRow<T> fold_lane_rows(const TriRow<T>& top, const TriRow<T>& bottom,
+                                                const TriRow<T>& next_top) {
+  return TriRow<T>{-bottom.a * top.a, T(1) - bottom.a * top.c - bottom.c * next_top.a,
+                   -bottom.c * next_top.c, bottom.d - bottom.a * top.d - bottom.c * next_top.d};
+}
 template <class T, int R>
 KOKKOS_INLINE_FUNCTION TriRow<T> warp_lane_fold(const WarpLaneRows<T, R>& L,
                                                 const TriRow<T>& next_top) {
-  const T at = L.A[0], ct = L.C[0], dt = L.D[0];
-  const T ab = L.A[R - 1], cb = L.C[R - 1], db = L.D[R - 1];
-  return TriRow<T>{-ab * at, T(1) - ab * ct - cb * next_top.a, -cb * next_top.c,
-                   db - ab * dt - cb * next_top.d};
+  return fold_lane_rows(TriRow<T>{L.A[0], T(1), L.C[0], L.D[0]},
+                        TriRow<T>{L.A[R - 1], T(1), L.C[R - 1], L.D[R - 1]}, next_top);
 }
 
 // Phase 4: the lane's rows of x from its x_last and the previous lane's (0 for lane 0).

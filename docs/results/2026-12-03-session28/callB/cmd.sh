@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Call B: the build to land (.devcarry/binB.txz: hinesbatch_unit_tests, hinesbatch_solver_map):
+# the two-pass block's second pass now takes the lane-rows read last first (L2), and Auto's
+# tridiagonal table is made from call A's map at every size (no rule past 8,192 rows for
+# double Flat and Full-Interleaved batches).
+# 1) the tridiagonal device map, both layouts, every size: Auto, the two-pass block, the warp
+#    schedule and the in-memory team (against call A's rates);
+#    and cuSPARSE's gtsv2StridedBatch (the Flat peer, .devcarry/peers: perf_tests/peers built
+#    with the dev machine's CUDA 13, linked dynamically) at m = 1,000-100,000, 2^24 and 2^26 rows;
+# 2) the whole CUDA unit suite in three gtest shards, alone on the GPU;
+# 3) compute-sanitizer memcheck on every two-pass test of the CUDA configurations and on the
+#    Auto tests, racecheck on the two-pass kernel tests of double Flat and Full-Interleaved;
+# 4) Nsight Compute on the two-pass kernel at m = 3,000 and 10,000 (2^26 rows, Flat).
+# Run from the repository root with .devcarry carried: cmd.sh
+set -u
+cd "$(dirname "$0")/../../../.."; c=$PWD/.devcarry
+rm -rf $c/binB && mkdir -p $c/binB && tar xJf $c/binB.txz -C $c/binB
+export LD_LIBRARY_PATH=$c/lib:${LD_LIBRARY_PATH:-} HINESBATCH_SHARED_DIR=$c/shared OMP_PROC_BIND=false
+S=$OUT/summary.txt; M=$OUT/map; T=$OUT/t; mkdir -p $M $T
+nvidia-smi -L | tee $OUT/gpu.txt
+t0=$SECONDS; stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a $S; }
+U=$c/binB/hinesbatch_unit_tests
+MAP=$c/binB/hinesbatch_solver_map
+timeout 150 $MAP --map-families=thomas --map-backends=device \
+  --benchmark_filter='^Thomas/Device/(Flat|FullInterleaved)/(Auto|TeamPerSystemTwoPass|WarpPerSystem|TeamPerSystemInMemory)/' \
+  --benchmark_out=$M/map_device.json --benchmark_out_format=json > $M/map_device.txt 2>&1
+stamp "thomas device map rc=$? $(grep -c '^Thomas' $M/map_device.txt) points, $(grep -c ERROR $M/map_device.txt) error lines"
+timeout 120 $c/peers/cusparse_tridiagonal --type f64 --repeat 10 --methods strided \
+  --pairs 1000:16777,1000:67108,2000:8388,2000:33554,3000:5592,3000:22369,5000:3355,5000:13421,8192:2048,8192:8192,10000:1677,10000:6710,20000:838,20000:3355,50000:335,50000:1342,100000:167,100000:671 \
+  --out $M/cusparse_strided.json > $M/cusparse_strided.txt 2>&1
+stamp "cusparse rc=$?"
+xz -9 $M/*.json $M/*.txt 2>/dev/null
+(cd $OUT && tar cf map.tar map && rm -rf map)
+for i in 0 1 2; do
+  (GTEST_TOTAL_SHARDS=3 GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=5 timeout 300 $U > $T/shard$i.txt 2>&1; echo "rc=$?" >> $T/shard$i.txt) &
+done
+wait
+for i in 0 1 2; do
+  stamp "shard $i $(tail -1 $T/shard$i.txt) $(grep -E '^\[  (PASSED|FAILED)' $T/shard$i.txt | tr '\n' ' ') last: $(grep -E '^\[ RUN' $T/shard$i.txt | tail -1)"
+done
+$U --gtest_list_tests > $T/list.txt 2>&1
+cuda=$(awk '/^[A-Za-z]/{s=$1} /Cuda/{print s"*"}' $T/list.txt | grep -E "^ThomasTwoPass/" | sort -u | tr '\n' ':')
+auto=$(awk '/^[A-Za-z]/{s=$1} /Cuda/{print s"Auto*"}' $T/list.txt | grep -E "^ThomasBatchTest/" | sort -u | tr '\n' ':')
+OMP_NUM_THREADS=8 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 $U --gtest_brief=1 --gtest_filter="$cuda$auto" > $T/memcheck.txt 2>&1
+stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' $T/memcheck.txt | tail -1) $(grep -E '^\[  (PASSED|FAILED)' $T/memcheck.txt | tr '\n' ' ')"
+rc=$(awk '/^[A-Za-z]/{s=$1} /double, hinesbatch::layouts::(Flat|FullInterleaved), Kokkos::Cuda/{print s"RunsItsKernel:"s"VBatch:"s"FailuresNameSystemAndRow"}' $T/list.txt | grep -E "^ThomasTwoPass/" | sort -u | tr '\n' ':')
+OMP_NUM_THREADS=8 timeout 150 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 9 --print-limit 20 $U --gtest_brief=1 --gtest_filter="$rc" > $T/racecheck.txt 2>&1
+stamp "racecheck ($rc) rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' $T/racecheck.txt | tail -1) $(grep -E '^\[  (PASSED|FAILED)' $T/racecheck.txt | tr '\n' ' ')"
+grep -h "^\[  FAILED" $T/*.txt | head -20 | tee -a $S
+xz -9 $T/*.txt
+(cd $OUT && tar cf t.tar t && rm -rf t)
+for m in 3000 10000; do
+  timeout 90 ncu --set full --kernel-name-base mangled -k regex:ThomasTwoPass -c 1 -o $OUT/ncu_m$m \
+    $MAP --map-families=thomas --map-backends=device --map-totals=26 --map-rows=$m \
+    --benchmark_filter="^Thomas/Device/Flat/TeamPerSystemTwoPass/m:$m/" > $OUT/ncu_m$m.txt 2>&1
+  stamp "ncu m=$m rc=$?"
+  ncu --import $OUT/ncu_m$m.ncu-rep --page details > $OUT/ncu_m$m.details.txt 2>&1
+done
+(cd $OUT && tar cJf ncu.tar.xz ncu_m* && rm -f ncu_m*)
+stamp done
