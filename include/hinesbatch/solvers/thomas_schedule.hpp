@@ -14,8 +14,8 @@ namespace hinesbatch {
 // left in c: only PerSystem and SimdTiles store c' there.
 enum class ThomasSchedule {
   // The fastest measured schedule for the layout and backend (docs/PERFORMANCE.md, H100):
-  // on GPUs WarpPerSystem for Flat storage up to 8,192 rows (TeamPerSystem past that; the
-  // one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystemOnChip for
+  // on GPUs WarpPerSystem for Flat storage up to 8,192 rows (TeamPerSystemTwoPass past
+  // that; the one-thread sweep is uncoalesced there: 2.8 G rows/s at m = 256), PerSystemOnChip for
   // Full- and Block-Interleaved storage whose systems fit on chip (on_chip_capacity: 80
   // rows in double, 160 in float), WarpPerSystem for Full-Interleaved storage up to 128
   // rows (transposed through shared memory) and up to 512 rows in batches too small for

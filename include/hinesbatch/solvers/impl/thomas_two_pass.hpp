@@ -192,13 +192,6 @@ struct TwoPassScratch {
   KOKKOS_INLINE_FUNCTION T x_last(const int g) const { return g >= 0 ? rd[g] : T(0); }
 };
 
-// PCR steps over the Tn lanes' rows: log2 Tn, rounded up.
-KOKKOS_INLINE_FUNCTION int two_pass_pcr_steps(const int lanes) {
-  int steps = 0;
-  for (int s = 1; s < lanes; s *= 2) ++steps;
-  return steps;
-}
-
 // What a lane-row's solve records: a non-finite input is named where it is (not where the
 // elimination spreads it: the lane-row's pivots are then its consequences), else a bad pivot
 // of its rows; a non-finite x unless some input of the system was bad.
