@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -25,6 +26,31 @@ using namespace hinesbatch::test;
 
 using ThomasLayouts =
     std::tuple<layouts::Flat, layouts::FullInterleaved, layouts::BlockInterleaved>;
+
+// The names of the kernels launched while one is alive (Kokkos Tools' parallel_for
+// callback), so a test can tell which schedule ran.
+class LaunchedKernels {
+ public:
+  LaunchedKernels() {
+    names().clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&on_begin);
+  }
+  ~LaunchedKernels() { Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr); }
+  bool saw(const std::string& part) const {
+    for (const auto& n : names())
+      if (n.find(part) != std::string::npos) return true;
+    return false;
+  }
+
+ private:
+  static std::vector<std::string>& names() {
+    static std::vector<std::string> launched;
+    return launched;
+  }
+  static void on_begin(const char* name, std::uint32_t, std::uint64_t*) {
+    names().emplace_back(name);
+  }
+};
 
 template <class C>
 class ThomasFixture : public ::testing::Test {
@@ -275,6 +301,94 @@ class ThomasFixture : public ::testing::Test {
     for (std::size_t k = 0; k < x_cp.size(); ++k)
       ASSERT_EQ(x_cp[k], x_ncp[k]) << what << ": Computing Padding and No Computing Padding "
                                    << "differ at packed row " << k;
+  }
+
+  // Failures are named where the sequential Thomas meets them, at each of `rows` of system 1
+  // of three systems of 10,007 rows (a = b = 0, a NaN d, an infinite b, a NaN a, a NaN c);
+  // then the smallest failing row of the batch wins (system 0 before system 2).
+  static void check_failures_name_system_and_row(ThomasSchedule schedule,
+                                                 const std::vector<int>& rows) {
+    E exec;
+    const int m = 10007, n = 3, tiles = L::tiled ? n : -1;
+    auto status = make_thomas_status(exec);
+    const auto solve = [&](const TridiagonalSystems<T>& sys) {
+      auto st = to_device(sys, m, 2, T(7));
+      thomas_batch(exec, st.a, st.b, st.c, st.d, status, schedule, tiles);
+    };
+    std::uint64_t seed = 500;
+    for (const int row : rows) {
+      const std::string at = "system 1, row " + std::to_string(row) + ":";
+      // a = b = 0: beta(row) = b - a c' is exactly 0.
+      auto sys = random_tridiagonal<T>(n, m, ++seed);
+      sys.a[1 * m + row] = T(0);
+      sys.b[1 * m + row] = T(0);
+      solve(sys);
+      expect_solver_error([&] { check_thomas_status(exec, status, m); }, {at, "pivot"});
+      check_thomas_status(exec, status, m);  // cleared
+      // A NaN right-hand side: that row's solution.
+      sys = random_tridiagonal<T>(n, m, ++seed);
+      sys.d[1 * m + row] = nan();
+      solve(sys);
+      expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                          {at, "non-finite solution"});
+      // An infinite diagonal: that row's pivot.
+      sys = random_tridiagonal<T>(n, m, ++seed);
+      sys.b[1 * m + row] = std::numeric_limits<T>::infinity();
+      solve(sys);
+      expect_solver_error([&] { check_thomas_status(exec, status, m); }, {at, "pivot"});
+      // A NaN lower diagonal (not read in row 0).
+      sys = random_tridiagonal<T>(n, m, ++seed);
+      sys.a[1 * m + row] = nan();
+      solve(sys);
+      if (row > 0)
+        expect_solver_error([&] { check_thomas_status(exec, status, m); }, {at, "pivot"});
+      else
+        check_thomas_status(exec, status, m);
+      // A NaN upper diagonal: the next row's pivot (not read in the last row).
+      sys = random_tridiagonal<T>(n, m, ++seed);
+      sys.c[1 * m + row] = nan();
+      solve(sys);
+      if (row < m - 1)
+        expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                            {"system 1, row " + std::to_string(row + 1) + ":", "pivot"});
+      else
+        check_thomas_status(exec, status, m);
+    }
+    // The smallest failing row of the batch wins: system 0 before system 2.
+    auto sys = random_tridiagonal<T>(n, m, ++seed);
+    sys.a[2 * m + 3] = sys.b[2 * m + 3] = T(0);
+    sys.a[0 * m + 9000] = sys.b[0 * m + 9000] = T(0);
+    solve(sys);
+    expect_solver_error([&] { check_thomas_status(exec, status, m); },
+                        {"system 0, row 9000:", "pivot"});
+  }
+
+  // A bad size in a ThomasVBatch under `schedule`: that system is reported and untouched, the
+  // others solved, both padding variants.
+  static void check_bad_size_reported(ThomasSchedule schedule) {
+    E exec;
+    const int m_max = 9000;
+    auto sys = random_tridiagonal<T>(random_sizes(6, m_max, 71), 72);
+    auto sizes = sizes_of(sys);
+    sizes[4] = m_max + 1;
+    sizes[2] = 0;
+    const auto bad = int_view(sizes);
+    auto status = make_thomas_status(exec);
+    for (int variant = 0; variant < 2; ++variant) {
+      auto st = to_device(sys, m_max, 4, nan());
+      if (variant == 0) {
+        pad_vbatch(exec, st.a, st.b, st.c, st.d, bad);
+        thomas_vbatch_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status, schedule);
+      } else {
+        thomas_vbatch_no_computing_padding(exec, st.a, st.b, st.c, st.d, bad, status, schedule);
+      }
+      expect_input_error([&] { check_thomas_status(exec, status, m_max); },
+                         {"system 2", "invalid size"});
+      const auto hd = to_host(st.d);
+      for (int bad_s : {2, 4})
+        for (int i = 0; i < sys.size(bad_s); ++i)
+          ASSERT_EQ(L::at(hd, bad_s, i, st.bs), sys.d[sys.offsets[bad_s] + i]);
+    }
   }
 
   template <class F>
