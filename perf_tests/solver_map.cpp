@@ -26,6 +26,7 @@
 //                                 (trees Auto's table was not made from)
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
 //   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
+//   --map-two-pass-shapes=1,2,... the two-pass block forced to a number of warps a block
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
 //                                 int32 n and n int32 parents), list them (key, name, nodes,
@@ -96,6 +97,9 @@ struct MapOptions {
   // of a chunk: 8, 16 or 32; p: the next chunk asked of L2 while one is swept; a: a chunk
   // copied to scratch asynchronously, 16 and 32 rows).
   std::vector<std::string> staged_shapes;
+  // Forced warps a block of the two-pass block, measured as "TeamPerSystemTwoPass@<warps>"
+  // at the tridiagonal points from 256 rows.
+  std::vector<int> two_pass_warps;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -208,6 +212,11 @@ MapOptions parse_map_options(int& argc, char** argv) {
     } else if (key == "--map-staged-shapes") {
       o.staged_shapes = split(value);
       for (const auto& s : o.staged_shapes) staged_shape_of(s);
+    } else if (key == "--map-two-pass-shapes") {
+      o.two_pass_warps = split_ints(value, key);
+      for (int w : o.two_pass_warps)
+        if (w > 32)
+          throw std::invalid_argument(key + ": at most 32 warps, not " + std::to_string(w));
     } else
       throw std::invalid_argument("unknown option " + key);
   }
@@ -302,8 +311,17 @@ void set_map_counters(benchmark::State& state, double items, double floor_bw) {
 
 // ----------------------------------------------------------------------------- tridiagonal
 
+template <class Layout, class Exec, class V, class Status>
+void solve_two_pass_forced(const Exec& exec, const V& a, const V& b, const V& c, const V& d,
+                           const Status& status, int num_systems, int m, int warps) {
+  using SizesView = Kokkos::View<const int*, typename V::memory_space>;
+  impl::launch_thomas_two_pass<impl::RowCount::Fixed, Layout>(
+      "solver_map_thomas", exec, a, b, c, d, SizesView(), status, true, num_systems, m, warps);
+}
+
 template <class Exec, class Layout>
-void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long long total) {
+void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long long total,
+               int two_pass_warps = 0) {
   using Mem = typename Exec::memory_space;
   using KL = typename KokkosLayoutOf<Layout>::type;
   using V = Kokkos::View<double**, KL, Mem>;
@@ -339,7 +357,12 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
           Kokkos::deep_copy(exec, c, c0);
           Kokkos::deep_copy(exec, d, d0);
         },
-        [&] { thomas_batch(exec, a, b, c, d, status, schedule); });
+        [&] {
+          if (two_pass_warps > 0)
+            solve_two_pass_forced<Layout>(exec, a, b, c, d, status, N, m, two_pass_warps);
+          else
+            thomas_batch(exec, a, b, c, d, status, schedule);
+        });
   } catch (const InputError& e) {
     state.SkipWithError(e.what());
     return;
@@ -568,6 +591,22 @@ void register_thomas(const MapOptions& o, const std::string& backend,
         benchmark::RegisterBenchmark(
             name.c_str(),
             [s, m, t](benchmark::State& st) { BM_Thomas<Exec, Layout>(st, s, m, 1ll << t); })
+            ->UseManualTime()
+            ->Iterations(o.reps)
+            ->Unit(benchmark::kMillisecond);
+      }
+  for (int t : totals)
+    for (int m : o.rows)
+      for (int w : o.two_pass_warps) {
+        if (m > (1ll << t) || m < 256) continue;
+        const std::string name = "Thomas/" + backend + "/" + Layout::name +
+                                 "/TeamPerSystemTwoPass@" + std::to_string(w) +
+                                 "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [w, m, t](benchmark::State& st) {
+              BM_Thomas<Exec, Layout>(st, ThomasSchedule::TeamPerSystemTwoPass, m, 1ll << t, w);
+            })
             ->UseManualTime()
             ->Iterations(o.reps)
             ->Unit(benchmark::kMillisecond);

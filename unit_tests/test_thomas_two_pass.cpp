@@ -23,7 +23,7 @@ constexpr auto kTwoPass = ThomasSchedule::TeamPerSystemTwoPass;
 // The shape: every lane-row owned by a round, the reduced system covered by whole segments
 // of at least two rows, no more warps than asked for or than the lane-rows need.
 TEST(ThomasTwoPassShape, CoversEveryRow) {
-  for (int warps : {1, 4, 8})
+  for (int warps : {1, 2, 4, 8, 16})
     for (int m : {1, 2, 7, 8, 9, 31, 255, 256, 257, 1000, 4097, 8193, 10007, 65537, 1 << 20}) {
       const auto s = impl::TwoPassShape::for_rows(m, warps);
       const std::string what = "m = " + std::to_string(m) + ", warps " + std::to_string(warps);
@@ -45,6 +45,32 @@ TEST(ThomasTwoPassShape, CoversEveryRow) {
   ThomasSchedule parsed = ThomasSchedule::Auto;
   EXPECT_TRUE(from_string("team_two_pass", parsed));
   EXPECT_EQ(parsed, kTwoPass);
+}
+
+// The warps a block: a power of two from 1 to 16; with systems enough to fill the device,
+// as many as the size asks (never fewer for a longer system); with few systems, more, until
+// they give every SM 4 warps or the lane-rows run out, and never fewer for fewer systems.
+TEST(ThomasTwoPassShape, WarpsGrowWithTheSystemAndForFewSystems) {
+  const int sms = 132;
+  int previous = 1;
+  for (int m : {1, 100, 767, 768, 1999, 2000, 8193, 16384, 16385, 32768, 32769, 100000, 1 << 24}) {
+    const int many = impl::two_pass_warps(m, 1ll << 30, sms);
+    EXPECT_TRUE(many == 1 || many == 2 || many == 4 || many == 8 || many == 16) << m;
+    EXPECT_GE(many, previous) << m;
+    EXPECT_EQ(impl::two_pass_warps(m, 1ll << 30, 0), many) << m;  // host: by size alone
+    previous = many;
+    const long long lane_rows = (m + impl::kTwoPassRowsPerLane - 1) / impl::kTwoPassRowsPerLane;
+    int more = many;
+    for (long long n : {100000ll, 5000ll, 528ll, 200ll, 64ll, 8ll, 1ll}) {
+      const int w = impl::two_pass_warps(m, n, sms);
+      const std::string what = "m = " + std::to_string(m) + ", " + std::to_string(n) + " systems";
+      EXPECT_GE(w, more) << what;
+      EXPECT_LE(w, 16) << what;
+      EXPECT_TRUE(w == many || (w - 1) * impl::kWarpLanes < lane_rows) << what;
+      EXPECT_TRUE(w == 16 || n * w >= 4ll * sms || (lane_rows + 31) / 32 < 2 * w) << what;
+      more = w;
+    }
+  }
 }
 
 // Sizes around the lane-row (8 rows), a warp's 32 lane-rows, a round of the block (128 or

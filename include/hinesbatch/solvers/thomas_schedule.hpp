@@ -69,7 +69,7 @@ enum class ThomasSchedule {
   // system reads one value of each). One division per row: x differs from PerSystem's by
   // rounding; c <- c'. ThomasVBatch and packed storage run PerSystem for it.
   SimdTiles,
-  // A block of 4 or 8 warps per system, any size (thomas_two_pass.hpp): its lanes take the
+  // A block of 1-16 warps per system, any size (thomas_two_pass.hpp): its lanes take the
   // system's rows 8 at a time in turn, eliminate them in registers and keep only one row per
   // 8 of a reduced system in shared memory; that system is solved by the block, and each
   // lane reads its rows again to write x (72 B per row in double, 40 where the second read

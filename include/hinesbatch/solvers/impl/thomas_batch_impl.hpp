@@ -320,33 +320,52 @@ void launch_thomas_team_in_memory(const std::string& label, const ExecutionSpace
   Kokkos::parallel_for(label + "_team_in_memory", policy, functor);
 }
 
-// The two-pass schedule: a block of 4 warps per system, 8 past kTwoPassWideRows
-// rows (where one block's shared memory is a large part of an SM's and fewer
-// blocks share it). A reduced system larger than what the device gives a block
-// on chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars
-// per 8 rows).
-constexpr int kTwoPassWideRows = 16384;
+// The two-pass schedule's warps a block, fitted to the solver map's forced shapes
+// (docs/SOLVER_MAP.md, "The two-pass block's warps"): 1 below 768 rows, 2 below 2,000, 4 up
+// to 16,384, 8 up to 32,768, 16 past; where the batch leaves fewer than 4 warps an SM (sms:
+// the device's SMs, 0 on host backends), twice as many while the system has lane-rows for
+// them.
+inline int two_pass_warps(int m, long long num_systems, int sms) {
+  int warps = m < 768 ? 1 : m < 2000 ? 2 : m <= 16384 ? 4 : m <= 32768 ? 8 : 16;
+  const long long lane_rows = (m + kTwoPassRowsPerLane - 1) / kTwoPassRowsPerLane;
+  while (warps < 16 && num_systems * warps < 4ll * sms &&
+         (lane_rows + kWarpLanes - 1) / kWarpLanes >= 2 * warps)
+    warps *= 2;
+  return warps;
+}
+
+// The two-pass schedule: a block of two_pass_warps() warps per system, no more than the
+// kernel's registers allow. A reduced system larger than what the device gives a block on
+// chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars per 8 rows).
+// warps > 0 forces a shape (the solver map measures them).
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
           class DV, class SizesView, class StatusView>
 void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec, const AV& a,
                             const BV& b, const CV& c, const DV& d, const SizesView& sizes,
-                            const StatusView& status, bool record, int num_systems, int m) {
+                            const StatusView& status, bool record, int num_systems, int m,
+                            int warps = 0) {
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   using Functor = ThomasTwoPass<ExecutionSpace, Systems>;
   const bool gpu = !is_host_backend<ExecutionSpace>();
-  const TwoPassShape shape = TwoPassShape::for_rows(m, m <= kTwoPassWideRows ? 4 : 8);
-  const std::size_t bytes = Functor::scratch_view::shmem_size(shape.scratch_scalars());
-  // No launch bounds: the kernel takes 126-129 registers, and bounds of two blocks of 256
-  // threads (128 registers) made Kokkos 3.4 refuse blocks whose shared memory two of them
-  // cannot share ("requested too large team size" at 50,000 rows).
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, gpu ? shape.warps : 1,
-                                            gpu ? kWarpLanes : 1);
-  const int level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
-  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(
-      label + "_two_pass", policy,
-      Functor{Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, shape,
-              level});
+  if (warps <= 0) warps = two_pass_warps(m, num_systems, gpu ? exec.concurrency() / 2048 : 0);
+  Functor functor{Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}, 0};
+  // No launch bounds: the kernel takes about 127 registers a thread on sm_90 (four blocks of
+  // 4 warps an SM), and bounds made Kokkos 3.4 refuse blocks whose shared memory the bounds'
+  // minimum number of blocks cannot share ("requested too large team size").
+  for (;;) {
+    functor.shape = TwoPassShape::for_rows(m, warps);
+    const std::size_t bytes = Functor::scratch_view::shmem_size(functor.shape.scratch_scalars());
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, gpu ? functor.shape.warps : 1,
+                                              gpu ? kWarpLanes : 1);
+    functor.scratch_level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    policy.set_scratch_size(functor.scratch_level, Kokkos::PerTeam(bytes));
+    if (gpu && warps > 1 && policy.team_size_max(functor, Kokkos::ParallelForTag()) < warps) {
+      warps /= 2;
+      continue;
+    }
+    Kokkos::parallel_for(label + "_two_pass", policy, functor);
+    return;
+  }
 }
 
 // The on-chip schedule; scratch_rows > 0 keeps fewer rows than fit (tests reach

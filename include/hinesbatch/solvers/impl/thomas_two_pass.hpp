@@ -14,15 +14,14 @@
 //   2. solve: that system of G = ceil(m / R) rows by the block: each of Tn lanes takes K
 //      consecutive rows of it (the modified Thomas algorithm in shared memory), one row per
 //      lane is solved by PCR, and each lane expands its K rows in place;
-//   3. expand: lane-row g is read and eliminated again (the lane-rows read last in pass 1
-//      first), and its rows of x follow from its x_last and the previous lane-row's
-//      (warp_lane_expand).
+//   3. expand: lane-row g is read and eliminated again, and its rows of x follow from its
+//      x_last and the previous lane-row's (warp_lane_expand).
 //
 // Memory traffic per row: a, b, c, d read twice, x written once: 72 B in double, 40 B where
 // the second read hits L2. Shared memory: about 3 sizeof(T) / R per row, so a block holds the
-// reduced system of tens of thousands of rows and the block stays small (4 or 8 warps,
-// several blocks per SM); larger ones go to device memory. Same pivot rule as the warp
-// schedule (no pivoting; a lane-row's first row is pivoted on b alone).
+// reduced system of tens of thousands of rows and the block stays small (1-16 warps by the
+// system's size, several blocks per SM); larger ones go to device memory. Same pivot rule as
+// the warp schedule (no pivoting; a lane-row's first row is pivoted on b alone).
 //
 // One set of lane code for every backend: on CUDA the block's threads run the lanes and
 // lane-rows meet through shuffles and shared memory; on host backends one thread runs the
@@ -269,8 +268,9 @@ __device__ inline void two_pass_solve_lane(const int w, const int lane, const Tw
   }
   for (int u = t; u < shape.lanes; u += threads) sc.expand_segment(u, cur);
   __syncthreads();
-  // 3. Expand, the last round first: its rows were read last, so most likely still in L2.
-  for (int round = rounds - 1; round >= 0; --round) {
+  // 3. Expand, in pass 1's order (taking the last round first costs two registers a
+  // thread on sm_90: 129, three blocks per SM instead of four).
+  for (int round = 0; round < rounds; ++round) {
     const int g = round * threads + t;
     if (g >= G) continue;
     WarpLaneRows<T, R> S;
