@@ -569,6 +569,30 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
 
 // --------------------------------------------------------------------------- registration
 
+// One map point: timed by the solves themselves, o.reps of them.
+template <class F>
+void register_point(const MapOptions& o, const std::string& name, F f) {
+  benchmark::RegisterBenchmark(name.c_str(), f)
+      ->UseManualTime()
+      ->Iterations(o.reps)
+      ->Unit(benchmark::kMillisecond);
+}
+
+// "Thomas/<backend>/<layout>/<schedule>/m:<m>/total:<t>" (scripts/solver_map.py reads it).
+template <class Layout>
+std::string thomas_point(const std::string& backend, const std::string& schedule, int m, int t) {
+  return "Thomas/" + backend + "/" + Layout::name + "/" + schedule + "/m:" + std::to_string(m) +
+         "/total:" + std::to_string(t);
+}
+
+// "Hines/<backend>/<layout>/<schedule>/<tree>/n:<nodes>/total:<t>".
+template <class Layout>
+std::string hines_point(const std::string& backend, const std::string& schedule, const MapTree& mt,
+                        int t) {
+  return "Hines/" + backend + "/" + Layout::name + "/" + schedule + "/" + mt.name +
+         "/n:" + std::to_string(mt.size) + "/total:" + std::to_string(t);
+}
+
 template <class Exec, class Layout>
 void register_thomas(const MapOptions& o, const std::string& backend,
                      const std::vector<int>& totals) {
@@ -586,30 +610,19 @@ void register_thomas(const MapOptions& o, const std::string& backend,
         if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
         // The two-pass block is made for systems past what one warp's registers hold.
         if (s == ThomasSchedule::TeamPerSystemTwoPass && m < 256) continue;
-        const std::string name = "Thomas/" + backend + "/" + Layout::name + "/" + to_string(s) +
-                                 "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
-        benchmark::RegisterBenchmark(
-            name.c_str(),
-            [s, m, t](benchmark::State& st) { BM_Thomas<Exec, Layout>(st, s, m, 1ll << t); })
-            ->UseManualTime()
-            ->Iterations(o.reps)
-            ->Unit(benchmark::kMillisecond);
+        register_point(
+            o, thomas_point<Layout>(backend, to_string(s), m, t),
+            [s, m, t](benchmark::State& st) { BM_Thomas<Exec, Layout>(st, s, m, 1ll << t); });
       }
   for (int t : totals)
     for (int m : o.rows)
       for (int w : o.two_pass_warps) {
         if (m > (1ll << t) || m < 256) continue;
-        const std::string name = "Thomas/" + backend + "/" + Layout::name +
-                                 "/TeamPerSystemTwoPass@" + std::to_string(w) +
-                                 "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
-        benchmark::RegisterBenchmark(
-            name.c_str(),
+        register_point(
+            o, thomas_point<Layout>(backend, "TeamPerSystemTwoPass@" + std::to_string(w), m, t),
             [w, m, t](benchmark::State& st) {
               BM_Thomas<Exec, Layout>(st, ThomasSchedule::TeamPerSystemTwoPass, m, 1ll << t, w);
-            })
-            ->UseManualTime()
-            ->Iterations(o.reps)
-            ->Unit(benchmark::kMillisecond);
+            });
       }
 }
 
@@ -625,49 +638,31 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
                      HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
         if (s == HinesSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
-        const std::string name = "Hines/" + backend + "/" + Layout::name + "/" + to_string(s) +
-                                 "/" + mt.name + "/n:" + std::to_string(mt.size) +
-                                 "/total:" + std::to_string(t);
-        benchmark::RegisterBenchmark(
-            name.c_str(),
-            [s, mt, t](benchmark::State& st) { BM_Hines<Exec, Layout>(st, s, mt, 1ll << t); })
-            ->UseManualTime()
-            ->Iterations(o.reps)
-            ->Unit(benchmark::kMillisecond);
+        register_point(
+            o, hines_point<Layout>(backend, to_string(s), mt, t),
+            [s, mt, t](benchmark::State& st) { BM_Hines<Exec, Layout>(st, s, mt, 1ll << t); });
       }
   for (const auto& mt : trees)
     for (int t : totals)
       for (const std::string& text : o.block_shapes) {
         if (mt.size > (1ll << t)) continue;
         const impl::BlockShape shape = block_shape_of(text);
-        const std::string name = "Hines/" + backend + "/" + Layout::name + "/BlockPerSystem@" +
-                                 text + "/" + mt.name + "/n:" + std::to_string(mt.size) +
-                                 "/total:" + std::to_string(t);
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [shape, mt, t](benchmark::State& st) {
-                                       BM_Hines<Exec, Layout>(st, HinesSchedule::BlockPerSystem, mt,
-                                                              1ll << t, &shape);
-                                     })
-            ->UseManualTime()
-            ->Iterations(o.reps)
-            ->Unit(benchmark::kMillisecond);
+        register_point(o, hines_point<Layout>(backend, "BlockPerSystem@" + text, mt, t),
+                       [shape, mt, t](benchmark::State& st) {
+                         BM_Hines<Exec, Layout>(st, HinesSchedule::BlockPerSystem, mt, 1ll << t,
+                                                &shape);
+                       });
       }
   for (const auto& mt : trees)
     for (int t : totals)
       for (const std::string& text : o.staged_shapes) {
         if (mt.size > (1ll << t)) continue;
         const int shape = staged_shape_of(text);
-        const std::string name = "Hines/" + backend + "/" + Layout::name + "/PerSystemStaged@" +
-                                 text + "/" + mt.name + "/n:" + std::to_string(mt.size) +
-                                 "/total:" + std::to_string(t);
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [shape, mt, t](benchmark::State& st) {
-                                       BM_Hines<Exec, Layout>(st, HinesSchedule::PerSystemStaged,
-                                                              mt, 1ll << t, nullptr, shape);
-                                     })
-            ->UseManualTime()
-            ->Iterations(o.reps)
-            ->Unit(benchmark::kMillisecond);
+        register_point(o, hines_point<Layout>(backend, "PerSystemStaged@" + text, mt, t),
+                       [shape, mt, t](benchmark::State& st) {
+                         BM_Hines<Exec, Layout>(st, HinesSchedule::PerSystemStaged, mt, 1ll << t,
+                                                nullptr, shape);
+                       });
       }
 }
 
