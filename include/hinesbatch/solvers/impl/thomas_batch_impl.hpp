@@ -347,6 +347,8 @@ void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
   using Functor = ThomasTwoPass<ExecutionSpace, Systems>;
   const bool gpu = !is_host_backend<ExecutionSpace>();
+  // SMs of 2,048 threads (H100, H200); GPUs of fewer threads an SM count fewer SMs here, so
+  // they double the warps for slightly fewer systems.
   if (warps <= 0) warps = two_pass_warps(m, num_systems, gpu ? exec.concurrency() / 2048 : 0);
   Functor functor{Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}, 0};
   // No launch bounds: the kernel takes about 127 registers a thread on sm_90 (four blocks of
