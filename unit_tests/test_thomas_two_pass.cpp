@@ -23,24 +23,38 @@ constexpr auto kTwoPass = ThomasSchedule::TeamPerSystemTwoPass;
 // The shape: every lane-row owned by a round, the reduced system covered by whole segments
 // of at least two rows, no more warps than asked for or than the lane-rows need.
 TEST(ThomasTwoPassShape, CoversEveryRow) {
-  for (int warps : {1, 2, 4, 8, 16})
-    for (int m : {1, 2, 7, 8, 9, 31, 255, 256, 257, 1000, 4097, 8193, 10007, 65537, 1 << 20}) {
-      const auto s = impl::TwoPassShape::for_rows(m, warps);
-      const std::string what = "m = " + std::to_string(m) + ", warps " + std::to_string(warps);
-      EXPECT_EQ(s.lane_rows, (m + impl::kTwoPassRowsPerLane - 1) / impl::kTwoPassRowsPerLane)
-          << what;
-      EXPECT_GE(s.warps, 1) << what;
-      EXPECT_LE(s.warps, warps) << what;
-      EXPECT_LT((s.warps - 1) * impl::kWarpLanes, s.lane_rows) << what;
-      EXPECT_GE(static_cast<long long>(s.rounds()) * s.threads(), s.lane_rows) << what;
-      EXPECT_GE(s.segment, 2) << what;
-      EXPECT_GE(s.padded_rows(), s.lane_rows) << what;
-      EXPECT_LT(s.padded_rows() - s.segment, s.lane_rows) << what;  // no empty segment
-      EXPECT_LE(s.lanes, s.threads()) << what;
-    }
+  for (int systems : {1, 2, 4})
+    for (int warps : {1, 2, 4, 8, 16})
+      for (int m : {1, 2, 7, 8, 9, 31, 255, 256, 257, 1000, 4097, 8193, 10007, 65537, 1 << 20}) {
+        const auto s = impl::TwoPassShape::for_rows(m, warps, systems);
+        const std::string what = "m = " + std::to_string(m) + ", warps " + std::to_string(warps) +
+                                 ", systems " + std::to_string(systems);
+        const int per_warp = impl::kWarpLanes / systems;
+        EXPECT_EQ(s.systems, systems) << what;
+        EXPECT_EQ(s.lane_rows_per_warp(), per_warp) << what;
+        EXPECT_EQ(s.threads(), s.warps * per_warp) << what;
+        EXPECT_EQ(s.lane_rows, (m + impl::kTwoPassRowsPerLane - 1) / impl::kTwoPassRowsPerLane)
+            << what;
+        EXPECT_GE(s.warps, 1) << what;
+        EXPECT_LE(s.warps, warps) << what;
+        EXPECT_LT((s.warps - 1) * per_warp, s.lane_rows) << what;
+        EXPECT_GE(static_cast<long long>(s.rounds()) * s.threads(), s.lane_rows) << what;
+        EXPECT_GE(s.segment, 2) << what;
+        EXPECT_GE(s.padded_rows(), s.lane_rows) << what;
+        EXPECT_LT(s.padded_rows() - s.segment, s.lane_rows) << what;  // no empty segment
+        EXPECT_LE(s.lanes, s.threads()) << what;
+        EXPECT_EQ(s.block_scratch_scalars(), systems * s.scratch_scalars()) << what;
+      }
   // Shared memory: 3 scalars per lane-row, 9 per chunk of 32, 8 per reduced lane.
   const auto s = impl::TwoPassShape::for_rows(10007, 4);
   EXPECT_EQ(s.scratch_scalars(), 3u * s.padded_rows() + 9u * s.chunks() + 8u * s.lanes);
+  // 4 systems a block with 4 times the warps: each system split as it would be alone.
+  const auto four = impl::TwoPassShape::for_rows(10007, 16, 4);
+  EXPECT_EQ(four.threads(), s.threads());
+  EXPECT_EQ(four.segment, s.segment);
+  EXPECT_EQ(four.lanes, s.lanes);
+  EXPECT_EQ(four.rounds(), s.rounds());
+  EXPECT_EQ(four.padded_rows(), s.padded_rows());
   EXPECT_EQ(to_string(kTwoPass), std::string("TeamPerSystemTwoPass"));
   ThomasSchedule parsed = ThomasSchedule::Auto;
   EXPECT_TRUE(from_string("team_two_pass", parsed));
@@ -91,6 +105,31 @@ TYPED_TEST(ThomasTwoPass, RunsItsKernel) {
     EXPECT_TRUE(launched.saw("_two_pass")) << "m = " << m;
     EXPECT_FALSE(launched.saw("_team_in_memory")) << "m = " << m;
   }
+}
+
+// Every block shape the solver map forces, on batches whose last block (Full-Interleaved
+// storage on GPUs: 4 systems a block) is partly empty: 1-16 warps a block, sizes around a
+// warp's lane-rows of one system (8 lane-rows of 4 systems side by side: 64 rows).
+TYPED_TEST(ThomasTwoPass, ForcedBlockWarps) {
+  using F = TestFixture;
+  using T = typename F::T;
+  typename F::E exec;
+  for (int warps : {1, 2, 4, 8, 16})
+    for (int m : {63, 64, 65, 257, 2049, 10007})
+      for (int n : {3, 6}) {
+        const std::string what = "m=" + std::to_string(m) + " N=" + std::to_string(n) +
+                                 " warps=" + std::to_string(warps);
+        const auto sys = random_tridiagonal<T>(n, m, F::next_seed());
+        const T sentinel = T(7);
+        const auto st = F::to_device(sys, m, 4, sentinel);
+        auto status = make_thomas_status(exec);
+        impl::launch_thomas_two_pass<impl::RowCount::Fixed, typename F::L>(
+            "forced", exec, st.a, st.b, st.c, st.d, Kokkos::View<const int*, typename F::Mem>(),
+            status, true, n, m, warps);
+        check_thomas_status(exec, status, m);
+        F::expect_solved(sys, st, F::Padding::None, sentinel, what, nullptr,
+                         F::c_prime_from(kTwoPass, m, n));
+      }
 }
 
 // ThomasVBatch: sizes from 1 to m_max in one batch, both padding variants (identical answers).

@@ -335,9 +335,11 @@ inline int two_pass_warps(int m, long long num_systems, int sms) {
 }
 
 // The two-pass schedule: a block of two_pass_warps() warps per system, no more than the
-// kernel's registers allow. A reduced system larger than what the device gives a block on
-// chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars per 8 rows).
-// warps > 0 forces a shape (the solver map measures them).
+// kernel's registers allow. On GPUs, fixed-size Full-Interleaved batches take 4 systems a
+// block with 4 times the warps (up to 16), so that each system has the lanes it would have
+// alone and a warp's loads are whole sectors. A reduced system larger than what the device
+// gives a block on chip goes to level-1 scratch (device memory, mostly L2-resident: 3
+// scalars per 8 rows). warps > 0 forces the block's warps (the solver map measures them).
 template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
           class DV, class SizesView, class StatusView>
 void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec, const AV& a,
@@ -345,20 +347,32 @@ void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec
                             const StatusView& status, bool record, int num_systems, int m,
                             int warps = 0) {
   using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
-  using Functor = ThomasTwoPass<ExecutionSpace, Systems>;
-  const bool gpu = !is_host_backend<ExecutionSpace>();
+  constexpr bool gpu = !is_host_backend<ExecutionSpace>();
+  constexpr int P =
+      gpu && kRows == RowCount::Fixed && std::is_same<Layout, layouts::FullInterleaved>::value
+          ? kInterleavedWarpSystems
+          : 1;
+  using Functor = ThomasTwoPass<ExecutionSpace, Systems, P>;
   // SMs of 2,048 threads (H100, H200); GPUs of fewer threads an SM count fewer SMs here, so
   // they double the warps for slightly fewer systems.
-  if (warps <= 0) warps = two_pass_warps(m, num_systems, gpu ? exec.concurrency() / 2048 : 0);
-  Functor functor{Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}, 0};
-  // No launch bounds: the kernel takes about 127 registers a thread on sm_90 (four blocks of
-  // 4 warps an SM), and bounds made Kokkos 3.4 refuse blocks whose shared memory the bounds'
-  // minimum number of blocks cannot share ("requested too large team size").
+  if (warps <= 0)
+    warps = std::min(16, P * two_pass_warps(m, num_systems, gpu ? exec.concurrency() / 2048 : 0));
+  Functor functor{
+      Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}, 0, num_systems};
+  // One system a block: no launch bounds. The kernel takes about 127 registers a thread on
+  // sm_90 (four blocks of 4 warps an SM), and bounds of several blocks made Kokkos 3.4 refuse
+  // blocks whose shared memory that many blocks cannot share ("requested too large team
+  // size"). Several: blocks of up to 16 warps, which fit an SM only at <= 128 registers (the
+  // lane code takes about 134 unbounded): say so to nvcc.
+  using Policy = typename std::conditional<
+      (P > 1), Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<16 * kWarpLanes, 1>>,
+      Kokkos::TeamPolicy<ExecutionSpace>>::type;
   for (;;) {
-    functor.shape = TwoPassShape::for_rows(m, warps);
-    const std::size_t bytes = Functor::scratch_view::shmem_size(functor.shape.scratch_scalars());
-    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, num_systems, gpu ? functor.shape.warps : 1,
-                                              gpu ? kWarpLanes : 1);
+    functor.shape = TwoPassShape::for_rows(m, warps, P);
+    const std::size_t bytes =
+        Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
+    Policy policy(exec, (num_systems + P - 1) / P, gpu ? functor.shape.warps : 1,
+                  gpu ? kWarpLanes : 1);
     functor.scratch_level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
     policy.set_scratch_size(functor.scratch_level, Kokkos::PerTeam(bytes));
     if (gpu && warps > 1 && policy.team_size_max(functor, Kokkos::ParallelForTag()) < warps) {

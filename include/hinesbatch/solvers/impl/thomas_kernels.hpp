@@ -257,11 +257,12 @@ struct ThomasWarpsPerSystem {
   }
 };
 
-// The two-pass schedule (thomas_two_pass.hpp): league rank = system, team =
-// shape.warps warps (team threads) of kWarpLanes vector lanes, one CUDA block,
-// whose shared memory holds the reduced system. Host backends run the lanes in
-// turn on one thread, with the same shape.
-template <class ExecutionSpace, class Systems>
+// The two-pass schedule (thomas_two_pass.hpp): league rank = P consecutive systems
+// (Full-Interleaved storage on GPUs: P = 4, a row's 4 values are one 32-byte sector; else
+// 1), team = shape.warps warps (team threads) of kWarpLanes vector lanes, one CUDA block,
+// whose shared memory holds the reduced systems. Host backends run each system's lanes in
+// turn on one thread, with the same shape per system.
+template <class ExecutionSpace, class Systems, int P = 1>
 struct ThomasTwoPass {
   using T = typename Systems::scalar_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -270,30 +271,49 @@ struct ThomasTwoPass {
   Systems systems;
   TwoPassShape shape;
   int scratch_level;  // 1 (device memory) where level 0 is too small
+  int num_systems;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int s = team.league_rank();
-    scratch_view scratch(team.team_scratch(scratch_level), shape.scratch_scalars());
+    const int s0 = team.league_rank() * P;
+    scratch_view scratch(team.team_scratch(scratch_level), shape.block_scratch_scalars());
 #if defined(__CUDA_ARCH__)
-    const int rows = systems.rows_of(s, team.team_rank() == 0 && threadIdx.x == 0);
-    if (rows == 0) return;  // uniform over the block: no barrier is left waiting
     const int w = team.team_rank();
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
-      systems.with_system(
-          s, rows,
-          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-            two_pass_solve_lane<T, R>(w, lane, shape, scratch.data(), rows, a, b, c, d, record);
-          });
-    });
+    if constexpr (P == 1) {
+      const int rows = systems.rows_of(s0, w == 0 && threadIdx.x == 0);
+      if (rows == 0) return;  // uniform over the block: no barrier is left waiting
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+        systems.with_system(
+            s0, rows,
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              two_pass_solve_lane<T, R, 1>(w, lane, shape, scratch.data(), rows, a, b, c, d,
+                                           record);
+            });
+      });
+    } else {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kWarpLanes), [&](const int lane) {
+        // Systems past the batch solve nothing (rows = 0) with the last one's Views, but
+        // take part in every shuffle and barrier; a bad size is recorded once per system.
+        const int s = s0 + lane % P;
+        const int rows = s < num_systems ? systems.rows_of(s, w == 0 && lane < P) : 0;
+        systems.with_system(
+            s < num_systems ? s : num_systems - 1, rows,
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              two_pass_solve_lane<T, R, P>(w, lane, shape, scratch.data(), rows, a, b, c, d,
+                                           record);
+            });
+      });
+    }
 #else
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      const int rows = systems.rows_of(s, true);
-      if (rows == 0) return;
-      systems.with_system(
-          s, rows,
-          [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
-            two_pass_solve_in_turn<T, R>(shape, scratch.data(), rows, a, b, c, d, record);
-          });
+      for (int s = s0; s < s0 + P && s < num_systems; ++s) {
+        const int rows = systems.rows_of(s, true);
+        if (rows == 0) continue;
+        systems.with_system(
+            s, rows,
+            [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto& record) {
+              two_pass_solve_in_turn<T, R>(shape, scratch.data(), rows, a, b, c, d, record);
+            });
+      }
     });
 #endif
   }

@@ -40,38 +40,54 @@ constexpr int kTwoPassRowsPerLane = kWarpRowsPerLane;
 
 // How the block splits a system of at most m rows: `warps` warps of 32 lanes take its
 // G lane-rows in turn; the reduced system of G rows is split into `lanes` segments of
-// `segment` >= 2 rows (padded with identity rows to lanes x segment).
+// `segment` >= 2 rows (padded with identity rows to lanes x segment). A block may take
+// `systems` > 1 systems side by side (Full-Interleaved storage: lane systems x q + j holds
+// lane-row q of system j, so that a warp's load of one row index reads whole 32-byte
+// sectors); each then has warps x 32 / systems lanes.
 struct TwoPassShape {
   int warps = 1;
-  int lane_rows = 1;  // G
-  int segment = 2;    // K
-  int lanes = 1;      // Tn
+  int systems = 1;
+  int system_threads = kWarpLanes;  // warps x 32 / systems (kept: no division on the device)
+  int lane_rows = 1;                // G
+  int segment = 2;                  // K
+  int lanes = 1;                    // Tn
 
-  static TwoPassShape for_rows(int m, int warps) {
+  static TwoPassShape for_rows(int m, int warps, int systems = 1) {
     TwoPassShape s;
+    s.systems = systems;
     s.lane_rows = (m + kTwoPassRowsPerLane - 1) / kTwoPassRowsPerLane;
     // No more warps than lane-rows to give them.
-    const int needed = (s.lane_rows + kWarpLanes - 1) / kWarpLanes;
+    const int per_warp = kWarpLanes / systems;
+    const int needed = (s.lane_rows + per_warp - 1) / per_warp;
     s.warps = warps < needed ? warps : needed;
     if (s.warps < 1) s.warps = 1;
-    const int threads = s.warps * kWarpLanes;
+    s.system_threads = s.warps * per_warp;
+    const int threads = s.threads();
     s.segment = (s.lane_rows + threads - 1) / threads;
     if (s.segment < 2) s.segment = 2;
     s.lanes = (s.lane_rows + s.segment - 1) / s.segment;
     return s;
   }
-  KOKKOS_INLINE_FUNCTION int threads() const { return warps * kWarpLanes; }
+  // Lane-rows a warp takes of each of its systems in one round.
+  KOKKOS_INLINE_FUNCTION int lane_rows_per_warp() const { return kWarpLanes / systems; }
+  // Lanes (threads) of one system.
+  KOKKOS_INLINE_FUNCTION int threads() const { return system_threads; }
   // Rounds of lane-rows: every thread takes one lane-row per round.
   KOKKOS_INLINE_FUNCTION int rounds() const { return (lane_rows + threads() - 1) / threads(); }
   // The reduced system padded to whole segments.
   KOKKOS_INLINE_FUNCTION int padded_rows() const { return lanes * segment; }
-  // Groups of 32 lane-rows (one warp's in one round), whose edges are folded after pass 1.
+  // Groups of lane-rows (one warp's in one round), whose edges are folded after pass 1.
   KOKKOS_INLINE_FUNCTION int chunks() const { return rounds() * warps; }
-  // Scalars of shared memory: the reduced system (3 arrays), each chunk's last lane-row's top
-  // and bottom rows and its first lane-row's top row (9), two PCR buffers of Tn rows (8).
+  // Scalars of shared memory for one system: the reduced system (3 arrays), each chunk's last
+  // lane-row's top and bottom rows and its first lane-row's top row (9), two PCR buffers of
+  // Tn rows (8).
   KOKKOS_INLINE_FUNCTION std::size_t scratch_scalars() const {
     return 3 * static_cast<std::size_t>(padded_rows()) + 9 * static_cast<std::size_t>(chunks()) +
            8 * static_cast<std::size_t>(lanes);
+  }
+  // The block's: every system's.
+  KOKKOS_INLINE_FUNCTION std::size_t block_scratch_scalars() const {
+    return static_cast<std::size_t>(systems) * scratch_scalars();
   }
 };
 
@@ -206,14 +222,22 @@ KOKKOS_INLINE_FUNCTION void two_pass_record(const WarpLaneRows<T, R>& S, const i
 
 #if defined(__CUDA_ARCH__)
 // The whole solve for lane `lane` of warp w of the block; every thread of the block calls it
-// together. `scratch` holds shape.scratch_scalars() values.
-template <class T, int R, class AV, class BV, class CV, class DV, class Record>
+// together. The block takes P systems side by side (shape.systems == P): the lane holds
+// lane-row slot lane / P of system lane % P, whose `rows` (0: no system there, identity rows
+// only) and Views it is given, and whose shape.scratch_scalars() values start at
+// scratch + (lane % P) x shape.scratch_scalars().
+template <class T, int R, int P, class AV, class BV, class CV, class DV, class Record>
 __device__ inline void two_pass_solve_lane(const int w, const int lane, const TwoPassShape shape,
                                            T* scratch, const int rows, const AV& a, const BV& b,
                                            const CV& c, const DV& d, const Record& record) {
-  const TwoPassScratch<T> sc(shape, scratch);
-  const int G = (rows + R - 1) / R, t = w * kWarpLanes + lane, threads = shape.threads();
-  const int rounds = (G + threads - 1) / threads;
+  static_assert(P >= 1 && kWarpLanes % P == 0, "P systems per block divide a warp");
+  constexpr int kPerWarp = kWarpLanes / P;  // lane-rows of a system a warp takes a round
+  const int j = lane % P, q = lane / P;
+  const TwoPassScratch<T> sc(shape, scratch + j * shape.scratch_scalars());
+  const int G = (rows + R - 1) / R, t = w * kPerWarp + q, threads = shape.threads();
+  // One system a block: its own rounds. Several: the block's (every lane of a warp shuffles
+  // in every round).
+  const int rounds = P == 1 ? (G + threads - 1) / threads : shape.rounds();
   // 1. Reduce. Lanes past the system eliminate identity rows (no loads), so a warp's last
   // real lane-row folds with an identity top row, as the sequential order has it.
   bool bad_input = false;
@@ -223,13 +247,13 @@ __device__ inline void two_pass_solve_lane(const int w, const int lane, const Tw
     warp_lane_eliminate<T, R>(g * R, rows, a, b, c, d, S);
     bad_input = bad_input || S.bad_input_pivot >= 0 || S.bad_input_value >= 0;
     const TriRow<T> top{S.A[0], T(1), S.C[0], S.D[0]};
-    const TriRow<T> next_top = shfl_down_row<kWarpLanes>(top, 1);
-    if (lane == 0) {
+    const TriRow<T> next_top = shfl_down_row<kWarpLanes>(top, P);
+    if (q == 0) {
       sc.edge_at(6, chunk) = top.a;
       sc.edge_at(7, chunk) = top.c;
       sc.edge_at(8, chunk) = top.d;
     }
-    if (lane == kWarpLanes - 1) {  // its next lane-row is another warp's: folded below
+    if (q == kPerWarp - 1) {  // its next lane-row is another warp's: folded below
       sc.edge_at(0, chunk) = top.a;
       sc.edge_at(1, chunk) = top.c;
       sc.edge_at(2, chunk) = top.d;
@@ -240,11 +264,21 @@ __device__ inline void two_pass_solve_lane(const int w, const int lane, const Tw
       sc.put_row(g, warp_lane_fold<T, R>(S, next_top));
     }
   }
-  const bool any_bad_input = __syncthreads_or(bad_input) != 0;
+  // Whether some input of this lane's system was bad (each system its own answer).
+  bool any_bad_input = false;
+  if constexpr (P == 1) {
+    any_bad_input = __syncthreads_or(bad_input) != 0;
+  } else {
+    HINESBATCH_DEVICE_UNROLL
+    for (int k = 0; k < P; ++k) {
+      const bool any = __syncthreads_or(bad_input && j == k) != 0;
+      if (k == j) any_bad_input = any;
+    }
+  }
   // Each chunk's last lane-row with the next chunk's first top row; the padding rows.
   const int chunks = rounds * shape.warps;
   for (int k = t; k < chunks; k += threads) {
-    const int g = k * kWarpLanes + kWarpLanes - 1;
+    const int g = k * kPerWarp + kPerWarp - 1;
     if (g >= G) continue;
     const TriRow<T> top{sc.edge_at(0, k), T(1), sc.edge_at(1, k), sc.edge_at(2, k)};
     const TriRow<T> bottom{sc.edge_at(3, k), T(1), sc.edge_at(4, k), sc.edge_at(5, k)};
