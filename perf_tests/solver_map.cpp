@@ -98,7 +98,8 @@ struct MapOptions {
   // copied to scratch asynchronously, 16 and 32 rows).
   std::vector<std::string> staged_shapes;
   // Forced warps a block of the two-pass block, measured as "TeamPerSystemTwoPass@<warps>"
-  // at the tridiagonal points from 256 rows.
+  // at the tridiagonal points from 256 rows (a Full-Interleaved block on a GPU holds 4
+  // systems: its warps are theirs together).
   std::vector<int> two_pass_warps;
 };
 
