@@ -27,6 +27,8 @@
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
 //   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
 //   --map-two-pass-shapes=1,2,... the two-pass block forced to a number of warps a block
+//   --map-two-pass-systems=4,8    the two-pass block forced to 4 or 8 systems a block (Full-
+//                                 Interleaved, device), with the warps it takes by default
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
 //                                 int32 n and n int32 parents), list them (key, name, nodes,
@@ -54,6 +56,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hinesbatch/hinesbatch.hpp"
@@ -101,6 +104,7 @@ struct MapOptions {
   // at the tridiagonal points from 256 rows (a Full-Interleaved block on a GPU holds 4
   // systems: its warps are theirs together).
   std::vector<int> two_pass_warps;
+  std::vector<int> two_pass_systems;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -218,6 +222,11 @@ MapOptions parse_map_options(int& argc, char** argv) {
       for (int w : o.two_pass_warps)
         if (w > 32)
           throw std::invalid_argument(key + ": at most 32 warps, not " + std::to_string(w));
+    } else if (key == "--map-two-pass-systems") {
+      o.two_pass_systems = split_ints(value, key);
+      for (int p : o.two_pass_systems)
+        if (p != 4 && p != 8)
+          throw std::invalid_argument(key + ": 4 or 8 systems a block, not " + std::to_string(p));
     } else
       throw std::invalid_argument("unknown option " + key);
   }
@@ -314,15 +323,17 @@ void set_map_counters(benchmark::State& state, double items, double floor_bw) {
 
 template <class Layout, class Exec, class V, class Status>
 void solve_two_pass_forced(const Exec& exec, const V& a, const V& b, const V& c, const V& d,
-                           const Status& status, int num_systems, int m, int warps) {
+                           const Status& status, int num_systems, int m, int warps,
+                           int block_systems) {
   using SizesView = Kokkos::View<const int*, typename V::memory_space>;
-  impl::launch_thomas_two_pass<impl::RowCount::Fixed, Layout>(
-      "solver_map_thomas", exec, a, b, c, d, SizesView(), status, true, num_systems, m, warps);
+  impl::launch_thomas_two_pass<impl::RowCount::Fixed, Layout>("solver_map_thomas", exec, a, b, c, d,
+                                                              SizesView(), status, true,
+                                                              num_systems, m, warps, block_systems);
 }
 
 template <class Exec, class Layout>
 void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long long total,
-               int two_pass_warps = 0) {
+               int two_pass_warps = 0, int two_pass_systems = 0) {
   using Mem = typename Exec::memory_space;
   using KL = typename KokkosLayoutOf<Layout>::type;
   using V = Kokkos::View<double**, KL, Mem>;
@@ -359,8 +370,9 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
           Kokkos::deep_copy(exec, d, d0);
         },
         [&] {
-          if (two_pass_warps > 0)
-            solve_two_pass_forced<Layout>(exec, a, b, c, d, status, N, m, two_pass_warps);
+          if (two_pass_warps > 0 || two_pass_systems > 0)
+            solve_two_pass_forced<Layout>(exec, a, b, c, d, status, N, m, two_pass_warps,
+                                          two_pass_systems);
           else
             thomas_batch(exec, a, b, c, d, status, schedule);
         });
@@ -623,6 +635,18 @@ void register_thomas(const MapOptions& o, const std::string& backend,
             o, thomas_point<Layout>(backend, "TeamPerSystemTwoPass@" + std::to_string(w), m, t),
             [w, m, t](benchmark::State& st) {
               BM_Thomas<Exec, Layout>(st, ThomasSchedule::TeamPerSystemTwoPass, m, 1ll << t, w);
+            });
+      }
+  // Systems a block: what the Full-Interleaved block on GPUs takes.
+  if (is_host_backend<Exec>() || !std::is_same<Layout, layouts::FullInterleaved>::value) return;
+  for (int t : totals)
+    for (int m : o.rows)
+      for (int p : o.two_pass_systems) {
+        if (m > (1ll << t) || m < 256) continue;
+        register_point(
+            o, thomas_point<Layout>(backend, "TeamPerSystemTwoPass@s" + std::to_string(p), m, t),
+            [p, m, t](benchmark::State& st) {
+              BM_Thomas<Exec, Layout>(st, ThomasSchedule::TeamPerSystemTwoPass, m, 1ll << t, 0, p);
             });
       }
 }

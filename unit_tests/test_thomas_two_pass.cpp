@@ -23,7 +23,7 @@ constexpr auto kTwoPass = ThomasSchedule::TeamPerSystemTwoPass;
 // The shape: every lane-row owned by a round, the reduced system covered by whole segments
 // of at least two rows, no more warps than asked for or than the lane-rows need.
 TEST(ThomasTwoPassShape, CoversEveryRow) {
-  for (int systems : {1, 2, 4})
+  for (int systems : {1, 2, 4, 8})
     for (int warps : {1, 2, 4, 8, 16})
       for (int m : {1, 2, 7, 8, 9, 31, 255, 256, 257, 1000, 4097, 8193, 10007, 65537, 1 << 20}) {
         const auto s = impl::TwoPassShape::for_rows(m, warps, systems);
@@ -87,6 +87,22 @@ TEST(ThomasTwoPassShape, WarpsGrowWithTheSystemAndForFewSystems) {
   }
 }
 
+// Systems a Full-Interleaved block: 8 where 8 reduced systems fit on chip or not even 4 do,
+// and the batch gives at least half as many blocks of 8 as SMs; 4 otherwise.
+TEST(ThomasTwoPassShape, BlockSystemsFollowTheSharedMemory) {
+  const int sms = 132;
+  for (long long n : {528ll, 1000ll, 1ll << 20}) {
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, true, true), 8) << n;
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, false, true), 4) << n;
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, false, false), 8) << n;
+  }
+  for (long long n : {1ll, 8ll, 527ll}) {
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, true, true), 4) << n;
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, false, true), 4) << n;
+    EXPECT_EQ(impl::two_pass_block_systems(n, sms, false, false), 4) << n;
+  }
+}
+
 // Sizes around the lane-row (8 rows), a warp's 32 lane-rows, a round of the block (128 or
 // 256), up to systems whose reduced system fills most of a block's shared memory.
 TYPED_TEST(ThomasTwoPass, Sizes) {
@@ -107,29 +123,63 @@ TYPED_TEST(ThomasTwoPass, RunsItsKernel) {
   }
 }
 
-// Every block shape the solver map forces, on batches whose last block (Full-Interleaved
-// storage on GPUs: 4 systems a block) is partly empty: 1-16 warps a block, sizes around a
-// warp's lane-rows of one system (8 lane-rows of 4 systems side by side: 64 rows).
+// Every block shape the solver map forces, on batches whose last block is partly empty: 1-16
+// warps a block, sizes around a warp's lane-rows of one system (8 lane-rows of 4 systems side
+// by side: 64 rows); Full-Interleaved storage on GPUs with 4 and with 8 systems a block (11
+// systems: a full block of 8 and a partial one).
 TYPED_TEST(ThomasTwoPass, ForcedBlockWarps) {
   using F = TestFixture;
   using T = typename F::T;
   typename F::E exec;
-  for (int warps : {1, 2, 4, 8, 16})
-    for (int m : {63, 64, 65, 257, 2049, 10007})
-      for (int n : {3, 6}) {
-        const std::string what = "m=" + std::to_string(m) + " N=" + std::to_string(n) +
-                                 " warps=" + std::to_string(warps);
-        const auto sys = random_tridiagonal<T>(n, m, F::next_seed());
-        const T sentinel = T(7);
-        const auto st = F::to_device(sys, m, 4, sentinel);
-        auto status = make_thomas_status(exec);
-        impl::launch_thomas_two_pass<impl::RowCount::Fixed, typename F::L>(
-            "forced", exec, st.a, st.b, st.c, st.d, Kokkos::View<const int*, typename F::Mem>(),
-            status, true, n, m, warps);
-        check_thomas_status(exec, status, m);
-        F::expect_solved(sys, st, F::Padding::None, sentinel, what, nullptr,
-                         F::c_prime_from(kTwoPass, m, n));
-      }
+  constexpr bool several = !is_host_backend<typename F::E>() &&
+                           std::is_same<typename F::L, hinesbatch::layouts::FullInterleaved>::value;
+  const std::vector<int> block_systems = several ? std::vector<int>{4, 8} : std::vector<int>{0};
+  for (int p : block_systems)
+    for (int warps : {1, 2, 4, 8, 16})
+      for (int m : {63, 64, 65, 257, 2049, 10007})
+        for (int n : {3, 6, 11}) {
+          if (n == 11 && p != 8) continue;
+          const std::string what = "m=" + std::to_string(m) + " N=" + std::to_string(n) +
+                                   " warps=" + std::to_string(warps) +
+                                   " systems=" + std::to_string(p);
+          const auto sys = random_tridiagonal<T>(n, m, F::next_seed());
+          const T sentinel = T(7);
+          const auto st = F::to_device(sys, m, 4, sentinel);
+          auto status = make_thomas_status(exec);
+          impl::launch_thomas_two_pass<impl::RowCount::Fixed, typename F::L>(
+              "forced", exec, st.a, st.b, st.c, st.d, Kokkos::View<const int*, typename F::Mem>(),
+              status, true, n, m, warps, p);
+          check_thomas_status(exec, status, m);
+          F::expect_solved(sys, st, F::Padding::None, sentinel, what, nullptr,
+                           F::c_prime_from(kTwoPass, m, n));
+        }
+}
+
+// A bad row in a block of 8 systems is named by its system and row, in the first block
+// and in the partial second one: Full-Interleaved storage on GPUs.
+TYPED_TEST(ThomasTwoPass, FailuresInABlockOfEight) {
+  using F = TestFixture;
+  using T = typename F::T;
+  if (is_host_backend<typename F::E>() ||
+      !std::is_same<typename F::L, hinesbatch::layouts::FullInterleaved>::value)
+    GTEST_SKIP() << "one system a block here";
+  typename F::E exec;
+  const int m = 10007, n = 11;
+  auto status = make_thomas_status(exec);
+  for (int system : {1, 7, 9})
+    for (int row : {0, 9, 1024, 10006}) {
+      const std::string at =
+          "system " + std::to_string(system) + ", row " + std::to_string(row) + ":";
+      auto sys = random_tridiagonal<T>(n, m, F::next_seed());
+      sys.a[static_cast<std::size_t>(system) * m + row] = T(0);
+      sys.b[static_cast<std::size_t>(system) * m + row] = T(0);
+      const auto st = F::to_device(sys, m, 2, T(7));
+      impl::launch_thomas_two_pass<impl::RowCount::Fixed, typename F::L>(
+          "forced", exec, st.a, st.b, st.c, st.d, Kokkos::View<const int*, typename F::Mem>(),
+          status, true, n, m, 0, 8);
+      F::expect_solver_error([&] { check_thomas_status(exec, status, m); }, {at, "pivot"});
+      check_thomas_status(exec, status, m);  // cleared
+    }
 }
 
 // ThomasVBatch: sizes from 1 to m_max in one batch, both padding variants (identical answers).

@@ -334,31 +334,25 @@ inline int two_pass_warps(int m, long long num_systems, int sms) {
   return warps;
 }
 
-// The two-pass schedule: a block of two_pass_warps() warps per system, no more than the
-// kernel's registers allow. On GPUs, fixed-size Full-Interleaved batches take 4 systems a
-// block with 4 times the warps (up to 16), so that each system has the lanes it would have
-// alone and a warp's loads are whole sectors. A reduced system larger than what the device
-// gives a block on chip goes to level-1 scratch (device memory, mostly L2-resident: 3
-// scalars per 8 rows). warps > 0 forces the block's warps (the solver map measures them).
-template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
-          class DV, class SizesView, class StatusView>
-void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec, const AV& a,
-                            const BV& b, const CV& c, const DV& d, const SizesView& sizes,
-                            const StatusView& status, bool record, int num_systems, int m,
-                            int warps = 0) {
-  using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+// The systems a two-pass block takes on GPUs for fixed-size Full-Interleaved batches, fitted
+// to the solver map (docs/SOLVER_MAP.md, "Full-Interleaved systems past the on-chip
+// capacity"): 8 (a row's values are 64 bytes, half the cache lines of 4) where 8 systems'
+// reduced systems fit the block's shared memory, or where not even 4 do (both in device
+// memory), and the batch leaves at least half as many blocks of 8 as SMs (sms); 4 otherwise.
+inline int two_pass_block_systems(long long num_systems, int sms, bool eight_on_chip,
+                                  bool four_on_chip) {
+  return num_systems >= 4ll * sms && (eight_on_chip || !four_on_chip) ? 8 : 4;
+}
+
+// The two-pass kernel with P systems a block, `warps` warps (fewer where the kernel's
+// registers do not allow them). A reduced system larger than what the device gives a block
+// on chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars per 8 rows).
+template <int P, class ExecutionSpace, class Systems>
+void launch_thomas_two_pass_block(const std::string& label, const ExecutionSpace& exec,
+                                  const Systems& systems, int num_systems, int m, int warps) {
   constexpr bool gpu = !is_host_backend<ExecutionSpace>();
-  constexpr int P =
-      gpu && kRows == RowCount::Fixed && std::is_same<Layout, layouts::FullInterleaved>::value
-          ? kInterleavedWarpSystems
-          : 1;
   using Functor = ThomasTwoPass<ExecutionSpace, Systems, P>;
-  // SMs of 2,048 threads (H100, H200); GPUs of fewer threads an SM count fewer SMs here, so
-  // they double the warps for slightly fewer systems.
-  if (warps <= 0)
-    warps = std::min(16, P * two_pass_warps(m, num_systems, gpu ? exec.concurrency() / 2048 : 0));
-  Functor functor{
-      Systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record}, {}, 0, num_systems};
+  Functor functor{systems, {}, 0, num_systems};
   // One system a block: no launch bounds. The kernel takes about 127 registers a thread on
   // sm_90 (four blocks of 4 warps an SM), and bounds of several blocks made Kokkos 3.4 refuse
   // blocks whose shared memory that many blocks cannot share ("requested too large team
@@ -381,6 +375,50 @@ void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec
     }
     Kokkos::parallel_for(label + "_two_pass", policy, functor);
     return;
+  }
+}
+
+// The two-pass schedule: a block of two_pass_warps() warps per system. On GPUs, fixed-size
+// Full-Interleaved batches take two_pass_block_systems() systems a block (4 or 8) with as
+// many times the warps (up to 16), so that a warp's loads are whole sectors. warps > 0
+// forces the block's warps, block_systems > 0 its systems (4 or 8, Full-Interleaved on
+// GPUs only; the solver map and the tests use them).
+template <RowCount kRows, class Layout, class ExecutionSpace, class AV, class BV, class CV,
+          class DV, class SizesView, class StatusView>
+void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec, const AV& a,
+                            const BV& b, const CV& c, const DV& d, const SizesView& sizes,
+                            const StatusView& status, bool record, int num_systems, int m,
+                            int warps = 0, int block_systems = 0) {
+  using Systems = PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  constexpr bool gpu = !is_host_backend<ExecutionSpace>();
+  const Systems systems{a, b, c, d, sizes, status, m, block_size_of<Layout>(d), record};
+  // SMs of 2,048 threads (H100, H200); GPUs of fewer threads an SM count fewer SMs here, so
+  // they double the warps for slightly fewer systems.
+  const int sms = gpu ? exec.concurrency() / 2048 : 0;
+  const int per_system = two_pass_warps(m, num_systems, sms);
+  if constexpr (gpu && kRows == RowCount::Fixed &&
+                std::is_same<Layout, layouts::FullInterleaved>::value) {
+    const auto block_warps = [&](int P) {
+      return warps > 0 ? warps : std::min(16, P * per_system);
+    };
+    if (block_systems != 4 && block_systems != 8) {
+      const auto on_chip = [&](int P) {
+        using Scratch = typename ThomasTwoPass<ExecutionSpace, Systems, 1>::scratch_view;
+        const std::size_t bytes = Scratch::shmem_size(
+            TwoPassShape::for_rows(m, block_warps(P), P).block_scratch_scalars());
+        return bytes <= static_cast<std::size_t>(
+                            Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).scratch_size_max(0));
+      };
+      block_systems = two_pass_block_systems(num_systems, sms, on_chip(8), on_chip(4));
+    }
+    if (block_systems == 8)
+      launch_thomas_two_pass_block<8>(label, exec, systems, num_systems, m, block_warps(8));
+    else
+      launch_thomas_two_pass_block<4>(label, exec, systems, num_systems, m, block_warps(4));
+  } else {
+    (void)block_systems;
+    launch_thomas_two_pass_block<1>(label, exec, systems, num_systems, m,
+                                    warps > 0 ? warps : per_system);
   }
 }
 
