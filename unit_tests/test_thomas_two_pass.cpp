@@ -43,7 +43,20 @@ TEST(ThomasTwoPassShape, CoversEveryRow) {
         EXPECT_GE(s.padded_rows(), s.lane_rows) << what;
         EXPECT_LT(s.padded_rows() - s.segment, s.lane_rows) << what;  // no empty segment
         EXPECT_LE(s.lanes, s.threads()) << what;
-        EXPECT_EQ(s.block_scratch_scalars(), systems * s.scratch_scalars()) << what;
+        // Each system's shared memory, the next one's W / systems scalars past a multiple of
+        // W further (W = 16 in double, 32 in float: distinct banks for the same row of each
+        // system).
+        EXPECT_GE(static_cast<std::size_t>(s.system_stride), s.scratch_scalars()) << what;
+        if (systems == 1)
+          EXPECT_EQ(static_cast<std::size_t>(s.system_stride), s.scratch_scalars()) << what;
+        else
+          EXPECT_EQ(s.system_stride % 16, 16 / systems) << what;
+        EXPECT_LT(static_cast<std::size_t>(s.system_stride), s.scratch_scalars() + 32) << what;
+        const auto f = impl::TwoPassShape::for_rows(m, warps, systems, 4);
+        EXPECT_EQ(f.scratch_scalars(), s.scratch_scalars()) << what;
+        if (systems > 1) EXPECT_EQ(f.system_stride % 32, 32 / systems) << what;
+        EXPECT_EQ(s.block_scratch_scalars(), systems * static_cast<std::size_t>(s.system_stride))
+            << what;
       }
   // Shared memory: 3 scalars per lane-row, 9 per chunk of 32, 8 per reduced lane.
   const auto s = impl::TwoPassShape::for_rows(10007, 4);

@@ -362,12 +362,16 @@ void launch_thomas_two_pass_block(const std::string& label, const ExecutionSpace
       (P > 1), Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<16 * kWarpLanes, 1>>,
       Kokkos::TeamPolicy<ExecutionSpace>>::type;
   for (;;) {
-    functor.shape = TwoPassShape::for_rows(m, warps, P);
-    const std::size_t bytes =
-        Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
+    functor.shape = TwoPassShape::for_rows(m, warps, P, sizeof(typename Functor::T));
+    std::size_t bytes = Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
     Policy policy(exec, (num_systems + P - 1) / P, gpu ? functor.shape.warps : 1,
                   gpu ? kWarpLanes : 1);
     functor.scratch_level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
+    if (functor.scratch_level == 1) {
+      // Device memory has no banks to spread the systems over: their arrays back to back.
+      functor.shape.system_stride = static_cast<int>(functor.shape.scratch_scalars());
+      bytes = Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
+    }
     policy.set_scratch_size(functor.scratch_level, Kokkos::PerTeam(bytes));
     if (gpu && warps > 1 && policy.team_size_max(functor, Kokkos::ParallelForTag()) < warps) {
       warps /= 2;
@@ -405,7 +409,8 @@ void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec
       const auto on_chip = [&](int P) {
         using Scratch = typename ThomasTwoPass<ExecutionSpace, Systems, 1>::scratch_view;
         const std::size_t bytes = Scratch::shmem_size(
-            TwoPassShape::for_rows(m, block_warps(P), P).block_scratch_scalars());
+            TwoPassShape::for_rows(m, block_warps(P), P, sizeof(typename Systems::scalar_type))
+                .block_scratch_scalars());
         return bytes <= static_cast<std::size_t>(
                             Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).scratch_size_max(0));
       };

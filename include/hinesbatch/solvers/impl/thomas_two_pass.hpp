@@ -48,11 +48,12 @@ struct TwoPassShape {
   int warps = 1;
   int systems = 1;
   int system_threads = kWarpLanes;  // warps x 32 / systems (kept: no division on the device)
+  int system_stride = 0;            // scalars from one system's shared memory to the next's
   int lane_rows = 1;                // G
   int segment = 2;                  // K
   int lanes = 1;                    // Tn
 
-  static TwoPassShape for_rows(int m, int warps, int systems = 1) {
+  static TwoPassShape for_rows(int m, int warps, int systems = 1, int scalar_bytes = 8) {
     TwoPassShape s;
     s.systems = systems;
     s.lane_rows = (m + kTwoPassRowsPerLane - 1) / kTwoPassRowsPerLane;
@@ -66,6 +67,15 @@ struct TwoPassShape {
     s.segment = (s.lane_rows + threads - 1) / threads;
     if (s.segment < 2) s.segment = 2;
     s.lanes = (s.lane_rows + s.segment - 1) / s.segment;
+    // Several systems: their arrays start W / systems scalars past a multiple of W apart (W
+    // scalars a wavefront of shared memory: 16 in double, 32 in float), so that the same
+    // row of each system, read by the lanes of one wavefront (W / systems consecutive rows
+    // of each), falls in distinct banks. At a multiple of 16 apart they all fell in one
+    // bank: 16-way conflicts at 4,096 rows in double (Nsight Compute).
+    const std::size_t own = s.scratch_scalars();
+    const int W = scalar_bytes >= 8 ? 16 : 32;
+    s.system_stride = static_cast<int>(
+        systems > 1 ? (own + W - 1) / W * W + (systems < W ? W / systems : 1) : own);
     return s;
   }
   // Lane-rows a warp takes of each of its systems in one round.
@@ -85,9 +95,9 @@ struct TwoPassShape {
     return 3 * static_cast<std::size_t>(padded_rows()) + 9 * static_cast<std::size_t>(chunks()) +
            8 * static_cast<std::size_t>(lanes);
   }
-  // The block's: every system's.
+  // The block's: every system's, system_stride apart.
   KOKKOS_INLINE_FUNCTION std::size_t block_scratch_scalars() const {
-    return static_cast<std::size_t>(systems) * scratch_scalars();
+    return static_cast<std::size_t>(systems) * static_cast<std::size_t>(system_stride);
   }
 };
 
@@ -225,7 +235,7 @@ KOKKOS_INLINE_FUNCTION void two_pass_record(const WarpLaneRows<T, R>& S, const i
 // together. The block takes P systems side by side (shape.systems == P): the lane holds
 // lane-row slot lane / P of system lane % P, whose `rows` (0: no system there, identity rows
 // only) and Views it is given, and whose shape.scratch_scalars() values start at
-// scratch + (lane % P) x shape.scratch_scalars().
+// scratch + (lane % P) x shape.system_stride.
 template <class T, int R, int P, class AV, class BV, class CV, class DV, class Record>
 __device__ inline void two_pass_solve_lane(const int w, const int lane, const TwoPassShape shape,
                                            T* scratch, const int rows, const AV& a, const BV& b,
@@ -233,7 +243,7 @@ __device__ inline void two_pass_solve_lane(const int w, const int lane, const Tw
   static_assert(P >= 1 && kWarpLanes % P == 0, "P systems per block divide a warp");
   constexpr int kPerWarp = kWarpLanes / P;  // lane-rows of a system a warp takes a round
   const int j = lane % P, q = lane / P;
-  const TwoPassScratch<T> sc(shape, scratch + j * shape.scratch_scalars());
+  const TwoPassScratch<T> sc(shape, scratch + j * shape.system_stride);
   const int G = (rows + R - 1) / R, t = w * kPerWarp + q, threads = shape.threads();
   // One system a block: its own rounds. Several: the block's (every lane of a warp shuffles
   // in every round).
