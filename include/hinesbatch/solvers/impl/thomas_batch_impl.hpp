@@ -344,6 +344,15 @@ inline int two_pass_block_systems(long long num_systems, int sms, bool eight_on_
   return num_systems >= 4ll * sms && (eight_on_chip || !four_on_chip) ? 8 : 4;
 }
 
+// Whether a two-pass block of shape `shape` on scalars T fits what the device gives a block
+// on chip (level-0 scratch); else its reduced systems go to device memory (level 1).
+template <class T, class ExecutionSpace>
+bool two_pass_block_on_chip(const ExecutionSpace& exec, const TwoPassShape& shape) {
+  return TeamScratchView<T*, ExecutionSpace>::shmem_size(shape.block_scratch_scalars()) <=
+         static_cast<std::size_t>(
+             Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).scratch_size_max(0));
+}
+
 // The two-pass kernel with P systems a block, `warps` warps (fewer where the kernel's
 // registers do not allow them). A reduced system larger than what the device gives a block
 // on chip goes to level-1 scratch (device memory, mostly L2-resident: 3 scalars per 8 rows).
@@ -362,17 +371,17 @@ void launch_thomas_two_pass_block(const std::string& label, const ExecutionSpace
       (P > 1), Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<16 * kWarpLanes, 1>>,
       Kokkos::TeamPolicy<ExecutionSpace>>::type;
   for (;;) {
-    functor.shape = TwoPassShape::for_rows(m, warps, P, sizeof(typename Functor::T));
-    std::size_t bytes = Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
+    using T = typename Functor::T;
+    functor.shape = TwoPassShape::for_rows(m, warps, P, sizeof(T));
+    functor.scratch_level = two_pass_block_on_chip<T>(exec, functor.shape) ? 0 : 1;
+    // Device memory has no banks to spread the systems over: their arrays back to back.
+    if (functor.scratch_level == 1)
+      functor.shape.system_stride = static_cast<int>(functor.shape.scratch_scalars());
     Policy policy(exec, (num_systems + P - 1) / P, gpu ? functor.shape.warps : 1,
                   gpu ? kWarpLanes : 1);
-    functor.scratch_level = bytes <= static_cast<std::size_t>(policy.scratch_size_max(0)) ? 0 : 1;
-    if (functor.scratch_level == 1) {
-      // Device memory has no banks to spread the systems over: their arrays back to back.
-      functor.shape.system_stride = static_cast<int>(functor.shape.scratch_scalars());
-      bytes = Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars());
-    }
-    policy.set_scratch_size(functor.scratch_level, Kokkos::PerTeam(bytes));
+    policy.set_scratch_size(
+        functor.scratch_level,
+        Kokkos::PerTeam(Functor::scratch_view::shmem_size(functor.shape.block_scratch_scalars())));
     if (gpu && warps > 1 && policy.team_size_max(functor, Kokkos::ParallelForTag()) < warps) {
       warps /= 2;
       continue;
@@ -406,13 +415,10 @@ void launch_thomas_two_pass(const std::string& label, const ExecutionSpace& exec
       return warps > 0 ? warps : std::min(16, P * per_system);
     };
     if (block_systems != 4 && block_systems != 8) {
+      using T = typename Systems::scalar_type;
       const auto on_chip = [&](int P) {
-        using Scratch = typename ThomasTwoPass<ExecutionSpace, Systems, 1>::scratch_view;
-        const std::size_t bytes = Scratch::shmem_size(
-            TwoPassShape::for_rows(m, block_warps(P), P, sizeof(typename Systems::scalar_type))
-                .block_scratch_scalars());
-        return bytes <= static_cast<std::size_t>(
-                            Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).scratch_size_max(0));
+        return two_pass_block_on_chip<T>(exec,
+                                         TwoPassShape::for_rows(m, block_warps(P), P, sizeof(T)));
       };
       block_systems = two_pass_block_systems(num_systems, sms, on_chip(8), on_chip(4));
     }
