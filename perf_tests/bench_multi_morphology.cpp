@@ -13,7 +13,12 @@
 // of cells), PackedTeam and PackedLanes (cells packed without padding, a team per cell
 // eliminating it on chip: PackedSchedule::TeamPieces, hines_team.hpp, and
 // PackedSchedule::CellLanes, hines_lanes.hpp), MonoTeam (the mono-morphology team schedule
-// on one shared tree).
+// on one shared tree), MonoAuto (the mono-morphology Auto on one shared tree: for the real
+// mixes, MonoMeanSize, the shared file nearest the mix's mean size for every cell), Grouped
+// (GroupedMultiBatch: the cells sharing a tree as one mono-morphology batch under Auto,
+// Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
+// in Flat storage), GroupedInOrder (the groups one after another on one stream) and
+// GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -24,6 +29,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,7 +55,12 @@ enum class Path {
   TeamLevels,
   PackedTeam,
   PackedLanes,
-  MonoTeam
+  MonoTeam,
+  MonoAuto,
+  Grouped,
+  GroupedFlat,
+  GroupedInOrder,
+  GroupedOwnAuto
 };
 const char* path_name(Path p) {
   switch (p) {
@@ -67,6 +78,16 @@ const char* path_name(Path p) {
       return "PackedLanes";
     case Path::MonoTeam:
       return "MonoTeam";
+    case Path::MonoAuto:
+      return "MonoAuto";
+    case Path::Grouped:
+      return "Grouped";
+    case Path::GroupedFlat:
+      return "GroupedFlat";
+    case Path::GroupedInOrder:
+      return "GroupedInOrder";
+    case Path::GroupedOwnAuto:
+      return "GroupedOwnAuto";
     default:
       return "TeamLevels";
   }
@@ -190,6 +211,93 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     state.counters["plan_seconds"] = plan_seconds;
     state.counters["plans"] = batch.num_plans();
     state.counters["max_rel_residual"] = residual;
+  } else if (path == Path::Grouped || path == Path::GroupedFlat || path == Path::GroupedInOrder ||
+             path == Path::GroupedOwnAuto) {
+    impl::GroupedLaunch launch;
+    launch.side_by_side = path != Path::GroupedInOrder;
+    launch.auto_by_batch = path != Path::GroupedOwnAuto;
+    auto go = [&](auto layout) {
+      const auto t0 = Clock::now();
+      GroupedMultiBatch<double, decltype(layout), Mem> batch(exec, in.cells);
+      const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      batch.fill(exec, s.u, s.l, s.d, s.rhs);
+      std::vector<std::function<void()>> restore;
+      auto keep = [&](const auto& part) {
+        const auto d = part.d(), r = part.rhs();
+        const auto d0 = pristine_copy(d), r0 = pristine_copy(r);
+        restore.push_back([=] {
+          Kokkos::deep_copy(exec, d, d0);
+          Kokkos::deep_copy(exec, r, r0);
+        });
+      };
+      for (const auto& g : batch.groups()) keep(g.batch);
+      if (batch.has_rest()) keep(batch.rest());
+      const auto solve_once = [&] {
+        impl::solve_grouped(exec, batch, HinesSchedule::Auto, launch);
+      };
+      solve_once();  // block plans are built on a first solve
+      for (auto _ : state) {
+        for (const auto& f : restore) f();
+        exec.fence();
+        const auto t1 = Clock::now();
+        solve_once();
+        exec.fence();
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t1).count());
+      }
+      batch.check(exec);
+      std::vector<double> x;
+      batch.solution_to_host(exec, x);
+      double residual = 0;
+      std::vector<std::int64_t> offset(in.cells.size() + 1, 0);
+      for (std::size_t c = 0; c < in.cells.size(); ++c)
+        offset[c + 1] = offset[c] + in.cells[c].size();
+      for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
+        const std::size_t o = static_cast<std::size_t>(offset[c]);
+        residual =
+            std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
+                                                 s.d.data() + o, s.rhs.data() + o, x.data() + o));
+      }
+      if (!(residual <= 1e-12)) {
+        state.SkipWithError(("residual " + std::to_string(residual)).c_str());
+        return;
+      }
+      report(state, in, batch.allocated_bytes());
+      state.counters["plan_seconds"] = plan_seconds;
+      state.counters["groups"] = batch.num_groups();
+      state.counters["rest_cells"] = static_cast<double>(batch.rest_cells().size());
+      state.counters["max_rel_residual"] = residual;
+      // The schedule Auto took for the largest group.
+      if (batch.num_groups() > 0) {
+        const auto& g = batch.groups().front();
+        const long long own = g.batch.num_systems();
+        const long long systems = launch.auto_by_batch
+                                      ? std::max<long long>(own, batch.num_nodes() / g.tree.size())
+                                      : own;
+        state.SetLabel(std::string("largest group: ") +
+                       to_string(resolve_schedule<Default, decltype(layout), double>(
+                           HinesSchedule::Auto, g.tree.size(), systems, g.tree.height())));
+      }
+    };
+    if (path == Path::GroupedFlat)
+      go(layouts::Flat{});
+    else
+      go(layouts::FullInterleaved{});
+  } else if (path == Path::MonoAuto) {
+    // Every cell has the first cell's tree (callers use it only where that is true).
+    const Tree& tree = in.cells.front();
+    HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
+                                                            tree.size());
+    batch.fill(exec, s.u, s.l, s.d, s.rhs);
+    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
+    DeviceTree<Mem> dtree(exec, tree);
+    solve(exec, dtree, batch);  // block plans are built on a first solve
+    exec.fence();
+    timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
+                     [&] { solve(exec, dtree, batch); });
+    batch.check(exec);
+    report(state, in, batch.allocated_bytes());
+    state.SetLabel(to_string(resolve_schedule<Default, layouts::FullInterleaved, double>(
+        HinesSchedule::Auto, tree.size(), batch.num_systems(), tree.height())));
   } else if (path == Path::Mono || path == Path::MonoTeam) {
     // Every cell has the first cell's tree (callers use it only where that is true).
     const Tree& tree = in.cells.front();
@@ -275,24 +383,51 @@ bool register_all() {
                      Path::PackedTeam, Path::PackedLanes, Path::MonoTeam})
         add(
             base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); }, p);
+      add(
+          base, base, [levels, n] { return std::vector<Tree>(n, p2_binary_tree(levels)); },
+          Path::Grouped);
     }
   // Mixed real cells (the ThomasBatch paper's motivation): the files cycled.
+  const Path grouped[] = {Path::Grouped, Path::GroupedFlat, Path::GroupedInOrder,
+                          Path::GroupedOwnAuto};
   for (int n : {25600, 256000}) {
     const std::string base = "Multi/RealMixed/" + std::to_string(n);
-    for (Path p : multi)
-      add(
-          base, base,
-          [n] {
-            const auto kinds = test::real_morphology_trees();
-            std::vector<Tree> cells;
-            if (kinds.empty()) return cells;
-            for (int c = 0; c < n; ++c) cells.push_back(kinds[c % kinds.size()]);
-            return cells;
-          },
-          p);
+    const auto mixed = [n] {
+      const auto kinds = test::real_morphology_trees();
+      std::vector<Tree> cells;
+      if (kinds.empty()) return cells;
+      for (int c = 0; c < n; ++c) cells.push_back(kinds[c % kinds.size()]);
+      return cells;
+    };
+    for (Path p : grouped) add(base, base, mixed, p);
+    for (Path p : multi) add(base, base, mixed, p);
+    // The mono-morphology rate of a tree of the mix's size: every cell the shared file
+    // nearest the mean size.
+    add(
+        base + "/MonoMeanSize", base + "/mono",
+        [n] {
+          const auto kinds = test::real_morphology_trees();
+          std::vector<Tree> cells;
+          if (kinds.empty()) return cells;
+          double mean = 0;
+          for (const Tree& t : kinds) mean += t.size();
+          mean /= kinds.size();
+          const Tree* nearest = &kinds.front();
+          for (const Tree& t : kinds)
+            if (std::abs(t.size() - mean) < std::abs(nearest->size() - mean)) nearest = &t;
+          return std::vector<Tree>(n, *nearest);
+        },
+        Path::MonoAuto);
   }
   for (int n : {25600, 256000}) {
     const std::string base = "Multi/RealCable/" + std::to_string(n);
+    for (Path p : grouped)
+      add(
+          base, base,
+          [n] {
+            return CycledCells{test::real_neuron_cells(), n};
+          },
+          p);
     for (Path p : multi)
       add(
           base, base,

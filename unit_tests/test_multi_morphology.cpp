@@ -3,8 +3,11 @@
 // and the packed team-per-cell paths (on-chip elimination: TeamPieces; CellLanes with the
 // backend's scratch, and with 2 KB of level-0 scratch, so that cells of one batch take
 // every way of keeping them: all on chip, d and rhs on chip, level-1 scratch with and
-// without the plan on chip), against the sequential Hines algorithm per cell on fresh
-// random systems, on every backend, with the read-back buffer poisoned.
+// without the plan on chip), and the batch grouped by tree (each group a mono-morphology
+// batch under Auto, Full-Interleaved and Flat, with the default threshold and with groups
+// of two cells and at most five groups, so that one batch has groups and a rest), against
+// the sequential Hines algorithm per cell on fresh random systems, on every backend, with
+// the read-back buffer poisoned.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,7 +32,10 @@ enum class Path {
   TeamLevels,
   PackedTeam,
   PackedLanes,
-  PackedLanesSmallScratch
+  PackedLanesSmallScratch,
+  Grouped,
+  GroupedFlat,
+  GroupedPairs
 };
 
 template <class S, class E, Path P>
@@ -40,15 +46,16 @@ struct MultiConfig {
 };
 
 template <class E>
-using PathsFor =
-    std::tuple<MultiConfig<double, E, Path::Naive>, MultiConfig<double, E, Path::NaiveSorted>,
-               MultiConfig<double, E, Path::LevelLaunches>,
-               MultiConfig<double, E, Path::TeamLevels>, MultiConfig<float, E, Path::LevelLaunches>,
-               MultiConfig<float, E, Path::TeamLevels>, MultiConfig<double, E, Path::PackedTeam>,
-               MultiConfig<float, E, Path::PackedTeam>, MultiConfig<double, E, Path::PackedLanes>,
-               MultiConfig<float, E, Path::PackedLanes>,
-               MultiConfig<double, E, Path::PackedLanesSmallScratch>,
-               MultiConfig<float, E, Path::PackedLanesSmallScratch>>;
+using PathsFor = std::tuple<
+    MultiConfig<double, E, Path::Naive>, MultiConfig<double, E, Path::NaiveSorted>,
+    MultiConfig<double, E, Path::LevelLaunches>, MultiConfig<double, E, Path::TeamLevels>,
+    MultiConfig<float, E, Path::LevelLaunches>, MultiConfig<float, E, Path::TeamLevels>,
+    MultiConfig<double, E, Path::PackedTeam>, MultiConfig<float, E, Path::PackedTeam>,
+    MultiConfig<double, E, Path::PackedLanes>, MultiConfig<float, E, Path::PackedLanes>,
+    MultiConfig<double, E, Path::PackedLanesSmallScratch>,
+    MultiConfig<float, E, Path::PackedLanesSmallScratch>, MultiConfig<double, E, Path::Grouped>,
+    MultiConfig<float, E, Path::Grouped>, MultiConfig<double, E, Path::GroupedFlat>,
+    MultiConfig<double, E, Path::GroupedPairs>>;
 template <class Execs>
 struct AllPaths;
 template <class... E>
@@ -83,6 +90,24 @@ class MultiMorphology : public ::testing::Test {
       solve(exec, batch);
       batch.check(exec);
       batch.solution_to_host(exec, x);
+    } else if (C::path == Path::Grouped || C::path == Path::GroupedFlat ||
+               C::path == Path::GroupedPairs) {
+      GroupedBatchOptions options;
+      if (C::path == Path::GroupedPairs) {
+        options.min_group_cells = 2;
+        options.max_groups = 5;
+      }
+      auto go = [&](auto layout) {
+        GroupedMultiBatch<T, decltype(layout), Mem> batch(exec, cells, options);
+        batch.fill(exec, in.u, in.l, in.d, in.rhs);
+        solve(exec, batch);
+        batch.check(exec);
+        batch.solution_to_host(exec, x);
+      };
+      if (C::path == Path::GroupedFlat)
+        go(layouts::Flat{});
+      else
+        go(layouts::FullInterleaved{});
     } else if (C::path == Path::PackedTeam || C::path == Path::PackedLanes ||
                C::path == Path::PackedLanesSmallScratch) {
       const PackedSchedule schedule =
@@ -206,6 +231,20 @@ TYPED_TEST(MultiMorphology, RealCellsWithTheCableMatrix) {
       in.append(one);
     }
   this->check_systems(cells, in, "real cells, cable matrix");
+}
+
+// Repeated trees (groups of every size around the thresholds) beside unique ones.
+TYPED_TEST(MultiMorphology, RepeatedAndUniqueTrees) {
+  std::vector<Tree> cells;
+  const std::vector<Tree> kinds{paper_class_tree(PaperClass::MediumHigh, 1), chain_tree(700),
+                                random_tree(2500, 5, 0.2), star_tree(40), chain_tree(1)};
+  for (int c = 0; c < 200; ++c) {
+    const int k = c % 11;  // kinds 0-4 repeated, 5-10 a new random tree each time
+    cells.push_back(k < 5 ? kinds[k] : random_tree(1 + (c * 53) % 800, c, 0.15));
+  }
+  for (int c = 0; c < 40; ++c) cells.push_back(kinds[0]);  // the largest group
+  cells.push_back(kinds[2]);
+  this->check(cells, "repeated and unique trees", 6);
 }
 
 TYPED_TEST(MultiMorphology, ZeroPivotNamesCellAndNode) {
@@ -352,6 +391,138 @@ TEST(BranchPlan, RejectsEmptyCells) {
 }  // namespace
 
 namespace {
+
+// Cells are grouped by equal parent arrays, the largest groups (by nodes) first, trees shared
+// by fewer than min_group_cells cells and those past max_groups in the rest; every cell once.
+TEST(GroupedMultiBatch, GroupsByTreeLargestFirst) {
+  using E = Kokkos::DefaultExecutionSpace;
+  E exec;
+  const Tree a = chain_tree(10), b = star_tree(100), c = random_tree(30, 3, 0.3);
+  const Tree a_copy = chain_tree(10), d = chain_tree(11);
+  // a x 5 (50 nodes), b x 3 (300), c x 2 (60), d x 1.
+  const std::vector<Tree> cells{a, b, c, a_copy, b, a, d, c, a, b, a};
+  GroupedBatchOptions options;
+  options.min_group_cells = 2;
+  options.max_groups = 2;
+  GroupedMultiBatch<double, layouts::FullInterleaved> batch(exec, cells, options);
+  EXPECT_EQ(batch.num_cells(), 11);
+  EXPECT_EQ(batch.num_nodes(), 5 * 10 + 3 * 100 + 2 * 30 + 11);
+  ASSERT_EQ(batch.num_groups(), 2);
+  EXPECT_EQ(batch.groups()[0].cells, (std::vector<int>{1, 4, 9}));
+  EXPECT_EQ(batch.groups()[0].tree.size(), 100);
+  EXPECT_EQ(batch.groups()[0].batch.num_systems(), 3);
+  EXPECT_EQ(batch.groups()[1].cells, (std::vector<int>{2, 7}));  // c: 60 nodes > a's 50
+  ASSERT_TRUE(batch.has_rest());
+  EXPECT_EQ(batch.rest_cells(), (std::vector<int>{0, 3, 5, 6, 8, 10}));
+  EXPECT_EQ(batch.rest().num_cells(), 6);
+
+  options.max_groups = 64;
+  GroupedMultiBatch<double, layouts::Flat> all(exec, cells, options);
+  EXPECT_EQ(all.num_groups(), 3);
+  EXPECT_EQ(all.rest_cells(), std::vector<int>{6});
+  options.min_group_cells = 100;
+  GroupedMultiBatch<double, layouts::Flat> none(exec, cells, options);
+  EXPECT_EQ(none.num_groups(), 0);
+  EXPECT_EQ(none.rest_cells().size(), cells.size());
+  EXPECT_THROW((GroupedMultiBatch<double, layouts::Flat>(exec, {a, Tree()})), InputError);
+  std::vector<double> short_array(5);
+  EXPECT_THROW(all.fill(exec, short_array, short_array, short_array, short_array), InputError);
+}
+
+// Every schedule asked for by name runs every group (the rest stays naive), against the
+// sequential Hines algorithm.
+TEST(GroupedMultiBatch, EverySchedule) {
+  using E = Kokkos::DefaultExecutionSpace;
+  E exec;
+  std::vector<Tree> cells;
+  const std::vector<Tree> kinds{paper_class_tree(PaperClass::BigLow, 1), chain_tree(300),
+                                random_tree(1200, 8, 0.2), star_tree(5)};
+  for (int c = 0; c < 150; ++c)
+    cells.push_back(c % 5 < 4 ? kinds[c % 5] : random_tree(1 + c * 7, c, 0.3));
+  HostSystems<double> in;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const auto one = random_systems<double>(cells[c], 1, 4242 + c);
+    in.append(one);
+  }
+  GroupedBatchOptions options;
+  options.min_group_cells = 20;
+  GroupedMultiBatch<double, layouts::FullInterleaved> batch(exec, cells, options);
+  ASSERT_EQ(batch.num_groups(), 4);
+  ASSERT_TRUE(batch.has_rest());
+  for (HinesSchedule schedule :
+       {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
+        HinesSchedule::PerSystemStaged, HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
+        HinesSchedule::BlockPerSystem, HinesSchedule::SimdTiles}) {
+    if (schedule == HinesSchedule::SimdTiles && !is_host_backend<E>()) continue;
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    std::vector<double> x(in.rhs.size(), std::numeric_limits<double>::quiet_NaN());
+    solve(exec, batch, schedule);
+    batch.check(exec);
+    batch.solution_to_host(exec, x);
+    std::size_t off = 0;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const int n = cells[c].size();
+      std::vector<double> d(in.d.begin() + off, in.d.begin() + off + n),
+          ref(in.rhs.begin() + off, in.rhs.begin() + off + n);
+      hines_solve_serial(cells[c].parents().data(), n, in.u.data() + off, in.l.data() + off,
+                         d.data(), ref.data());
+      double diff = 0, size = 0;
+      for (int i = 0; i < n; ++i) {
+        diff = std::max(diff, std::abs(x[off + i] - ref[i]));
+        size = std::max(size, std::abs(ref[i]));
+      }
+      ASSERT_LE(diff, 1e-11 * size) << to_string(schedule) << ": cell " << c;
+      off += n;
+    }
+  }
+}
+
+// A zero pivot in a group and one in the rest: the smaller canonical cell is named, with
+// the node; every record is cleared, so the next check passes.
+TEST(GroupedMultiBatch, FailureNamesTheCanonicalCell) {
+  using E = Kokkos::DefaultExecutionSpace;
+  E exec;
+  const Tree a = paper_class_tree(PaperClass::SmallHigh), b = chain_tree(7);
+  const std::vector<Tree> cells{a, b, a, a, random_tree(50, 2, 0.2), a};
+  HostSystems<double> in;
+  std::vector<std::int64_t> offset{0};
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const auto one = random_systems<double>(cells[c], 1, 11 + c);
+    in.append(one);
+    offset.push_back(offset.back() + cells[c].size());
+  }
+  const int leaf = a.size() - 1;
+  in.d[offset[3] + leaf] = 0;  // cell 3: the group of a (its third system)
+  in.d[offset[4] + 49] = 0;    // cell 4: the rest
+  GroupedBatchOptions options;
+  options.min_group_cells = 3;
+  GroupedMultiBatch<double, layouts::FullInterleaved> batch(exec, cells, options);
+  ASSERT_EQ(batch.num_groups(), 1);
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  solve(exec, batch);
+  try {
+    batch.check(exec);
+    FAIL() << "zero pivot not reported";
+  } catch (const SolverError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("cell 3, node " + std::to_string(leaf)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("pivot"), std::string::npos) << msg;
+    EXPECT_EQ(e.system(), 3);
+    EXPECT_EQ(e.node(), leaf);
+  }
+  EXPECT_NO_THROW(batch.check(exec));
+  in.d[offset[3] + leaf] = 1;  // only the rest's cell 4 left
+  batch.fill(exec, in.u, in.l, in.d, in.rhs);
+  solve(exec, batch);
+  try {
+    batch.check(exec);
+    FAIL() << "zero pivot in the rest not reported";
+  } catch (const SolverError& e) {
+    EXPECT_EQ(e.system(), 4) << e.what();
+    EXPECT_EQ(e.node(), 49) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cell 4, node 49"), std::string::npos) << e.what();
+  }
+}
 
 // The same batch solved on every enabled backend agrees to rounding: device code may
 // fuse multiply-adds where host code does not, so agreement is asserted to 1e-13, not

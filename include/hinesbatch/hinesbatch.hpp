@@ -3,6 +3,7 @@
 #include "hinesbatch/core/error.hpp"
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"
+#include "hinesbatch/layouts/grouped_multi_batch.hpp"
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/layouts.hpp"

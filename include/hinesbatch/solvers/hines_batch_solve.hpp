@@ -143,15 +143,13 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
   if (!run(std::integral_constant<int, 0>{})) run(std::integral_constant<int, 1>{});
 }
 
-}  // namespace impl
-
-// Solves every system of the batch in place: rhs becomes the solution and d the
-// eliminated diagonal. Asynchronous on exec (no fence); call batch.check(exec) to turn
-// zero pivots or non-finite values into a SolverError.
+// solve() below, with Auto deciding as if the batch had auto_systems systems: a batch that
+// shares the GPU with others launched beside it (GroupedMultiBatch's groups) is decided by
+// the occupancy of all of them together.
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
-void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
-           const HinesBatch<Scalar, Layout, MemorySpace>& batch,
-           HinesSchedule schedule = HinesSchedule::Auto) {
+void solve_mono(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                const HinesBatch<Scalar, Layout, MemorySpace>& batch, HinesSchedule schedule,
+                long long auto_systems) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "hinesbatch::solve: the batch's memory space is not accessible from exec");
   using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
@@ -163,7 +161,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   if (batch.num_systems() == 0) return;
 
   const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout, Scalar>(
-      schedule, batch.num_nodes(), batch.num_systems(), tree.height());
+      schedule, batch.num_nodes(), auto_systems, tree.height());
   if (resolved == HinesSchedule::SimdTiles) {
     if constexpr (std::is_same<Layout, layouts::BlockInterleaved>::value ||
                   std::is_same<Layout, layouts::FullInterleaved>::value ||
@@ -223,7 +221,7 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   if (resolved == HinesSchedule::PerSystemStaged) {
     impl::solve_staged_shaped(exec, tree.parents(), batch,
                               impl::resolve_staged_shape<ExecutionSpace, Layout, Scalar>(
-                                  schedule, batch.num_nodes(), batch.num_systems(), tree.height()));
+                                  schedule, batch.num_nodes(), auto_systems, tree.height()));
     return;
   }
   // The on-chip schedule addresses a system's nodes by int offsets from its first one.
@@ -284,6 +282,18 @@ void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
                                                 batch.status(), tree.parents(), batch.num_nodes(),
                                                 batch.block_size(), batch.num_systems(), stride});
   }
+}
+
+}  // namespace impl
+
+// Solves every system of the batch in place: rhs becomes the solution and d the
+// eliminated diagonal. Asynchronous on exec (no fence); call batch.check(exec) to turn
+// zero pivots or non-finite values into a SolverError.
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+           const HinesBatch<Scalar, Layout, MemorySpace>& batch,
+           HinesSchedule schedule = HinesSchedule::Auto) {
+  impl::solve_mono(exec, tree, batch, schedule, batch.num_systems());
 }
 
 }  // namespace hinesbatch

@@ -13,7 +13,10 @@
 //    each launch with the scratch its largest cell needs; cells too big for level-0
 //    scratch in level 1.
 //  - TeamPieces: the mono-morphology team schedule's plan (hines_team.hpp).
+// And over a GroupedMultiBatch, each group of cells sharing a tree by the mono-morphology
+// solve, the groups side by side.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -22,8 +25,10 @@
 #include "hinesbatch/core/backend_traits.hpp"
 #include "hinesbatch/core/impl/enum_names.hpp"
 #include "hinesbatch/layouts/branch_batch.hpp"
+#include "hinesbatch/layouts/grouped_multi_batch.hpp"
 #include "hinesbatch/layouts/interleaved_multi_batch.hpp"
 #include "hinesbatch/layouts/packed_multi_batch.hpp"
+#include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/impl/multi_morphology_kernels.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
 
@@ -157,6 +162,55 @@ void solve(const ExecutionSpace& exec, const InterleavedMultiBatch<Scalar, Memor
                        impl::SolveInterleavedMulti<Batch>{
                            batch.u(), batch.l(), batch.d(), batch.rhs(), batch.parents(),
                            batch.sizes(), batch.status(), batch.max_nodes()});
+}
+
+namespace impl {
+
+// How a grouped batch's launches go (the defaults are what solve() does; the benchmarks
+// measure the others).
+struct GroupedLaunch {
+  // Each group on a stream of its own (CUDA), the streams side by side.
+  bool side_by_side = true;
+  // Auto decides each group's schedule as if its tree filled the whole batch (the groups
+  // share the GPU), not by the group's own count.
+  bool auto_by_batch = true;
+  int max_streams = 16;
+};
+
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve_grouped(const ExecutionSpace& exec,
+                   const GroupedMultiBatch<Scalar, Layout, MemorySpace>& batch,
+                   HinesSchedule schedule, const GroupedLaunch& launch) {
+  const int parts = batch.num_groups() + (batch.has_rest() ? 1 : 0);
+  if (parts == 0) return;
+  auto& streams = batch.template launch_streams<ExecutionSpace>();
+  streams.reserve(launch.side_by_side ? std::min(parts, launch.max_streams) : 1);
+  streams.fork(exec);
+  int i = 0;
+  // Largest groups first (the batch keeps them in that order), the rest last.
+  for (const auto& g : batch.groups()) {
+    const long long own = g.batch.num_systems();
+    const long long auto_systems =
+        launch.auto_by_batch ? std::max<long long>(own, batch.num_nodes() / g.tree.size()) : own;
+    solve_mono(streams.space(exec, i++), g.tree, g.batch, schedule, auto_systems);
+  }
+  if (batch.has_rest()) solve(streams.space(exec, i++), batch.rest());
+  streams.join(exec);
+}
+
+}  // namespace impl
+
+// Every group of cells sharing a tree by the mono-morphology solve under `schedule` (Auto:
+// the solver map's table for that tree, decided at the whole batch's size), the rest by the
+// naive interleaved path; on a GPU the groups' launches run side by side on streams of
+// their own, ordered after exec's earlier work and before its later work. Asynchronous on
+// exec; batch.check(exec) names a failing cell by its canonical index.
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve(const ExecutionSpace& exec, const GroupedMultiBatch<Scalar, Layout, MemorySpace>& batch,
+           HinesSchedule schedule = HinesSchedule::Auto) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                "hinesbatch::solve: the batch's memory space is not accessible from exec");
+  impl::solve_grouped(exec, batch, schedule, impl::GroupedLaunch{});
 }
 
 }  // namespace hinesbatch
