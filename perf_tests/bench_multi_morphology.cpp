@@ -140,20 +140,45 @@ const Input& input(const std::string& key, MakeCells make) {
   return *g_input;
 }
 
-template <class View>
-double timed_solve_loop(benchmark::State& state, const Default& exec, const View& d,
-                        const View& rhs, const View& d0, const View& rhs0,
-                        const std::function<void()>& solve_once) {
+// Every timed solve starts from the inputs restore() puts back (untimed).
+void timed_loop(benchmark::State& state, const Default& exec, const std::function<void()>& restore,
+                const std::function<void()>& solve_once) {
   for (auto _ : state) {
-    Kokkos::deep_copy(exec, d, d0);
-    Kokkos::deep_copy(exec, rhs, rhs0);
+    restore();
     exec.fence();
     const auto t0 = Clock::now();
     solve_once();
     exec.fence();
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
   }
-  return 0;
+}
+
+template <class View>
+void timed_solve_loop(benchmark::State& state, const Default& exec, const View& d, const View& rhs,
+                      const View& d0, const View& rhs0, const std::function<void()>& solve_once) {
+  timed_loop(
+      state, exec,
+      [&] {
+        Kokkos::deep_copy(exec, d, d0);
+        Kokkos::deep_copy(exec, rhs, rhs0);
+      },
+      solve_once);
+}
+
+// Proof of work: the largest relative residual of the first, middle and last cell's solution
+// (x in canonical order).
+double sampled_residual(const Input& in, const std::vector<double>& x) {
+  const auto& s = in.sys;
+  std::vector<std::int64_t> offset(in.cells.size() + 1, 0);
+  for (std::size_t c = 0; c < in.cells.size(); ++c) offset[c + 1] = offset[c] + in.cells[c].size();
+  double residual = 0;
+  for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
+    const std::size_t o = static_cast<std::size_t>(offset[c]);
+    residual =
+        std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
+                                             s.d.data() + o, s.rhs.data() + o, x.data() + o));
+  }
+  return residual;
 }
 
 void report(benchmark::State& state, const Input& in, std::size_t allocated) {
@@ -190,19 +215,9 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), batch.d(), r0,
                      [&] { solve(exec, batch, schedule); });
     batch.check(exec);
-    // Proof of work: the residual of the first, middle and last cell.
     std::vector<double> x;
     batch.solution_to_host(exec, x);
-    double residual = 0;
-    std::vector<std::int64_t> offset(in.cells.size() + 1, 0);
-    for (std::size_t c = 0; c < in.cells.size(); ++c)
-      offset[c + 1] = offset[c] + in.cells[c].size();
-    for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
-      const std::size_t o = static_cast<std::size_t>(offset[c]);
-      residual =
-          std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
-                                               s.d.data() + o, s.rhs.data() + o, x.data() + o));
-    }
+    const double residual = sampled_residual(in, x);
     if (!(residual <= 1e-12)) {
       state.SkipWithError(("residual " + std::to_string(residual)).c_str());
       return;
@@ -236,27 +251,16 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
         impl::solve_grouped(exec, batch, HinesSchedule::Auto, launch);
       };
       solve_once();  // block plans are built on a first solve
-      for (auto _ : state) {
-        for (const auto& f : restore) f();
-        exec.fence();
-        const auto t1 = Clock::now();
-        solve_once();
-        exec.fence();
-        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t1).count());
-      }
+      timed_loop(
+          state, exec,
+          [&] {
+            for (const auto& f : restore) f();
+          },
+          solve_once);
       batch.check(exec);
       std::vector<double> x;
       batch.solution_to_host(exec, x);
-      double residual = 0;
-      std::vector<std::int64_t> offset(in.cells.size() + 1, 0);
-      for (std::size_t c = 0; c < in.cells.size(); ++c)
-        offset[c + 1] = offset[c] + in.cells[c].size();
-      for (std::size_t c : {std::size_t(0), in.cells.size() / 2, in.cells.size() - 1}) {
-        const std::size_t o = static_cast<std::size_t>(offset[c]);
-        residual =
-            std::max(residual, relative_residual(in.cells[c], s.u.data() + o, s.l.data() + o,
-                                                 s.d.data() + o, s.rhs.data() + o, x.data() + o));
-      }
+      const double residual = sampled_residual(in, x);
       if (!(residual <= 1e-12)) {
         state.SkipWithError(("residual " + std::to_string(residual)).c_str());
         return;
@@ -282,7 +286,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
       go(layouts::Flat{});
     else
       go(layouts::FullInterleaved{});
-  } else if (path == Path::MonoAuto) {
+  } else if (path == Path::Mono || path == Path::MonoTeam || path == Path::MonoAuto) {
     // Every cell has the first cell's tree (callers use it only where that is true).
     const Tree& tree = in.cells.front();
     HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
@@ -290,28 +294,17 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
     const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
     DeviceTree<Mem> dtree(exec, tree);
-    solve(exec, dtree, batch);  // block plans are built on a first solve
-    exec.fence();
-    timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
-                     [&] { solve(exec, dtree, batch); });
-    batch.check(exec);
-    report(state, in, batch.allocated_bytes());
-    state.SetLabel(to_string(resolve_schedule<Default, layouts::FullInterleaved, double>(
-        HinesSchedule::Auto, tree.size(), batch.num_systems(), tree.height())));
-  } else if (path == Path::Mono || path == Path::MonoTeam) {
-    // Every cell has the first cell's tree (callers use it only where that is true).
-    const Tree& tree = in.cells.front();
-    HinesBatch<double, layouts::FullInterleaved, Mem> batch(static_cast<int>(in.cells.size()),
-                                                            tree.size());
-    batch.fill(exec, s.u, s.l, s.d, s.rhs);
-    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
-    DeviceTree<Mem> dtree(exec, tree);
-    const auto schedule =
-        path == Path::MonoTeam ? HinesSchedule::TeamPerSystem : HinesSchedule::PerSystem;
+    const auto schedule = path == Path::MonoTeam   ? HinesSchedule::TeamPerSystem
+                          : path == Path::MonoAuto ? HinesSchedule::Auto
+                                                   : HinesSchedule::PerSystem;
+    solve(exec, dtree, batch, schedule);  // block plans are built on a first solve
     timed_solve_loop(state, exec, batch.d(), batch.rhs(), d0, r0,
                      [&] { solve(exec, dtree, batch, schedule); });
     batch.check(exec);
     report(state, in, batch.allocated_bytes());
+    if (path == Path::MonoAuto)
+      state.SetLabel(to_string(resolve_schedule<Default, layouts::FullInterleaved, double>(
+          HinesSchedule::Auto, tree.size(), batch.num_systems(), tree.height())));
   } else if (path == Path::Naive || path == Path::NaiveSorted) {
     InterleavedMultiBatch<double, Mem> batch(exec, in.cells, path == Path::NaiveSorted);
     batch.fill(exec, s.u, s.l, s.d, s.rhs);
