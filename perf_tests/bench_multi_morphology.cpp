@@ -200,6 +200,61 @@ View pristine_copy(const View& v) {
   return copy;
 }
 
+// What bounds a grouped solve: each group solved alone on exec (its schedule as the grouped
+// solve decides it, the fastest of 5 runs; counters alone_ms_g<k> in the batch's order and
+// alone_ms_rest, their largest alone_ms_max and sum alone_ms_sum), and the group of the
+// largest tree alone under each schedule (big_ms_<schedule>; big_ms_OwnAuto: Auto decided by
+// the group's own count).
+template <class Batch>
+void alone_times(benchmark::State& state, const Default& exec, const Batch& batch,
+                 const impl::GroupedLaunch& launch,
+                 const std::vector<std::function<void()>>& restore) {
+  auto best_ms = [&](const std::function<void()>& solve_once) {
+    double best = 1e300;
+    for (int rep = 0; rep < 5; ++rep) {
+      for (const auto& f : restore) f();
+      exec.fence();
+      const auto t0 = Clock::now();
+      solve_once();
+      exec.fence();
+      best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    return best;
+  };
+  double most = 0, sum = 0;
+  int k = 0, big = 0;
+  for (const auto& g : batch.groups()) {
+    const long long systems = impl::grouped_auto_systems(batch, g, launch);
+    const double ms =
+        best_ms([&] { impl::solve_mono(exec, g.tree, g.batch, HinesSchedule::Auto, systems); });
+    state.counters["alone_ms_g" + std::to_string(k)] = ms;
+    if (g.tree.size() > batch.groups()[big].tree.size()) big = k;
+    most = std::max(most, ms);
+    sum += ms;
+    ++k;
+  }
+  if (batch.has_rest()) {
+    const double ms = best_ms([&] { solve(exec, batch.rest()); });
+    state.counters["alone_ms_rest"] = ms;
+    most = std::max(most, ms);
+    sum += ms;
+  }
+  state.counters["alone_ms_max"] = most;
+  state.counters["alone_ms_sum"] = sum;
+  if (batch.num_groups() == 0) return;
+  const auto& g = batch.groups()[big];
+  state.counters["big_nodes"] = g.tree.size();
+  state.counters["big_cells"] = g.batch.num_systems();
+  for (const auto schedule :
+       {HinesSchedule::PerSystem, HinesSchedule::PerSystemStaged, HinesSchedule::PerSystemOnChip,
+        HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem, HinesSchedule::BlockPerSystem})
+    state.counters[std::string("big_ms_") + to_string(schedule)] =
+        best_ms([&] { solve(exec, g.tree, g.batch, schedule); });
+  state.counters["big_ms_OwnAuto"] =
+      best_ms([&] { solve(exec, g.tree, g.batch, HinesSchedule::Auto); });
+  batch.check(exec);  // none of these solves met a failure
+}
+
 // Runs one path on the current input set.
 void run_path(benchmark::State& state, const Input& in, Path path) {
   Default exec;
@@ -270,13 +325,11 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
       state.counters["groups"] = batch.num_groups();
       state.counters["rest_cells"] = static_cast<double>(batch.rest_cells().size());
       state.counters["max_rel_residual"] = residual;
+      if (path == Path::Grouped) alone_times(state, exec, batch, launch, restore);
       // The schedule Auto took for the largest group.
       if (batch.num_groups() > 0) {
         const auto& g = batch.groups().front();
-        const long long own = g.batch.num_systems();
-        const long long systems = launch.auto_by_batch
-                                      ? std::max<long long>(own, batch.num_nodes() / g.tree.size())
-                                      : own;
+        const long long systems = impl::grouped_auto_systems(batch, g, launch);
         state.SetLabel(std::string("largest group: ") +
                        to_string(resolve_schedule<Default, decltype(layout), double>(
                            HinesSchedule::Auto, g.tree.size(), systems, g.tree.height())));

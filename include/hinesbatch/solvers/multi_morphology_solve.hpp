@@ -177,6 +177,13 @@ struct GroupedLaunch {
   int max_streams = 16;
 };
 
+// The count of systems Auto decides group g's schedule by (GroupedLaunch::auto_by_batch).
+template <class Batch, class Group>
+long long grouped_auto_systems(const Batch& batch, const Group& g, const GroupedLaunch& launch) {
+  const long long own = g.batch.num_systems();
+  return launch.auto_by_batch ? std::max<long long>(own, batch.num_nodes() / g.tree.size()) : own;
+}
+
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
 void solve_grouped(const ExecutionSpace& exec,
                    const GroupedMultiBatch<Scalar, Layout, MemorySpace>& batch,
@@ -188,12 +195,9 @@ void solve_grouped(const ExecutionSpace& exec,
   streams.fork(exec);
   int i = 0;
   // Largest groups first (the batch keeps them in that order), the rest last.
-  for (const auto& g : batch.groups()) {
-    const long long own = g.batch.num_systems();
-    const long long auto_systems =
-        launch.auto_by_batch ? std::max<long long>(own, batch.num_nodes() / g.tree.size()) : own;
-    solve_mono(streams.space(exec, i++), g.tree, g.batch, schedule, auto_systems);
-  }
+  for (const auto& g : batch.groups())
+    solve_mono(streams.space(exec, i++), g.tree, g.batch, schedule,
+               grouped_auto_systems(batch, g, launch));
   if (batch.has_rest()) solve(streams.space(exec, i++), batch.rest());
   streams.join(exec);
 }
