@@ -18,7 +18,9 @@
 // (GroupedMultiBatch: the cells sharing a tree as one mono-morphology batch under Auto,
 // Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
 // in Flat storage), GroupedInOrder (the groups one after another on one stream) and
-// GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's).
+// GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's); and
+// Multi/RealMixed/25600/MonoSameTrees, the mono-morphology rate of the mix's own trees
+// (bench_mono_same_trees).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -384,6 +386,57 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
   }
 }
 
+// The mono-morphology rate of the mix's own trees: each shared file's tree solved alone as a
+// mono-morphology batch of as many cells as the mix (Full-Interleaved, Auto; the mean of 5
+// solves after an untimed one), and the mix's nodes timed at those rates. The manual time is
+// the sum over the trees of (the mix's nodes of that tree / that tree's rate): what a solver
+// running every cell of the mix at its own tree's mono-morphology rate would take. Counters:
+// each tree's rate in G nodes/s (mono_gnodes_<nodes>).
+void bench_mono_same_trees(benchmark::State& state, int n) {
+  Default exec;
+  const auto kinds = test::real_morphology_trees();
+  if (kinds.empty()) {
+    state.SkipWithError("no input (../shared/morphologies absent?)");
+    return;
+  }
+  double seconds = 0, mix_nodes = 0;
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    const Tree& tree = kinds[k];
+    const auto sys = test::random_systems<double>(tree, n, 31 + k);
+    HinesBatch<double, layouts::FullInterleaved, Mem> batch(n, tree.size());
+    batch.fill(exec, sys.u, sys.l, sys.d, sys.rhs);
+    const auto d0 = pristine_copy(batch.d()), r0 = pristine_copy(batch.rhs());
+    DeviceTree<Mem> dtree(exec, tree);
+    solve(exec, dtree, batch);  // block plans are built on a first solve
+    double solve_seconds = 0;
+    constexpr int kReps = 5;
+    for (int rep = 0; rep < kReps; ++rep) {
+      Kokkos::deep_copy(exec, batch.d(), d0);
+      Kokkos::deep_copy(exec, batch.rhs(), r0);
+      exec.fence();
+      const auto t0 = Clock::now();
+      solve(exec, dtree, batch);
+      exec.fence();
+      solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    batch.check(exec);
+    const double rate = static_cast<double>(n) * tree.size() * kReps / solve_seconds;
+    state.counters["mono_gnodes_" + std::to_string(tree.size())] = rate / 1e9;
+    // The mix cycles the files: cell c has tree c % kinds.size().
+    const double cells =
+        static_cast<double>((n - static_cast<int>(k) + kinds.size() - 1) / kinds.size());
+    mix_nodes += cells * tree.size();
+    seconds += cells * tree.size() / rate;
+    bytes = std::max(bytes, batch.allocated_bytes());
+  }
+  for (auto _ : state) state.SetIterationTime(seconds);
+  const double nodes = mix_nodes;
+  perf::set_counters(state, nodes, 5.0 * sizeof(double) * nodes);
+  state.counters["bytes_allocated"] = static_cast<double>(bytes);
+  state.counters["cells"] = n;
+}
+
 template <class MakeCells>
 void add(const std::string& name, const std::string& key, MakeCells make, Path path) {
   benchmark::RegisterBenchmark((name + "/" + path_name(path)).c_str(),
@@ -465,6 +518,11 @@ bool register_all() {
         },
         Path::MonoAuto);
   }
+  benchmark::RegisterBenchmark("Multi/RealMixed/25600/MonoSameTrees",
+                               [](benchmark::State& state) { bench_mono_same_trees(state, 25600); })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
   for (int n : {25600, 256000}) {
     const std::string base = "Multi/RealCable/" + std::to_string(n);
     for (Path p : grouped)
