@@ -143,16 +143,20 @@ const Input& input(const std::string& key, MakeCells make) {
 }
 
 // Every timed solve starts from the inputs restore() puts back (untimed).
+// Seconds of one solve_once after restore, each fenced apart.
+double timed_once(const Default& exec, const std::function<void()>& restore,
+                  const std::function<void()>& solve_once) {
+  restore();
+  exec.fence();
+  const auto t0 = Clock::now();
+  solve_once();
+  exec.fence();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 void timed_loop(benchmark::State& state, const Default& exec, const std::function<void()>& restore,
                 const std::function<void()>& solve_once) {
-  for (auto _ : state) {
-    restore();
-    exec.fence();
-    const auto t0 = Clock::now();
-    solve_once();
-    exec.fence();
-    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
+  for (auto _ : state) state.SetIterationTime(timed_once(exec, restore, solve_once));
 }
 
 template <class View>
@@ -211,16 +215,13 @@ template <class Batch>
 void alone_times(benchmark::State& state, const Default& exec, const Batch& batch,
                  const impl::GroupedLaunch& launch,
                  const std::vector<std::function<void()>>& restore) {
+  const auto restore_all = [&] {
+    for (const auto& f : restore) f();
+  };
   auto best_ms = [&](const std::function<void()>& solve_once) {
     double best = 1e300;
-    for (int rep = 0; rep < 5; ++rep) {
-      for (const auto& f : restore) f();
-      exec.fence();
-      const auto t0 = Clock::now();
-      solve_once();
-      exec.fence();
-      best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
+    for (int rep = 0; rep < 5; ++rep)
+      best = std::min(best, 1e3 * timed_once(exec, restore_all, solve_once));
     return best;
   };
   double most = 0, sum = 0;
@@ -411,15 +412,14 @@ void bench_mono_same_trees(benchmark::State& state, int n) {
     solve(exec, dtree, batch);  // block plans are built on a first solve
     double solve_seconds = 0;
     constexpr int kReps = 5;
-    for (int rep = 0; rep < kReps; ++rep) {
-      Kokkos::deep_copy(exec, batch.d(), d0);
-      Kokkos::deep_copy(exec, batch.rhs(), r0);
-      exec.fence();
-      const auto t0 = Clock::now();
-      solve(exec, dtree, batch);
-      exec.fence();
-      solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    }
+    for (int rep = 0; rep < kReps; ++rep)
+      solve_seconds += timed_once(
+          exec,
+          [&] {
+            Kokkos::deep_copy(exec, batch.d(), d0);
+            Kokkos::deep_copy(exec, batch.rhs(), r0);
+          },
+          [&] { solve(exec, dtree, batch); });
     batch.check(exec);
     const double rate = static_cast<double>(n) * tree.size() * kReps / solve_seconds;
     state.counters["mono_gnodes_" + std::to_string(tree.size())] = rate / 1e9;

@@ -9,13 +9,17 @@ call A combined them (its combine.py: Flat's kernels are unchanged); and the Hin
     scripts/solver_map.py docs/results/2026-12-04-session34/callA/map --figures /tmp/fig \\
         --tables docs/results/2026-12-04-session34/callA/tables.md \\
         --emit-auto-tables include/hinesbatch/solvers/impl
-(then clang-format -i the tables, and delete map/ again: map.tar holds this call's points)."""
+(then clang-format -i the tables, and delete map/ again: map.tar holds this call's points).
+An argument names another call folder of this session whose Full-Interleaved points to take
+(its map.tar) and where to write map/ (callB/combine.py)."""
 import json
 import lzma
 import os
 import shutil
+import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else \
+    os.path.dirname(os.path.abspath(__file__))
 res = os.path.join(here, "..", "..")
 
 
