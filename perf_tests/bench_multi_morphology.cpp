@@ -2,7 +2,7 @@
 //  - Fig. 6: the mono-morphology kernel on one shared tree against the paths for cells
 //    that all differ (same size, branch ratios 10% and 50%), 25,600 cells.
 //  - Fig. 14: 512-node binary trees of 2, 3 and 4 levels, 256 to 256,000 cells.
-//  - Mixed real cells: the NeuroMorpho files of ../shared (when present), 25,600 and
+//  - Mixed real cells: the NeuroMorpho files of ../shared (when present), 1,000 to
 //    256,000 cells: RealMixed one node per SWC point with random systems (the paper's
 //    input), RealCable the same files as the simulation discretises them (Import3d's
 //    sections, NEURON's compartments at d_lambda 0.1) with the simulation's matrix
@@ -19,8 +19,8 @@
 // Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
 // in Flat storage), GroupedInOrder (the groups one after another on one stream) and
 // GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's); and
-// Multi/RealMixed/25600/MonoSameTrees, the mono-morphology rate of the mix's own trees
-// (bench_mono_same_trees).
+// Multi/RealMixed/<cells>/MonoSameTrees (to 25,600 cells), the mono-morphology rate of the mix's
+// own trees (bench_mono_same_trees).
 //
 // Byte model: 5 x sizeof(T) bytes per node (read u, l, d, rhs, write x), as the
 // mono-morphology benchmarks; per-cell parent arrays and branch metadata are not counted,
@@ -489,7 +489,9 @@ bool register_all() {
   // Mixed real cells (the ThomasBatch paper's motivation): the files cycled.
   const Path grouped[] = {Path::Grouped, Path::GroupedFlat, Path::GroupedInOrder,
                           Path::GroupedOwnAuto};
-  for (int n : {25600, 256000}) {
+  // The counts make a map over batch sizes: about 2^20, 2^23, 2^25, 2^27 and 2^28 nodes.
+  const int counts[] = {1000, 6400, 25600, 102400, 256000};
+  for (int n : counts) {
     const std::string base = "Multi/RealMixed/" + std::to_string(n);
     const auto mixed = [n] {
       const auto kinds = test::real_morphology_trees();
@@ -518,12 +520,15 @@ bool register_all() {
         },
         Path::MonoAuto);
   }
-  benchmark::RegisterBenchmark("Multi/RealMixed/25600/MonoSameTrees",
-                               [](benchmark::State& state) { bench_mono_same_trees(state, 25600); })
-      ->UseManualTime()
-      ->Iterations(1)
-      ->Unit(benchmark::kMillisecond);
-  for (int n : {25600, 256000}) {
+  // The mix's own trees each alone (random systems made on the host: at most 25,600 cells).
+  for (int n : {1000, 6400, 25600})
+    benchmark::RegisterBenchmark(
+        ("Multi/RealMixed/" + std::to_string(n) + "/MonoSameTrees").c_str(),
+        [n](benchmark::State& state) { bench_mono_same_trees(state, n); })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  for (int n : counts) {
     const std::string base = "Multi/RealCable/" + std::to_string(n);
     for (Path p : grouped)
       add(

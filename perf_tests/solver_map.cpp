@@ -6,6 +6,8 @@
 // Names (one benchmark per point; filter with --benchmark_filter):
 //   Thomas/<backend>/<layout>/<schedule>/m:<rows>/total:<log2 rows in the batch>
 //   Hines/<backend>/<layout>/<schedule>/<tree>/n:<nodes>/total:<log2 nodes in the batch>
+//   ThomasV/<backend>/<layout>/<schedule>/<cp|ncp|packed>-<half|full>/m:<largest rows>/
+//     total:<log2 of the batch's real rows>
 // backend: Device (the default execution space) or Host (the default host space, all its
 // threads); layout: Flat or FullInterleaved; schedule: Auto or one of the enum's values
 // (TeamPerSystemInMemory from m = 1,000 on).
@@ -14,7 +16,7 @@
 // reported as skipped with the refusal, never as a time.
 //
 // Options (before Google Benchmark's own):
-//   --map-families=thomas,hines   which families
+//   --map-families=thomas,hines   which families (also thomasv: ThomasVBatch, below)
 //   --map-backends=device,host    which backends
 //   --map-totals=20,22,24,26,28   log2 of the rows / nodes in one batch (device)
 //   --map-host-totals=20,22,24    the same for the host backend
@@ -24,6 +26,9 @@
 //                                 also "compartments": every shared cell as the simulator
 //                                 solves it, NEURON's sections in segments of at most 20 um
 //                                 (trees Auto's table was not made from)
+//   --map-vrows=4,16,...          ThomasVBatch's largest sizes (m_max)
+//   --map-vspreads=half,full      its sizes uniform in [m_max / 2, m_max] or [1, m_max]
+//   --map-vvariants=cp,ncp,packed padded storage computing the padding, or not; packed
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
 //   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
 //   --map-two-pass-shapes=1,2,... the two-pass block forced to a number of warps a block
@@ -89,6 +94,12 @@ struct MapOptions {
                         127,  128,  129,  160,  200,   255,   256,   257,   300,  384,
                         500,  511,  512,  513,  700,   1000,  1024,  1500,  2000, 3000,
                         4096, 5000, 8192, 8193, 10000, 20000, 50000, 100000};
+  // ThomasVBatch (family "thomasv"): the largest sizes m_max, how sizes spread below it
+  // (half: [m_max / 2, m_max]; full: [1, m_max]) and the storages (cp, ncp, packed).
+  std::vector<int> vrows{4,   16,   31,   64,   100,  129,   256,   300,
+                         512, 1000, 2000, 4096, 8193, 20000, 100000};
+  std::vector<std::string> vspreads{"half", "full"};
+  std::vector<std::string> vvariants{"cp", "ncp", "packed"};
   std::vector<std::string> trees{"classes", "real", "chain", "star", "random"};
   int reps = 3;
   std::string export_trees;  // write the Hines trees as a peers' cell file and stop
@@ -181,6 +192,20 @@ void solve_staged_shape(const Exec& exec, const Tree& tree, const Batch& batch, 
   throw std::invalid_argument("unknown staged shape " + std::to_string(shape));
 }
 
+// ThomasVBatch's storages and spreads of sizes (the thomasv family, below).
+enum class VVariant { ComputingPadding, NoComputingPadding, Packed };
+VVariant vvariant_of(const std::string& text) {
+  if (text == "cp") return VVariant::ComputingPadding;
+  if (text == "ncp") return VVariant::NoComputingPadding;
+  if (text == "packed") return VVariant::Packed;
+  throw std::invalid_argument("--map-vvariants: '" + text + "' is not cp, ncp or packed");
+}
+int vspread_low(const std::string& spread, int m_max) {
+  if (spread == "half") return (m_max + 1) / 2;
+  if (spread == "full") return 1;
+  throw std::invalid_argument("--map-vspreads: '" + spread + "' is not half or full");
+}
+
 // Takes the --map-* options out of argv (Google Benchmark refuses what it does not know).
 MapOptions parse_map_options(int& argc, char** argv) {
   MapOptions o;
@@ -205,7 +230,15 @@ MapOptions parse_map_options(int& argc, char** argv) {
       o.host_totals = split_ints(value, key);
     else if (key == "--map-rows")
       o.rows = split_ints(value, key);
-    else if (key == "--map-trees")
+    else if (key == "--map-vrows")
+      o.vrows = split_ints(value, key);
+    else if (key == "--map-vspreads") {
+      o.vspreads = split(value);
+      for (const auto& v : o.vspreads) vspread_low(v, 2);
+    } else if (key == "--map-vvariants") {
+      o.vvariants = split(value);
+      for (const auto& v : o.vvariants) vvariant_of(v);
+    } else if (key == "--map-trees")
       o.trees = value == "all" ? MapOptions{}.trees : split(value);
     else if (key == "--map-export")
       o.export_trees = value;
@@ -413,6 +446,194 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
   state.counters["rows"] = m;
   state.counters["systems"] = N;
   state.SetLabel(to_string(impl::resolve_schedule<Exec, Layout, double>(schedule, m, N)));
+}
+
+// ------------------------------------------------------------ tridiagonal, different sizes
+
+// ThomasVBatch (systems of different sizes): the padded storage's two ways through the
+// padding (CP: every system runs all m_max rows, the padding made identity rows by
+// pad_vbatch; NCP: each system stops at its size, the padding never read) and packed
+// storage (Flat, the systems back to back). Sizes uniform in [ceil(m_max / 2), m_max]
+// ("half") or in [1, m_max] ("full"); the batch's real rows (the counted items) about
+// 2^total. NCP's padding holds NaN, so a schedule that used it would fail the residual.
+// Row i of system s (of size rows) of a map ThomasVBatch: the same numbers in every storage.
+struct VRow {
+  double a, b, c, d;
+};
+KOKKOS_INLINE_FUNCTION VRow vrow(std::uint64_t seed, int m, int s, int i, int size) {
+  const std::size_t e = static_cast<std::size_t>(s) * m + i;
+  VRow r;
+  r.a = i == 0 ? 0.0 : hash_unit(seed, 4 * e);
+  r.c = i == size - 1 ? 0.0 : hash_unit(seed, 4 * e + 1);
+  const double h = hash_unit(seed, 4 * e + 2);
+  r.b = (h < 0 ? -1.0 : 1.0) * (abs_of(r.a) + abs_of(r.c) + 0.6 + 0.5 * h);
+  r.d = hash_unit(seed, 4 * e + 3);
+  return r;
+}
+
+template <class Exec, class Layout>
+void BM_ThomasV(benchmark::State& state, ThomasSchedule schedule, VVariant variant, int low, int m,
+                long long total) {
+  using Mem = typename Exec::memory_space;
+  using KL = typename KokkosLayoutOf<Layout>::type;
+  using V = Kokkos::View<double**, KL, Mem>;
+  using V1 = Kokkos::View<double*, Mem>;
+  const Exec exec;
+  const double mean = 0.5 * (low + m);
+  const long long n_sys = std::max<long long>(1, static_cast<long long>(double(total) / mean));
+  if (n_sys > std::numeric_limits<int>::max()) {
+    state.SkipWithError("too many systems for an int count");
+    return;
+  }
+  const int N = static_cast<int>(n_sys);
+  Kokkos::View<int*, Mem> sizes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "map_vsizes"), N);
+  const std::uint64_t seed = 2000003ull * m + N + low;
+  const int span = m - low + 1;
+  Kokkos::parallel_for(
+      "map_vsizes", Kokkos::RangePolicy<Exec>(exec, 0, N), KOKKOS_LAMBDA(int s) {
+        const double u = 0.5 * (hash_unit(seed, s) + 1.0);  // [0, 1)
+        const int k = static_cast<int>(u * span);
+        sizes(s) = low + (k < span ? k : span - 1);
+      });
+  Kokkos::View<long long*, Mem> offsets("map_voffsets", N + 1);
+  long long rows = 0;
+  Kokkos::parallel_scan(
+      "map_voffsets", Kokkos::RangePolicy<Exec>(exec, 0, N),
+      KOKKOS_LAMBDA(int s, long long& acc, bool final) {
+        acc += sizes(s);
+        if (final) offsets(s + 1) = acc;
+      },
+      rows);
+  exec.fence();
+  auto& pool = BufferPool<Mem>::instance();
+  auto status = make_thomas_status(exec);
+  double worst = 0, scale = 0;
+  try {
+    if (variant == VVariant::Packed) {
+      const std::size_t len = static_cast<std::size_t>(rows);
+      V1 a(pool.get(0, len), len), b(pool.get(1, len), len), c(pool.get(2, len), len),
+          d(pool.get(3, len), len), c0(pool.get(4, len), len), d0(pool.get(5, len), len);
+      Kokkos::parallel_for(
+          "map_fill_thomasv_packed", Kokkos::RangePolicy<Exec>(exec, 0, N), KOKKOS_LAMBDA(int s) {
+            const long long o = offsets(s);
+            for (int i = 0; i < sizes(s); ++i) {
+              const VRow r = vrow(seed, m, s, i, sizes(s));
+              a(o + i) = r.a;
+              b(o + i) = r.b;
+              c0(o + i) = r.c;
+              d0(o + i) = r.d;
+            }
+          });
+      time_solves(
+          state, exec,
+          [&] {
+            Kokkos::deep_copy(exec, c, c0);
+            Kokkos::deep_copy(exec, d, d0);
+          },
+          [&] { thomas_vbatch_packed(exec, a, b, c, d, offsets, status, schedule); });
+      exec.fence();
+      check_thomas_status(exec, status, offsets);
+      Kokkos::parallel_reduce(
+          "map_residual_thomasv_packed", Kokkos::RangePolicy<Exec>(exec, 0, N),
+          KOKKOS_LAMBDA(int s, double& w) {
+            const long long o = offsets(s);
+            const int n = sizes(s);
+            for (int i = 0; i < n; ++i) {
+              double r = b(o + i) * d(o + i) - d0(o + i);
+              if (i > 0) r += a(o + i) * d(o + i - 1);
+              if (i < n - 1) r += c0(o + i) * d(o + i + 1);
+              w = max_of(w, abs_of(r));
+            }
+          },
+          Kokkos::Max<double>(worst));
+      Kokkos::parallel_reduce(
+          "map_scale_thomasv_packed", Kokkos::RangePolicy<Exec>(exec, 0, len),
+          KOKKOS_LAMBDA(std::size_t e, double& w) { w = max_of(w, abs_of(d0(e))); },
+          Kokkos::Max<double>(scale));
+    } else {
+      const std::size_t len = static_cast<std::size_t>(N) * m;
+      V a(pool.get(0, len), N, m), b(pool.get(1, len), N, m), c(pool.get(2, len), N, m),
+          d(pool.get(3, len), N, m), c0(pool.get(4, len), N, m), d0(pool.get(5, len), N, m);
+      const double poison =
+          variant == VVariant::NoComputingPadding ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+      Kokkos::parallel_for(
+          "map_fill_thomasv", Kokkos::RangePolicy<Exec>(exec, 0, len),
+          KOKKOS_LAMBDA(std::size_t e) {
+            const int s = static_cast<int>(e / m), i = static_cast<int>(e % m);
+            if (i < sizes(s)) {
+              const VRow r = vrow(seed, m, s, i, sizes(s));
+              a(s, i) = r.a;
+              b(s, i) = r.b;
+              c0(s, i) = r.c;
+              d0(s, i) = r.d;
+            } else {
+              a(s, i) = b(s, i) = c0(s, i) = d0(s, i) = poison;
+            }
+          });
+      if (variant == VVariant::ComputingPadding) pad_vbatch(exec, a, b, c0, d0, sizes);
+      time_solves(
+          state, exec,
+          [&] {
+            Kokkos::deep_copy(exec, c, c0);
+            Kokkos::deep_copy(exec, d, d0);
+          },
+          [&] {
+            if (variant == VVariant::ComputingPadding)
+              thomas_vbatch_computing_padding(exec, a, b, c, d, sizes, status, schedule);
+            else
+              thomas_vbatch_no_computing_padding(exec, a, b, c, d, sizes, status, schedule);
+          });
+      exec.fence();
+      check_thomas_status(exec, status, m);
+      Kokkos::parallel_reduce(
+          "map_residual_thomasv", Kokkos::RangePolicy<Exec>(exec, 0, len),
+          KOKKOS_LAMBDA(std::size_t e, double& w) {
+            const int s = static_cast<int>(e / m), i = static_cast<int>(e % m), n = sizes(s);
+            if (i >= n) return;
+            double r = b(s, i) * d(s, i) - d0(s, i);
+            if (i > 0) r += a(s, i) * d(s, i - 1);
+            if (i < n - 1) r += c0(s, i) * d(s, i + 1);
+            w = max_of(w, abs_of(r));
+          },
+          Kokkos::Max<double>(worst));
+      Kokkos::parallel_reduce(
+          "map_scale_thomasv", Kokkos::RangePolicy<Exec>(exec, 0, len),
+          KOKKOS_LAMBDA(std::size_t e, double& w) {
+            if (static_cast<int>(e % m) < sizes(e / m)) w = max_of(w, abs_of(d0(e / m, e % m)));
+          },
+          Kokkos::Max<double>(scale));
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const double rel = worst / scale;
+  if (!(rel < 1e-8)) {
+    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+    return;
+  }
+  set_map_counters(state, double(rows), perf::copy_bandwidth_of<Exec>());
+  state.counters["max_rel_residual"] = rel;
+  state.counters["rows"] = m;
+  state.counters["systems"] = N;
+  state.counters["mean_rows"] = double(rows) / N;
+  if (variant == VVariant::Packed) {
+    int largest = 0;
+    Kokkos::parallel_reduce(
+        "map_vlargest", Kokkos::RangePolicy<Exec>(exec, 0, N),
+        KOKKOS_LAMBDA(int s, int& w) { w = sizes(s) > w ? sizes(s) : w; },
+        Kokkos::Max<int>(largest));
+    state.SetLabel(
+        to_string(impl::resolve_packed_schedule<Exec, double>(schedule, largest, rows, N)));
+  } else if (variant == VVariant::ComputingPadding) {
+    state.SetLabel(to_string(
+        impl::resolve_vbatch_schedule<impl::RowCount::ComputingPadding, Exec, Layout, double>(
+            schedule, m, N)));
+  } else {
+    state.SetLabel(to_string(
+        impl::resolve_vbatch_schedule<impl::RowCount::NoComputingPadding, Exec, Layout, double>(
+            schedule, m, N)));
+  }
 }
 
 // -------------------------------------------------------------------------------- Hines
@@ -651,6 +872,45 @@ void register_thomas(const MapOptions& o, const std::string& backend,
       }
 }
 
+// "ThomasV/<backend>/<layout>/<schedule>/<variant>-<spread>/m:<m_max>/total:<t>".
+template <class Layout>
+std::string thomasv_point(const std::string& backend, const std::string& schedule,
+                          const std::string& kind, int m, int t) {
+  return "ThomasV/" + backend + "/" + Layout::name + "/" + schedule + "/" + kind +
+         "/m:" + std::to_string(m) + "/total:" + std::to_string(t);
+}
+
+template <class Exec, class Layout>
+void register_thomasv(const MapOptions& o, const std::string& backend,
+                      const std::vector<int>& totals) {
+  constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
+  for (const auto& vtext : o.vvariants)
+    for (const auto& spread : o.vspreads)
+      for (int t : totals)
+        for (int m : o.vrows)
+          for (auto s : {ThomasSchedule::Auto, ThomasSchedule::PerSystem,
+                         ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
+                         ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory,
+                         ThomasSchedule::SimdTiles, ThomasSchedule::TeamPerSystemTwoPass}) {
+            const VVariant v = vvariant_of(vtext);
+            if (m > (1ll << t)) continue;
+            // Packed storage is its own (Flat) layout, solved by a thread or a warp a system.
+            if (v == VVariant::Packed &&
+                (!flat || (s != ThomasSchedule::Auto && s != ThomasSchedule::PerSystem &&
+                           s != ThomasSchedule::WarpPerSystem)))
+              continue;
+            if (s == ThomasSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
+            if (s == ThomasSchedule::TeamPerSystemInMemory && m < 1000) continue;
+            if (s == ThomasSchedule::TeamPerSystemTwoPass && m < 256) continue;
+            const int low = vspread_low(spread, m);
+            register_point(o,
+                           thomasv_point<Layout>(backend, to_string(s), vtext + "-" + spread, m, t),
+                           [s, v, low, m, t](benchmark::State& st) {
+                             BM_ThomasV<Exec, Layout>(st, s, v, low, m, 1ll << t);
+                           });
+          }
+}
+
 template <class Exec, class Layout>
 void register_hines(const MapOptions& o, const std::string& backend, const std::vector<int>& totals,
                     const std::vector<MapTree>& trees) {
@@ -700,6 +960,10 @@ void register_backend(const MapOptions& o, const std::string& backend,
   if (has("thomas")) {
     register_thomas<Exec, layouts::Flat>(o, backend, totals);
     register_thomas<Exec, layouts::FullInterleaved>(o, backend, totals);
+  }
+  if (has("thomasv")) {
+    register_thomasv<Exec, layouts::Flat>(o, backend, totals);
+    register_thomasv<Exec, layouts::FullInterleaved>(o, backend, totals);
   }
   if (has("hines")) {
     // Layout-major inside a tree would rebuild the plans; interleave layouts per tree.

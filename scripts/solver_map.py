@@ -5,6 +5,7 @@
 
 RESULTS_DIR holds what scripts/gpu/solver-map.sh wrote:
   map_device.json, map_host.json   Google Benchmark JSON of hinesbatch_solver_map
+                                   (families Thomas, ThomasV and Hines)
   peers_map.json                   cusparse_tridiagonal --pairs (cuSPARSE, cuThomasBatch)
   hines_peers_map.json             hines_peers --classes map_trees.bin --totals
   map_trees.txt                    the classK -> tree name table of map_trees.bin (key, name,
@@ -31,8 +32,10 @@ Point = collections.namedtuple(
     "Point", "family backend layout schedule size tree total systems rate frac resolved error height",
     defaults=(0,))
 
-NAME = re.compile(r"^(Thomas|Hines)/(Device|Host)/(Flat|FullInterleaved)/(\w+)(?:@(?P<shape>\w+))?/"
-                  r"(?:(?P<tree>[^/]+)/n:(?P<n>\d+)|m:(?P<m>\d+))/total:(?P<t>\d+)")
+# ThomasV (ThomasVBatch) names its storage and spread of sizes where Hines names its tree
+# ("cp-half/m:300"), and its largest size as m.
+NAME = re.compile(r"^(Thomas|ThomasV|Hines)/(Device|Host)/(Flat|FullInterleaved)/(\w+)(?:@(?P<shape>\w+))?/"
+                  r"(?:(?P<tree>[^/]+)/(?:n|m):(?P<n>\d+)|m:(?P<m>\d+))/total:(?P<t>\d+)")
 
 
 def open_raw(path):
@@ -151,7 +154,7 @@ def best_schedule(cell):
 def analyse(points, peers):
     """Per point: Auto's floor fraction, Auto / best schedule, Auto / best peer."""
     rows = []
-    for family in ("Thomas", "Hines"):
+    for family in ("Thomas", "ThomasV", "Hines"):
         for backend in ("Device", "Host"):
             for layout in ("Flat", "FullInterleaved"):
                 cols, totals, by = grid(points, family, backend, layout)
@@ -185,7 +188,9 @@ def plot(rows, figures):
     for r in rows:
         groups[(r["family"], r["backend"], r["layout"])].append(r)
     for (family, backend, layout), rs in sorted(groups.items()):
-        cols = sorted({(r["size"], r["tree"]) for r in rs})
+        # ThomasV's columns storage by storage (its "tree"), each by size.
+        cols = sorted({(r["size"], r["tree"]) for r in rs},
+                      key=lambda c: (c[1], c[0]) if family == "ThomasV" else c)
         totals = sorted({r["total"] for r in rs})
         at = {((r["size"], r["tree"]), r["total"]): r for r in rs}
         panels = [("Auto / copy floor", "auto_frac", 0.0, 1.0, "viridis"),
@@ -216,7 +221,9 @@ def plot(rows, figures):
             ax.set_ylabel("rows/nodes per batch", fontsize=6)
             ax.set_title(f"{family} {backend} {layout}: {title}", fontsize=8)
             fig.colorbar(im, ax=ax, fraction=0.02, pad=0.01)
-        axes[-1, 0].set_xlabel("rows per system (m)" if family == "Thomas" else "tree, nodes", fontsize=7)
+        axes[-1, 0].set_xlabel({"Thomas": "rows per system (m)",
+                                "ThomasV": "storage-spread of sizes, largest rows (m_max)"}.get(
+                                    family, "tree, nodes"), fontsize=7)
         fig.tight_layout()
         name = f"solver_map_{family.lower()}_{backend.lower()}_{layout.lower()}.png"
         fig.savefig(os.path.join(figures, name), dpi=150)
@@ -295,6 +302,20 @@ def staged_candidates(layout, cell):
     return out
 
 
+def vbatch_table_point(p):
+    """A ThomasV map point as Auto's ThomasVBatch tables see it: one table per layout and
+    storage ("FlatCp", "FullInterleavedNcp", ...: computing the padding or not favour
+    different schedules), looked up by the systems and their padded size m_max, so its total
+    is the padded rows, log2 rounded; and one for packed storage ("Packed"), looked up before
+    any pass over the offsets, by the mean size (the batch's rows over its systems) and the
+    rows."""
+    storage = p.tree.split("-")[0]
+    if storage == "packed":
+        return p._replace(layout="Packed", size=max(1, int(round(2 ** p.total / max(1, p.systems)))))
+    return p._replace(layout=p.layout + storage.capitalize(),
+                      total=int(round(math.log2(max(1, p.systems) * p.size))))
+
+
 def auto_table(points, keep_within=0.95):
     """The schedule Auto should take at each measured device point (family, layout, size,
     height, batch total): over the systems measured there (trees of one size and height), the
@@ -305,6 +326,8 @@ def auto_table(points, keep_within=0.95):
     for p in points:
         if p.backend != "Device" or p.error or p.rate <= 0:
             continue
+        if p.family == "ThomasV":
+            p = vbatch_table_point(p)
         if p.family == "Hines" and p.height <= 0:
             sys.exit(f"solver_map.py: no height for the tree {p.tree} of {p.size} nodes "
                      "(neither a 'height' counter in the map nor a map_trees.txt beside it)")
@@ -334,9 +357,15 @@ def auto_table(points, keep_within=0.95):
 
 
 def emit_auto_tables(table, folder, source):
-    """impl/auto_thomas_table.hpp and impl/auto_hines_table.hpp in folder."""
+    """impl/auto_thomas_table.hpp, impl/auto_thomas_vbatch_table.hpp and
+    impl/auto_hines_table.hpp in folder, each where the map has that family's points."""
+    written = []
     for family, enum, header in (("Thomas", "ThomasSchedule", "thomas_schedule.hpp"),
+                                 ("ThomasV", "ThomasSchedule", "thomas_schedule.hpp"),
                                  ("Hines", "HinesSchedule", "hines_schedule.hpp")):
+        # A map of some families only rewrites their tables.
+        if not any(f == family for f, _ in table):
+            continue
         point = f"AutoTreePoint<{enum}, StagedShape>" if family == "Hines" else \
             f"AutoSchedulePoint<{enum}>"
         shape_header = ["#include \"hinesbatch/solvers/impl/hines_staged_shape.hpp\""] \
@@ -353,7 +382,15 @@ def emit_auto_tables(table, folder, source):
                  f"#include \"hinesbatch/solvers/{header}\"",
                  "",
                  "namespace hinesbatch::impl {", ""]
-        for layout in ("Flat", "FullInterleaved"):
+        layouts = ("FlatCp", "FlatNcp", "FullInterleavedCp", "FullInterleavedNcp", "Packed") \
+            if family == "ThomasV" else ("Flat", "FullInterleaved")
+        if family == "ThomasV":
+            lines[1:6] = ["// Generated by scripts/solver_map.py --emit-auto-tables from the ThomasVBatch map in",
+                          f"// {source} (fp64): at each measured point",
+                          "// (m_max and log2 of the padded rows N * m_max; in packed storage the mean size and",
+                          "// log2 of the rows), the schedule Auto takes on GPUs for double ThomasVBatch solves",
+                          "// (docs/SOLVER_MAP.md). Regenerate it from a new map; do not edit it by hand."]
+        for layout in layouts:
             pts = table.get((family, layout), [])
             if not pts:
                 sys.exit(f"solver_map.py: no {family} {layout} device points for the Auto table")
@@ -371,8 +408,12 @@ def emit_auto_tables(table, folder, source):
             lines.append("};")
             lines.append("")
         lines.append("}  // namespace hinesbatch::impl")
-        with open(os.path.join(folder, f"auto_{family.lower()}_table.hpp"), "w") as f:
+        name = "auto_thomas_vbatch_table.hpp" if family == "ThomasV" else \
+            f"auto_{family.lower()}_table.hpp"
+        with open(os.path.join(folder, name), "w") as f:
             f.write("\n".join(lines) + "\n")
+        written.append(name)
+    print("auto tables:", ", ".join(written) or "none", file=sys.stderr)
 
 
 def main():
@@ -381,8 +422,9 @@ def main():
     ap.add_argument("--figures", default="docs/figures")
     ap.add_argument("--tables", default=None)
     ap.add_argument("--emit-auto-tables", default=None, metavar="FOLDER",
-                    help="write the C++ tables Auto reads on GPUs, auto_thomas_table.hpp and "
-                         "auto_hines_table.hpp, into FOLDER (include/hinesbatch/solvers/impl)")
+                    help="write the C++ tables Auto reads on GPUs, auto_thomas_table.hpp, "
+                         "auto_thomas_vbatch_table.hpp and auto_hines_table.hpp (those of the "
+                         "families the map has), into FOLDER (include/hinesbatch/solvers/impl)")
     a = ap.parse_args()
     points, context = [], {}
     for f in ("map_device.json", "map_host.json"):

@@ -251,6 +251,13 @@ TYPED_TEST(ThomasBatchTest, VBatchBothVariantsAgree) {
     this->check_vbatch(1, 1, 1, schedule);
     this->check_vbatch(2, 2, 32, schedule);
   }
+  // Batches where Auto's ThomasVBatch tables choose differently for the padding computed or
+  // not, and between one thread and a warp or team a system (GPUs only: hosts have no table).
+  if (!is_host_backend<typename TestFixture::E>()) {
+    this->check_vbatch(20000, 16, 32);
+    this->check_vbatch(3000, 300, 32);
+    this->check_vbatch(200, 9000, 32);
+  }
 }
 
 }  // namespace

@@ -41,18 +41,21 @@ TYPED_TEST(ThomasPackedTest, MatchesReference) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   E exec;
-  const std::vector<std::pair<int, int>> cases{
-      {1000, 512}, {33, 3}, {1, 1}, {2, 2}, {100, 1024}, {70, 40}, {40, 200}, {3, 8192}, {4, 9000}};
+  const std::vector<std::pair<int, int>> cases{{1000, 512}, {33, 3},    {1, 1},    {2, 2},
+                                               {100, 1024}, {70, 40},   {40, 200}, {3, 8192},
+                                               {4, 9000},   {20000, 16}};
   for (const auto schedule :
        {ThomasSchedule::PerSystem, ThomasSchedule::WarpPerSystem, ThomasSchedule::Auto})
     for (const auto& [num_systems, max_size] : cases) {
-      // c holds c' only where the one-thread kernel ran (the warp schedule takes <= 8,192 rows).
-      const bool c_prime = schedule == ThomasSchedule::PerSystem || max_size > impl::kWarpMaxRows ||
-                           (schedule == ThomasSchedule::Auto && is_host_backend<E>());
       const auto sys = random_tridiagonal<T>(
           this->random_sizes(num_systems, max_size, this->next_seed()), this->next_seed());
       auto a = this->rows_view(sys.a), b = this->rows_view(sys.b), c = this->rows_view(sys.c),
            d = this->rows_view(sys.d);
+      // c holds c' only where the one-thread kernel ran (the warp schedule takes <= 8,192 rows;
+      // Auto on GPUs the table for packed storage).
+      const bool c_prime =
+          impl::resolve_packed_schedule<E, T>(schedule, sys.max_size(), a.extent(0), num_systems) ==
+          ThomasSchedule::PerSystem;
       auto offsets = this->offsets_view(sys.offsets);
       auto status = make_thomas_status(exec);
       thomas_vbatch_packed(exec, a, b, c, d, offsets, status, schedule);

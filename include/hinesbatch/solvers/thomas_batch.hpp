@@ -77,6 +77,9 @@ void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV
 // on the device: a system with sizes(s) outside [1, m_max] is not solved and is reported
 // through the status (check_thomas_status throws InputError naming it). Callers without a
 // status, or who want the error before solving, can call check_vbatch_sizes() (fences).
+// Auto on GPUs (double, Flat and Full-Interleaved): the schedule measured fastest for
+// ThomasVBatch nearest to m_max and the padded rows, computing the padding or not (their
+// own tables: impl/auto_thomas_vbatch_table.hpp, docs/SOLVER_MAP.md); otherwise ThomasBatch's.
 
 // Sets the padding rows of every system to identity rows: rows sizes(s)..m_max-1 get
 // b = 1 and a = c = d = 0, and c(sizes(s) - 1) = 0 (that c is ignored by the system
@@ -152,8 +155,11 @@ void thomas_vbatch_no_computing_padding(const ExecutionSpace& exec, const AV& a,
 // variant): a, b, c, d are rank-1 Views of all systems back to back, system s in rows
 // [offsets(s), offsets(s+1)) (offsets has N + 1 entries, offsets(0) usually 0). Overwrites d
 // over each system's rows with its solution and, with ThomasSchedule::PerSystem, c over all but
-// its last row with c'. Auto: WarpPerSystem on GPUs when no system has more than 8,192 rows
-// (one pass over the offsets finds out), PerSystem otherwise.
+// its last row with c'. Auto on GPUs: in double the ThomasVBatch map's table for packed
+// storage by the mean size (rows over systems) and the rows (PerSystem for small systems,
+// WarpPerSystem from about 100 rows), in float WarpPerSystem; PerSystem on hosts. The warp
+// schedule takes up to 8,192 rows a system (one pass over the offsets finds the largest;
+// PerSystem past it).
 // Rows outside every system are untouched. A system with an empty, reversed or out-of-range
 // row range is not solved and is reported through the status; failures are recorded at
 // flat index offsets(s) + row (check_thomas_status(exec, status, offsets) decodes them).

@@ -18,6 +18,7 @@
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
 #include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
+#include "hinesbatch/solvers/impl/auto_thomas_vbatch_table.hpp"
 #include "hinesbatch/solvers/impl/thomas_kernels.hpp"
 #include "hinesbatch/solvers/impl/thomas_simd_tiles_kernels.hpp"
 #include "hinesbatch/solvers/impl/thomas_storage.hpp"
@@ -588,6 +589,60 @@ void check_padded_extents(const char* where, const DV& d, const SizesView& sizes
     throw InputError(std::string(where) + ": padded storage has no rows", {}, 0, "0");
 }
 
+// The schedule a padded ThomasVBatch of n systems of at most m_max rows runs. Auto on GPUs
+// (double, Flat or Full-Interleaved): the ThomasVBatch map's table for that storage, by m_max
+// and the padded rows (computing the padding or not favour different schedules: every thread
+// sweeping m_max rows keeps one thread per system coalesced, systems stopping at their own
+// sizes diverge; docs/SOLVER_MAP.md); otherwise what ThomasBatch takes at m_max.
+template <RowCount kRows, class ExecutionSpace, class Layout, class Scalar>
+ThomasSchedule resolve_vbatch_schedule(ThomasSchedule schedule, int m_max, long long n) {
+  constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
+  constexpr bool interleaved = std::is_same<Layout, layouts::FullInterleaved>::value;
+  constexpr bool cp = kRows == RowCount::ComputingPadding;
+  if (schedule == ThomasSchedule::Auto && !is_host_backend<ExecutionSpace>() &&
+      std::is_same<Scalar, double>::value && (flat || interleaved)) {
+    const int m = m_max < 1 ? 1 : m_max;
+    if (flat)
+      schedule = cp ? nearest_auto_schedule(kThomasVAutoFlatCp, m, n)
+                    : nearest_auto_schedule(kThomasVAutoFlatNcp, m, n);
+    else
+      schedule = cp ? nearest_auto_schedule(kThomasVAutoFullInterleavedCp, m, n)
+                    : nearest_auto_schedule(kThomasVAutoFullInterleavedNcp, m, n);
+  }
+  return resolve_schedule<ExecutionSpace, Layout, Scalar>(schedule, m_max, n);
+}
+
+// What Auto takes for packed ThomasVBatch on GPUs in double before looking at the offsets: the
+// ThomasVBatch map's table for packed storage, by the mean size of its n systems in total_rows
+// rows (one thread a system for small systems, the warp schedule from about 100 rows), so
+// that one thread a system needs no pass over the offsets. Auto otherwise.
+template <class ExecutionSpace, class Scalar>
+ThomasSchedule packed_auto_by_table(ThomasSchedule schedule, long long total_rows, long long n) {
+  if (schedule != ThomasSchedule::Auto || is_host_backend<ExecutionSpace>() ||
+      !std::is_same<Scalar, double>::value)
+    return schedule;
+  const long long mean = std::max<long long>(1, total_rows / std::max<long long>(1, n));
+  return nearest_auto_schedule(kThomasVAutoPacked,
+                               static_cast<int>(std::min<long long>(mean, INT_MAX)),
+                               std::max<long long>(1, n));
+}
+
+// The schedule packed ThomasVBatch runs (PerSystem or WarpPerSystem) for n systems in total_rows
+// rows whose largest has `largest` rows (< 1: none valid). Auto: PerSystem on hosts; on GPUs
+// the table (packed_auto_by_table) in double, the warp schedule in float. Every schedule but
+// PerSystem runs the warp schedule where the largest system fits it (kWarpMaxRows).
+template <class ExecutionSpace, class Scalar>
+ThomasSchedule resolve_packed_schedule(ThomasSchedule schedule, long long largest,
+                                       long long total_rows, long long n) {
+  if (schedule == ThomasSchedule::Auto && is_host_backend<ExecutionSpace>())
+    return ThomasSchedule::PerSystem;
+  schedule = packed_auto_by_table<ExecutionSpace, Scalar>(schedule, total_rows, n);
+  if (schedule == ThomasSchedule::PerSystem || schedule == ThomasSchedule::SimdTiles)
+    return ThomasSchedule::PerSystem;
+  return largest >= 1 && largest <= kWarpMaxRows ? ThomasSchedule::WarpPerSystem
+                                                 : ThomasSchedule::PerSystem;
+}
+
 template <RowCount kRows, class ExecutionSpace, class AV, class BV, class CV, class DV,
           class SizesView, class StatusView>
 void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV& a, const BV& b,
@@ -604,8 +659,8 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
   const int n = static_cast<int>(sizes.extent(0));
   if (n == 0) return;
   const ThomasSchedule resolved =
-      resolve_schedule<ExecutionSpace, Layout, typename Checks::scalar_type>(schedule,
-                                                                             row_extent(d), n);
+      resolve_vbatch_schedule<kRows, ExecutionSpace, Layout, typename Checks::scalar_type>(
+          schedule, row_extent(d), n);
   if (resolved == ThomasSchedule::WarpPerSystem) {
     launch_thomas_warp_padded<kRows, Layout>(std::string(where) + "_" + Layout::name, exec, a, b, c,
                                              d, sizes, status, record, n, row_extent(d));
@@ -680,16 +735,16 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
     throw InputError(std::string(where) + ": more than INT_MAX systems", {}, 0, std::to_string(n));
   if (n == 0) return;
   const long long total_rows = static_cast<long long>(d.extent(0));
-  if (schedule == ThomasSchedule::Auto)
-    schedule = !is_host_backend<ExecutionSpace>() ? ThomasSchedule::WarpPerSystem
-                                                  : ThomasSchedule::PerSystem;
+  if (schedule == ThomasSchedule::Auto && is_host_backend<ExecutionSpace>())
+    schedule = ThomasSchedule::PerSystem;
   if (schedule == ThomasSchedule::SimdTiles) schedule = ThomasSchedule::PerSystem;  // no tiles
+  schedule = packed_auto_by_table<ExecutionSpace, T>(schedule, total_rows, n);
   if (schedule != ThomasSchedule::PerSystem) {
-    // The register shape needs the largest size: one pass over the offsets (bad
-    // offsets are left to the solve, which records them).
-    // An atomic max rather than a parallel_reduce: Kokkos 3.4's CUDA reduction
-    // is warp-synchronous code that compute-sanitizer's racecheck reports
-    // (warnings only).
+    // The warp schedule's register shape needs the largest size: one pass over the offsets
+    // (bad offsets are left to the solve, which records them). An atomic max rather than a
+    // parallel_reduce: Kokkos 3.4's CUDA reduction is warp-synchronous code that
+    // compute-sanitizer's racecheck reports (warnings only). The pass costs more than the
+    // solve of many systems of a few rows, which Auto's table gives one thread each first.
     Kokkos::View<long long, typename ExecutionSpace::memory_space> largest_view(
         "hinesbatch::thomas_vbatch_packed_largest");
     Kokkos::parallel_for(
@@ -702,7 +757,8 @@ void thomas_packed_impl(const ExecutionSpace& exec, const AV& a, const BV& b, co
     long long largest = 0;
     Kokkos::deep_copy(exec, largest, largest_view);
     exec.fence();
-    if (largest >= 1 && largest <= kWarpMaxRows) {
+    if (resolve_packed_schedule<ExecutionSpace, T>(schedule, largest, total_rows, n) ==
+        ThomasSchedule::WarpPerSystem) {
       using Systems = PackedSystems<AV, BV, CV, DV, OffsetsView, StatusView>;
       launch_thomas_warp(
           where, exec,
