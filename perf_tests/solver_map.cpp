@@ -354,6 +354,23 @@ void set_map_counters(benchmark::State& state, double items, double floor_bw) {
 
 // ----------------------------------------------------------------------------- tridiagonal
 
+// A tridiagonal point's end: the last solve's largest residual (worst) against the largest
+// right-hand side (scale) must be below 1e-8, else the point is an error; then its counters
+// (items: the batch's real rows, m: its rows a system, or the largest).
+bool finish_thomas_point(benchmark::State& state, double worst, double scale, double items, int m,
+                         int systems, double floor_bw) {
+  const double rel = worst / scale;
+  if (!(rel < 1e-8)) {
+    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+    return false;
+  }
+  set_map_counters(state, items, floor_bw);
+  state.counters["max_rel_residual"] = rel;
+  state.counters["rows"] = m;
+  state.counters["systems"] = systems;
+  return true;
+}
+
 template <class Layout, class Exec, class V, class Status>
 void solve_two_pass_forced(const Exec& exec, const V& a, const V& b, const V& c, const V& d,
                            const Status& status, int num_systems, int m, int warps,
@@ -436,15 +453,8 @@ void BM_Thomas(benchmark::State& state, ThomasSchedule schedule, int m, long lon
       "map_scale_thomas", Kokkos::RangePolicy<Exec>(exec, 0, len),
       KOKKOS_LAMBDA(std::size_t e, double& w) { w = max_of(w, abs_of(d0(e / m, e % m))); },
       Kokkos::Max<double>(scale));
-  const double rel = worst / scale;
-  if (!(rel < 1e-8)) {
-    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+  if (!finish_thomas_point(state, worst, scale, double(len), m, N, perf::copy_bandwidth_of<Exec>()))
     return;
-  }
-  set_map_counters(state, double(len), perf::copy_bandwidth_of<Exec>());
-  state.counters["max_rel_residual"] = rel;
-  state.counters["rows"] = m;
-  state.counters["systems"] = N;
   state.SetLabel(to_string(impl::resolve_schedule<Exec, Layout, double>(schedule, m, N)));
 }
 
@@ -607,15 +617,9 @@ void BM_ThomasV(benchmark::State& state, ThomasSchedule schedule, VVariant varia
     state.SkipWithError(e.what());
     return;
   }
-  const double rel = worst / scale;
-  if (!(rel < 1e-8)) {
-    state.SkipWithError(("residual " + std::to_string(rel)).c_str());
+  if (!finish_thomas_point(state, worst, scale, double(rows), m, N,
+                           perf::copy_bandwidth_of<Exec>()))
     return;
-  }
-  set_map_counters(state, double(rows), perf::copy_bandwidth_of<Exec>());
-  state.counters["max_rel_residual"] = rel;
-  state.counters["rows"] = m;
-  state.counters["systems"] = N;
   state.counters["mean_rows"] = double(rows) / N;
   if (variant == VVariant::Packed) {
     int largest = 0;
@@ -884,7 +888,8 @@ template <class Exec, class Layout>
 void register_thomasv(const MapOptions& o, const std::string& backend,
                       const std::vector<int>& totals) {
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
-  for (const auto& vtext : o.vvariants)
+  for (const auto& vtext : o.vvariants) {
+    const VVariant v = vvariant_of(vtext);
     for (const auto& spread : o.vspreads)
       for (int t : totals)
         for (int m : o.vrows)
@@ -892,7 +897,6 @@ void register_thomasv(const MapOptions& o, const std::string& backend,
                          ThomasSchedule::PerSystemOnChip, ThomasSchedule::TeamPerSystem,
                          ThomasSchedule::WarpPerSystem, ThomasSchedule::TeamPerSystemInMemory,
                          ThomasSchedule::SimdTiles, ThomasSchedule::TeamPerSystemTwoPass}) {
-            const VVariant v = vvariant_of(vtext);
             if (m > (1ll << t)) continue;
             // Packed storage is its own (Flat) layout, solved by a thread or a warp a system.
             if (v == VVariant::Packed &&
@@ -909,6 +913,7 @@ void register_thomasv(const MapOptions& o, const std::string& backend,
                              BM_ThomasV<Exec, Layout>(st, s, v, low, m, 1ll << t);
                            });
           }
+  }
 }
 
 template <class Exec, class Layout>
