@@ -7,6 +7,7 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "backends.hpp"
 #include "device_residual.hpp"
@@ -667,6 +668,30 @@ void expect_adopted_views_solved_in_place() {
       ASSERT_NEAR(h(s, i), want[static_cast<std::size_t>(s) * n + i], 1e-12) << s << " " << i;
   typename Batch::view_type other(std::string("other"), N, n + 1);
   EXPECT_THROW((void)Batch(other, other, other, rhs), InputError);
+}
+
+// Auto keeps each thread's last question and answer per kind of table: two tables of one
+// kind asked in turn, the same question again, another size or height, and another thread
+// all get the point of the table they ask.
+TEST(AutoTreePoint, RepeatedQuestionsGetTheirOwnTablesPoint) {
+  using P = impl::AutoTreePoint<HinesSchedule>;
+  const P a[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
+                 {100, 100, 24, HinesSchedule::BlockPerSystem}};
+  const P b[] = {{100, 2, 24, HinesSchedule::PerSystemStaged},
+                 {100, 100, 24, HinesSchedule::TeamPerSystem}};
+  const long long systems = (1ll << 24) / 100;
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems, 2), &a[0]);
+    EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems, 2), &a[0]);
+    EXPECT_EQ(&impl::nearest_auto_point(b, 100, systems, 2), &b[0]);
+    EXPECT_EQ(&impl::nearest_auto_point(b, 100, systems, 100), &b[1]);
+    EXPECT_EQ(&impl::nearest_auto_point(b, 100, systems, 100), &b[1]);
+    EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems, 100), &a[1]);
+    EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems / 4, 100), &a[1]);
+    EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems / 4, 2), &a[0]);
+    std::thread([&] { EXPECT_EQ(&impl::nearest_auto_point(b, 100, systems, 2), &b[0]); }).join();
+    EXPECT_EQ(impl::nearest_auto_schedule(b, 100, systems / 4, 2), HinesSchedule::PerSystemStaged);
+  }
 }
 
 // Trees of one size part by height in Auto's table: a chain and a star of 100 nodes each
