@@ -357,8 +357,9 @@ def auto_table(points, keep_within=0.95):
 
 
 def emit_auto_tables(table, folder, source):
-    """impl/auto_thomas_table.hpp, impl/auto_thomas_vbatch_table.hpp and
-    impl/auto_hines_table.hpp in folder, each where the map has that family's points."""
+    """auto_thomas_table.hpp, auto_thomas_vbatch_table.hpp and auto_hines_table.hpp in folder
+    (src/solvers, compiled in the library by auto_tables.cpp), each where the map has that
+    family's points."""
     written = []
     for family, enum, header in (("Thomas", "ThomasSchedule", "thomas_schedule.hpp"),
                                  ("ThomasV", "ThomasSchedule", "thomas_schedule.hpp"),
@@ -424,7 +425,7 @@ def main():
     ap.add_argument("--emit-auto-tables", default=None, metavar="FOLDER",
                     help="write the C++ tables Auto reads on GPUs, auto_thomas_table.hpp, "
                          "auto_thomas_vbatch_table.hpp and auto_hines_table.hpp (those of the "
-                         "families the map has), into FOLDER (include/hinesbatch/solvers/impl)")
+                         "families the map has), into FOLDER (src/solvers)")
     a = ap.parse_args()
     points, context = [], {}
     for f in ("map_device.json", "map_host.json"):

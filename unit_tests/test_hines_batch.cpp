@@ -228,7 +228,7 @@ TYPED_TEST(HinesBatchSolve, InterleavedTilesWideAndForLongSystemsNarrow) {
 }
 
 // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
-// measured fastest at the nearest point (impl/auto_hines_table.hpp): at every point of the
+// measured fastest at the nearest point (src/solvers/auto_hines_table.hpp): at every point of the
 // table exactly that one, and the solve with Auto is right at sizes between the points.
 TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
   using T = typename TestFixture::T;
@@ -256,9 +256,9 @@ TYPED_TEST(HinesBatchSolve, AutoTakesTheSolverMapsChoiceOnGpus) {
       }
     };
     if (std::is_same<L, layouts::Flat>::value)
-      check(impl::kHinesAutoFlat);
+      check(impl::auto_table(impl::HinesAutoTable::Flat));
     else
-      check(impl::kHinesAutoFullInterleaved);
+      check(impl::auto_table(impl::HinesAutoTable::FullInterleaved));
   }
   for (int n : {90, 700, 2500}) {
     const Tree tree = random_tree(n, 11 + n);
@@ -674,11 +674,11 @@ void expect_adopted_views_solved_in_place() {
 // kind asked in turn, the same question again, another size or height, and another thread
 // all get the point of the table they ask.
 TEST(AutoTreePoint, RepeatedQuestionsGetTheirOwnTablesPoint) {
-  using P = impl::AutoTreePoint<HinesSchedule>;
-  const P a[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
-                 {100, 100, 24, HinesSchedule::BlockPerSystem}};
-  const P b[] = {{100, 2, 24, HinesSchedule::PerSystemStaged},
-                 {100, 100, 24, HinesSchedule::TeamPerSystem}};
+  using P = impl::HinesAutoPoint;
+  static constexpr P a[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
+                            {100, 100, 24, HinesSchedule::BlockPerSystem}};
+  static constexpr P b[] = {{100, 2, 24, HinesSchedule::PerSystemStaged},
+                            {100, 100, 24, HinesSchedule::TeamPerSystem}};
   const long long systems = (1ll << 24) / 100;
   for (int round = 0; round < 3; ++round) {
     EXPECT_EQ(&impl::nearest_auto_point(a, 100, systems, 2), &a[0]);
@@ -692,6 +692,14 @@ TEST(AutoTreePoint, RepeatedQuestionsGetTheirOwnTablesPoint) {
     std::thread([&] { EXPECT_EQ(&impl::nearest_auto_point(b, 100, systems, 2), &b[0]); }).join();
     EXPECT_EQ(impl::nearest_auto_schedule(b, 100, systems / 4, 2), HinesSchedule::PerSystemStaged);
   }
+  // More questions in turn than the search keeps: each still gets its own table's point.
+  for (int round = 0; round < 2; ++round)
+    for (int size = 60; size < 140; size += 4)
+      for (int height : {2, 100}) {
+        const std::size_t k = height == 2 ? 0 : 1;
+        EXPECT_EQ(&impl::nearest_auto_point(a, size, systems, height), &a[k]) << size;
+        EXPECT_EQ(&impl::nearest_auto_point(b, size, systems, height), &b[k]) << size;
+      }
 }
 
 // Trees of one size part by height in Auto's table: a chain and a star of 100 nodes each
@@ -699,10 +707,10 @@ TEST(AutoTreePoint, RepeatedQuestionsGetTheirOwnTablesPoint) {
 // (0) falls back to the nearest size and batch, the point listed first on a tie; and a
 // tree's height, as the solve passes it, is what Tree::height() counts.
 TEST(AutoTreePoint, TreesOfOneSizePartByHeight) {
-  using P = impl::AutoTreePoint<HinesSchedule, impl::StagedShape>;
-  const P table[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
-                     {100, 100, 24, HinesSchedule::PerSystemStaged, {32, true}},
-                     {1000, 62, 24, HinesSchedule::BlockPerSystem}};
+  using P = impl::HinesAutoPoint;
+  static constexpr P table[] = {{100, 2, 24, HinesSchedule::WarpPerSystem},
+                                {100, 100, 24, HinesSchedule::PerSystemStaged, {32, true}},
+                                {1000, 62, 24, HinesSchedule::BlockPerSystem}};
   const long long systems = (1ll << 24) / 100;
   EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 2), HinesSchedule::WarpPerSystem);
   EXPECT_EQ(impl::nearest_auto_schedule(table, 100, systems, 3), HinesSchedule::WarpPerSystem);

@@ -173,7 +173,7 @@ TYPED_TEST(ThomasBatchTest, FewerSystemsThanStorage) {
 
 TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
   // On GPUs, double Flat and Full-Interleaved batches take the schedule the solver map
-  // measured fastest at the nearest point (impl/auto_thomas_table.hpp), at every size: at
+  // measured fastest at the nearest point (src/solvers/auto_thomas_table.hpp), at every size: at
   // every point of the table exactly that one (the warp schedule past its largest shape is
   // the team schedule, as when it is asked for). The other batches, past 8,192 rows: the
   // two-pass block in Flat storage (any batch), the in-memory team in the other layouts in
@@ -215,8 +215,8 @@ TYPED_TEST(ThomasBatchTest, AutoTakesTheSolverMapsChoiceOnGpus) {
             << "m = " << p.size << ", 2^" << p.total_log2 << " rows";
       }
     };
-    if (flat) check(impl::kThomasAutoFlat);
-    if (full) check(impl::kThomasAutoFullInterleaved);
+    if (flat) check(impl::auto_table(impl::ThomasAutoTable::Flat));
+    if (full) check(impl::auto_table(impl::ThomasAutoTable::FullInterleaved));
     return;
   }
   if (!gpu) {

@@ -19,7 +19,7 @@
 #include "hinesbatch/layouts/hines_batch.hpp"
 #include "hinesbatch/solvers/device_tree.hpp"
 #include "hinesbatch/solvers/hines_schedule.hpp"
-#include "hinesbatch/solvers/impl/auto_hines_table.hpp"
+#include "hinesbatch/solvers/impl/auto_schedule_point.hpp"
 #include "hinesbatch/solvers/impl/hines_batch_kernels.hpp"
 #include "hinesbatch/solvers/impl/hines_block.hpp"
 #include "hinesbatch/solvers/impl/hines_on_chip.hpp"
@@ -58,10 +58,11 @@ HinesSchedule resolve_schedule(HinesSchedule schedule, int num_nodes, long long 
   if constexpr (std::is_same<Scalar, double>::value) {
     const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
     if (std::is_same<Layout, layouts::Flat>::value)
-      return impl::nearest_auto_schedule(impl::kHinesAutoFlat, num_nodes, systems, tree_height);
+      return impl::nearest_auto_schedule(impl::auto_table(impl::HinesAutoTable::Flat), num_nodes,
+                                         systems, tree_height);
     if (std::is_same<Layout, layouts::FullInterleaved>::value)
-      return impl::nearest_auto_schedule(impl::kHinesAutoFullInterleaved, num_nodes, systems,
-                                         tree_height);
+      return impl::nearest_auto_schedule(impl::auto_table(impl::HinesAutoTable::FullInterleaved),
+                                         num_nodes, systems, tree_height);
   }
   // Interleaved storage: cuHinesBatch's sweeps with the whole tree kept on chip when it fits
   // (measured 1.2-1.7x its kernel on the 76-node classes), its kernel otherwise (a tree
@@ -85,9 +86,12 @@ StagedShape resolve_staged_shape(HinesSchedule schedule, int num_nodes, long lon
   if constexpr (std::is_same<Scalar, double>::value) {
     const long long systems = num_systems >= 0 ? num_systems : (1ll << 28) / std::max(1, num_nodes);
     if (std::is_same<Layout, layouts::Flat>::value)
-      return nearest_auto_point(kHinesAutoFlat, num_nodes, systems, tree_height).shape;
+      return nearest_auto_point(auto_table(HinesAutoTable::Flat), num_nodes, systems, tree_height)
+          .shape;
     if (std::is_same<Layout, layouts::FullInterleaved>::value)
-      return nearest_auto_point(kHinesAutoFullInterleaved, num_nodes, systems, tree_height).shape;
+      return nearest_auto_point(auto_table(HinesAutoTable::FullInterleaved), num_nodes, systems,
+                                tree_height)
+          .shape;
   }
   return {};
 }

@@ -11,7 +11,8 @@ namespace hinesbatch {
 enum class HinesSchedule {
   // The fastest measured schedule for the batch's layout and backend: on GPUs, for Flat
   // and Full-Interleaved batches in double, the schedule of the nearest point of the solver
-  // map (docs/SOLVER_MAP.md; impl/auto_hines_table.hpp, by tree size, height and nodes in the
+  // map (docs/SOLVER_MAP.md; src/solvers/auto_hines_table.hpp, by tree size, height and nodes in
+  // the
   // batch); otherwise, for Flat batches (whose one-thread sweeps are uncoalesced)
   // WarpPerSystem up to kWarpScheduleAutoMaxNodes nodes and TeamPerSystem above, for the
   // interleaved layouts PerSystemOnChip when the whole tree fits in scratch

@@ -17,8 +17,7 @@
 #include "hinesbatch/layouts/layouts.hpp"
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/layouts/solve_status.hpp"
-#include "hinesbatch/solvers/impl/auto_thomas_table.hpp"
-#include "hinesbatch/solvers/impl/auto_thomas_vbatch_table.hpp"
+#include "hinesbatch/solvers/impl/auto_schedule_point.hpp"
 #include "hinesbatch/solvers/impl/thomas_kernels.hpp"
 #include "hinesbatch/solvers/impl/thomas_simd_tiles_kernels.hpp"
 #include "hinesbatch/solvers/impl/thomas_storage.hpp"
@@ -89,9 +88,10 @@ ThomasSchedule resolve_schedule(ThomasSchedule schedule, int m = -1, long long n
     if (is_host_backend<ExecutionSpace>())
       schedule = ThomasSchedule::SimdTiles;
     else if (std::is_same<Scalar, double>::value && flat)
-      schedule = nearest_auto_schedule(kThomasAutoFlat, m < 1 ? 1 : m, systems);
+      schedule = nearest_auto_schedule(auto_table(ThomasAutoTable::Flat), m < 1 ? 1 : m, systems);
     else if (std::is_same<Scalar, double>::value && interleaved)
-      schedule = nearest_auto_schedule(kThomasAutoFullInterleaved, m < 1 ? 1 : m, systems);
+      schedule = nearest_auto_schedule(auto_table(ThomasAutoTable::FullInterleaved), m < 1 ? 1 : m,
+                                       systems);
     else if (m > kWarpMaxRows && flat)
       schedule = ThomasSchedule::TeamPerSystemTwoPass;
     else if (m > kWarpMaxRows && systems < in_memory_team_auto_max_systems<ExecutionSpace>())
@@ -603,11 +603,12 @@ ThomasSchedule resolve_vbatch_schedule(ThomasSchedule schedule, int m_max, long 
       std::is_same<Scalar, double>::value && (flat || interleaved)) {
     const int m = m_max < 1 ? 1 : m_max;
     if (flat)
-      schedule = cp ? nearest_auto_schedule(kThomasVAutoFlatCp, m, n)
-                    : nearest_auto_schedule(kThomasVAutoFlatNcp, m, n);
+      schedule = cp ? nearest_auto_schedule(auto_table(ThomasAutoTable::VBatchFlatCp), m, n)
+                    : nearest_auto_schedule(auto_table(ThomasAutoTable::VBatchFlatNcp), m, n);
     else
-      schedule = cp ? nearest_auto_schedule(kThomasVAutoFullInterleavedCp, m, n)
-                    : nearest_auto_schedule(kThomasVAutoFullInterleavedNcp, m, n);
+      schedule =
+          cp ? nearest_auto_schedule(auto_table(ThomasAutoTable::VBatchFullInterleavedCp), m, n)
+             : nearest_auto_schedule(auto_table(ThomasAutoTable::VBatchFullInterleavedNcp), m, n);
   }
   return resolve_schedule<ExecutionSpace, Layout, Scalar>(schedule, m_max, n);
 }
@@ -622,7 +623,7 @@ ThomasSchedule packed_auto_by_table(ThomasSchedule schedule, long long total_row
       !std::is_same<Scalar, double>::value)
     return schedule;
   const long long mean = std::max<long long>(1, total_rows / std::max<long long>(1, n));
-  return nearest_auto_schedule(kThomasVAutoPacked,
+  return nearest_auto_schedule(auto_table(ThomasAutoTable::VBatchPacked),
                                static_cast<int>(std::min<long long>(mean, INT_MAX)),
                                std::max<long long>(1, n));
 }
