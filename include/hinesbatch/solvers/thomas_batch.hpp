@@ -79,7 +79,8 @@ void thomas_batch(const ExecutionSpace& exec, const AV& a, const BV& b, const CV
 // status, or who want the error before solving, can call check_vbatch_sizes() (fences).
 // Auto on GPUs (double, Flat and Full-Interleaved): the schedule measured fastest for
 // ThomasVBatch nearest to m_max and the padded rows, computing the padding or not (their
-// own tables: src/solvers/auto_thomas_vbatch_table.hpp, docs/SOLVER_MAP.md); otherwise ThomasBatch's.
+// own tables: src/solvers/auto_thomas_vbatch_table.hpp, docs/SOLVER_MAP.md); otherwise
+// ThomasBatch's.
 
 // Sets the padding rows of every system to identity rows: rows sizes(s)..m_max-1 get
 // b = 1 and a = c = d = 0, and c(sizes(s) - 1) = 0 (that c is ignored by the system
