@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,6 +112,7 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const b
       r[i] = uniform01(24, n, i) - 0.5;
     }
     for (int i = 1; i < n; ++i) d[parent[i]] += -a[i];
+    const std::vector<double> d0 = d, r0 = r;
     std::vector<double> dr = d, rr = r;
     for (int i = n - 1; i > 0; --i) {
       const double f = a[i] / dr[i];
@@ -119,8 +121,10 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const b
     }
     rr[0] /= dr[0];
     for (int i = 1; i < n; ++i) rr[i] = (rr[i] - a[i] * rr[parent[i]]) / dr[i];
-    for (int v = 0; v < plan.levels; ++v)
-      for (int k = 0; k < lanes; ++k) {
+    // One lane's list at one level, elimination and substitution, as the kernel runs them.
+    std::vector<double> xs(n);
+    auto eliminate = [&](const int v, const int k) {
+      {
         bool cached = false;
         double dc = 0, rc = 0, gu = 0, gl = 0, sd = 0, sr = 0;
         int above = 0;
@@ -182,9 +186,9 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const b
         }
         EXPECT_FALSE(cached) << "a list's last entry keeps nothing";
       }
-    std::vector<double> xs(n);
-    for (int v = plan.levels - 1; v >= 0; --v)
-      for (int k = 0; k < lanes; ++k) {
+    };
+    auto substitute = [&](const int v, const int k) {
+      {
         double xprev = 0, xa = 0;
         for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
           const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
@@ -202,7 +206,45 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const b
           xprev = xs[i];
         }
       }
-    for (int i = 0; i < n; ++i) ASSERT_NEAR(xs[i], rr[i], 1e-12) << "node " << i;
+    };
+    // The waits (CellLanePlan::waits): between two waits of the whole team each warp runs
+    // its levels without waiting for the others, so the levels of a run are emulated warp
+    // after warp, in both orders: a wait that must hold the team but holds each warp only
+    // lets one of them read a node before, or after, another warp writes it.
+    ASSERT_EQ(static_cast<int>(plan.waits.size()), plan.levels);
+    const int warps = (lanes + P::kWarpLanes - 1) / P::kWarpLanes;
+    std::vector<std::pair<int, bool>> steps;  // level, elimination
+    for (int v = 0; v < plan.levels; ++v) steps.push_back({v, true});
+    for (int v = plan.levels - 1; v >= 0; --v) steps.push_back({v, false});
+    for (const bool reverse : {false, true}) {
+      d = d0;
+      r = r0;
+      std::fill(fill.begin(), fill.end(), 0.0);
+      std::fill(xs.begin(), xs.end(), std::numeric_limits<double>::quiet_NaN());
+      for (std::size_t first = 0; first < steps.size();) {
+        std::size_t last = first;  // the run's last step: the whole team waits after it
+        for (; last + 1 < steps.size(); ++last) {
+          const auto [v, up] = steps[last];
+          if (plan.waits[v] & (up ? P::kTeamWaitUp : P::kTeamWaitDown)) break;
+        }
+        for (int ww = 0; ww < warps; ++ww) {
+          const int w = reverse ? warps - 1 - ww : ww;
+          for (std::size_t st = first; st <= last; ++st)
+            for (int k = w * P::kWarpLanes; k < std::min(lanes, (w + 1) * P::kWarpLanes); ++k) {
+              if (steps[st].second)
+                eliminate(steps[st].first, k);
+              else
+                substitute(steps[st].first, k);
+            }
+        }
+        first = last + 1;
+      }
+      for (int i = 0; i < n; ++i)
+        ASSERT_NEAR(xs[i], rr[i], 1e-12) << "node " << i << (reverse ? ", warps in reverse" : "");
+    }
+    if (lanes <= P::kWarpLanes)
+      for (int v = 0; v < plan.levels; ++v)
+        EXPECT_EQ(plan.waits[v], P::kTeamWaitUp | P::kTeamWaitDown) << "level " << v;
   }();
   return plan;
 }
@@ -234,7 +276,7 @@ TEST(CellLanePlanTest, PiecesAreWholeSubtreesOrChainsAndTheScheduleSolves) {
     trees.push_back({"caterpillar " + std::to_string(n), caterpillar});
   }
   for (const auto& tree : trees)
-    for (int lanes : {1, 2, 5, 32}) {
+    for (int lanes : {1, 2, 5, 32, 64, 128}) {
       SCOPED_TRACE(tree.first + ", " + std::to_string(lanes) + " lanes");
       for (const bool split : {false, true}) {
         const CellLanePlan plan = check_plan(tree.second, lanes, split);
@@ -266,9 +308,18 @@ TEST(CellLanePlanTest, RealCellsSolveOverEveryTeamSize) {
     trees.push_back({files[f] + " (d_lambda 0.1)", c});
   }
   for (const auto& tree : trees)
-    for (int lanes : {32, 128, 512}) {
+    for (int lanes : {32, 64, 128, 256, 512}) {
       SCOPED_TRACE(tree.first + ", " + std::to_string(lanes) + " lanes");
       const CellLanePlan plan = check_plan(tree.second, lanes, false);
+      // Lanes of different warps touch different nodes at many levels: some waits need hold
+      // each warp only.
+      if (lanes > CellLanePlan::kWarpLanes) {
+        int team_waits = 0;
+        for (int w : plan.waits)
+          team_waits +=
+              (w & CellLanePlan::kTeamWaitUp ? 1 : 0) + (w & CellLanePlan::kTeamWaitDown ? 1 : 0);
+        EXPECT_LT(team_waits, 2 * plan.levels - 1);
+      }
       const int n = static_cast<int>(tree.second.size());
       if (n >= 400) EXPECT_LT(plan.critical_path(), n / 3);
       EXPECT_LE(plan.critical_path(),

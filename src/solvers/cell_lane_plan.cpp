@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <queue>
 #include <stdexcept>
@@ -52,6 +53,97 @@ struct Work {
 
 // The key that orders a plain piece's entries: the node, or the pulled node.
 int order_key(int e) { return CellLanePlan::node_of(e); }
+
+// The nodes whose d, rhs or fill an entry at lanes[q] reads or writes, in the elimination
+// (up) or the substitution: its node and the node it steps into. A split spine's kFillEnd
+// also writes the B above its segment (`above`: the parent of the list's last kFill), and a
+// kFillInto steps into the node the next entry reads.
+template <class Touch>
+void touched_by_list(const std::vector<int>& parent, const CellLanePlan& plan, int b, int e,
+                     bool up, const Touch& touch) {
+  int above = -1;
+  for (int q = b; q < e; ++q) {
+    const int x = plan.entries[q], i = CellLanePlan::node_of(x), kind = CellLanePlan::kind_of(x);
+    switch (kind) {
+      case CellLanePlan::kFillStart:
+        break;
+      case CellLanePlan::kFillEnd:
+        touch(i);
+        if (up && above >= 0) touch(above);
+        break;
+      case CellLanePlan::kPieceRoot:
+        touch(i);
+        if (!up && i > 0) touch(parent[i]);
+        break;
+      case CellLanePlan::kPull:
+        if (up) {
+          touch(i);
+          touch(parent[i]);
+        }
+        break;
+      case CellLanePlan::kFillInto:
+        touch(i);
+        if (up && q + 1 < e) {
+          const int next = plan.entries[q + 1];
+          touch(CellLanePlan::kind_of(next) == CellLanePlan::kPull
+                    ? parent[CellLanePlan::node_of(next)]
+                    : CellLanePlan::node_of(next));
+        }
+        break;
+      default:  // kNode, kFill
+        touch(i);
+        if (i > 0) touch(parent[i]);
+        if (kind == CellLanePlan::kFill) above = parent[i];
+    }
+  }
+}
+
+// Which waits must hold the whole team: the elimination's levels up, then the
+// substitution's down, are one sequence of steps; a node touched by lanes of two warps
+// since the last wait of the whole team needs one between them, placed as late as it can
+// be (after the step before the second touch), which places the fewest. Teams of one warp
+// or less, of a part of one, or of more than 32 warps wait as a team everywhere.
+void mark_waits(const std::vector<int>& parent, CellLanePlan& plan) {
+  const int levels = plan.levels, lanes = plan.lanes, warps = lanes / CellLanePlan::kWarpLanes;
+  plan.waits.assign(levels, CellLanePlan::kTeamWaitUp | CellLanePlan::kTeamWaitDown);
+  if (warps < 2 || warps > 32 || lanes % CellLanePlan::kWarpLanes != 0) return;
+  plan.waits.assign(levels, 0);
+  const int n = static_cast<int>(parent.size());
+  // Per node, the warps that touched it since the team last waited (valid where step_of is
+  // past that wait).
+  std::vector<std::uint32_t> warps_of(n, 0);
+  std::vector<int> step_of(n, -1);
+  int last_team = -1;  // the step after which the whole team last waited
+  const int steps = 2 * levels;
+  std::vector<std::pair<int, int>> touched;  // node, warp
+  for (int step = 0; step < steps; ++step) {
+    const bool up = step < levels;
+    const int v = up ? step : steps - 1 - step;
+    touched.clear();
+    bool conflict = false;
+    for (int k = 0; k < lanes; ++k) {
+      const int w = k / CellLanePlan::kWarpLanes;
+      touched_by_list(parent, plan, plan.begin[v * lanes + k], plan.begin[v * lanes + k + 1], up,
+                      [&](int i) {
+                        touched.push_back({i, w});
+                        if (step_of[i] > last_team && (warps_of[i] & ~(1u << w)) != 0)
+                          conflict = true;
+                      });
+    }
+    if (conflict) {
+      if (step - 1 < levels)
+        plan.waits[step - 1] |= CellLanePlan::kTeamWaitUp;
+      else
+        plan.waits[steps - step] |= CellLanePlan::kTeamWaitDown;
+      last_team = step - 1;
+    }
+    for (const auto& [i, w] : touched) {
+      if (step_of[i] <= last_team) warps_of[i] = 0;
+      warps_of[i] |= 1u << w;
+      step_of[i] = step;
+    }
+  }
+}
 
 // A plan from work items: per level, largest first to the least loaded lane (the
 // lowest-numbered among equals, so that the levels near the root fill the first warp). A
@@ -114,6 +206,7 @@ CellLanePlan plan_from_work(const std::vector<int>& parent, std::vector<Work>& w
     plan.entries.insert(plan.entries.end(), list.begin(), list.end());
     plan.begin.push_back(static_cast<int>(plan.entries.size()));
   }
+  mark_waits(parent, plan);
   return plan;
 }
 
@@ -570,12 +663,23 @@ CellLanePlan CellLanePlan::build(const std::vector<int>& parent, int lanes, bool
 }
 
 int CellLanePlan::critical_path() const {
+  const int warps = (lanes + kWarpLanes - 1) / kWarpLanes;
+  std::vector<int> run(warps, 0);  // each warp's steps since the team last waited
   int total = 0;
   for (int v = 0; v < levels; ++v) {
-    int most = 0;
-    for (int k = 0; k < lanes; ++k)
-      most = std::max(most, begin[v * lanes + k + 1] - begin[v * lanes + k]);
-    total += most + kBarrierSteps;
+    for (int w = 0; w < warps; ++w) {
+      int most = 0;
+      for (int k = w * kWarpLanes; k < std::min(lanes, (w + 1) * kWarpLanes); ++k)
+        most = std::max(most, begin[v * lanes + k + 1] - begin[v * lanes + k]);
+      run[w] += most;
+    }
+    total += kBarrierSteps;
+    const bool team =
+        v >= static_cast<int>(waits.size()) || (waits[v] & kTeamWaitUp) != 0 || v + 1 == levels;
+    if (team) {
+      total += *std::max_element(run.begin(), run.end());
+      std::fill(run.begin(), run.end(), 0);
+    }
   }
   return total;
 }

@@ -132,7 +132,7 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
                                             decltype(fill)::value>;
         const Functor f{batch.u(),          batch.l(),   batch.d(),      batch.rhs(),
                         batch.status(),     plan.plans,  tree.parents(), launch,
-                        batch.block_size(), plan.levels, plan.warp_from};
+                        batch.block_size(), plan.levels, plan.waits_at};
         const int most = policy.team_size_max(f, Kokkos::ParallelForTag());
         if (shape.lanes > most && shape.lanes > 1) {  // registers: halve the lanes, plan again
           shape.lanes = std::max(1, std::min(shape.lanes / 2, most));

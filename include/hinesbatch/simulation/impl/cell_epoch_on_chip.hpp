@@ -204,8 +204,8 @@ struct StepCellEpochOnChip {
   // A cell's ranges in the per-slot lists, read once per epoch.
   struct Ranges {
     int stim_begin, stim_end, syn_begin, syn_end, group_begin, group_end, record_begin, record_end,
-        detector, levels, warp_from, plan_begin,  // plan_begin: this lane's first offset
-        constants,                                // the template's constants begin
+        detector, levels, waits_at, plan_begin,  // plan_begin: this lane's first offset
+        constants,                               // the template's constants begin
         syn_constants;  // the first synapse's point-process constants (GeneratedSynapses::cst)
   };
 
@@ -232,7 +232,7 @@ struct StepCellEpochOnChip {
                    lists.record_begin(s + 1),
                    c.det_node(s),
                    lists.plans.levels(plan),
-                   lists.plans.warp_from(plan),
+                   lists.plans.waits_at(plan),
                    lists.plans.begin_at(plan) + t.team_rank(),
                    lists.constant_begin(s),
                    first_synapse_constants(s)};
@@ -412,7 +412,7 @@ struct StepCellEpochOnChip {
   KOKKOS_INLINE_FUNCTION void solve(const member& t, const int s, const Ranges& r,
                                     const OnChipCell& x) const {
     int bad_pivot = -1, bad_solution = -1;
-    lanes_hines_solve<Fill>(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.warp_from,
+    lanes_hines_solve<Fill>(t, lists.plans, lists.plans.entries.data(), 0, r.levels, r.waits_at,
                             r.plan_begin,
                             OnChipCellSystem<OnChipCellLists<memory_space>>(x, lists, r.constants),
                             bad_pivot, bad_solution);

@@ -26,6 +26,10 @@
 // the piece's level with fill towards the pair below them (partitioned elimination), and
 // one lane eliminates the interface nodes at a level of their own just above. A split plan
 // is kept where its path is at least a quarter shorter (long unbranched cables).
+// Between two levels only lanes that touch the same nodes need to wait for each other: for
+// teams of several GPU warps the plan says, per level, whether a wait must hold the whole
+// team or only each warp (`waits`: no lane reads or writes a node another warp's lanes have
+// touched since the team last waited), so a warp need not wait for the slowest one there.
 #include <Kokkos_Core.hpp>
 #include <vector>
 
@@ -57,44 +61,46 @@ struct CellLanePlan {
   std::vector<int> begin, entries;
   // Whether the plan splits spines: its solve needs a third array (fill) beside d and rhs.
   bool fill = false;
+  // Per level, which waits must hold the whole team (the others hold each warp of
+  // kWarpLanes lanes only): kTeamWaitUp after the level's elimination (after the last level:
+  // before the substitution starts), kTeamWaitDown after its substitution (before level - 1's).
+  // A team of at most one warp waits as a team at every level.
+  static constexpr int kTeamWaitUp = 1, kTeamWaitDown = 2, kWarpLanes = 32;
+  std::vector<int> waits;
 
   // parent[i] < i for i > 0, parent[0] = -1; lanes >= 1. fill: spines may be split (for
   // solves that give the plan its fill array), where that shortens the path by a quarter.
   static CellLanePlan build(const std::vector<int>& parent, int lanes, bool fill = false);
-  // The modelled critical path of one sweep, in node steps: per level, the longest list
-  // plus kBarrierSteps.
+  // The modelled critical path of one sweep, in node steps: kBarrierSteps per level, plus,
+  // per run of levels between two waits of the whole team, the warp whose longest lists of
+  // those levels add up to the most.
   int critical_path() const;
   static constexpr int kBarrierSteps = 4;
   // The first level from which on only lanes below `warp_lanes` have entries (levels if the
   // last level has entries past them). Pieces go to the least loaded lanes from lane 0 on, so
-  // the few pieces near the root fill the first warp: those levels need only wait for that
-  // warp, not for the whole team.
+  // the few pieces near the root fill the first warp: those levels' waits hold each warp
+  // only (waits).
   int warp_levels_from(int warp_lanes) const;
 };
 
 // Every distinct tree's CellLanePlan (for one lane count), concatenated for the device:
 // plan q has levels(q) levels; level v, lane k runs entries[begin(b + v L + k) ..
-// begin(b + v L + k + 1)), b = begin_at(q), L the lanes.
-// warp_from(q): the first level of plan q whose lanes wait for the first warp only
-// (CellLanePlan::warp_levels_from; plan q's levels when its lanes are one warp or fewer).
+// begin(b + v L + k + 1)), b = begin_at(q), L the lanes; after level v it waits as
+// waits(waits_at(q) + v) says (CellLanePlan::waits).
 template <class MemorySpace>
 struct DeviceLanePlans {
-  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries, warp_from;
+  Kokkos::View<const int*, MemorySpace> levels, begin_at, begin, entries, waits_at, waits;
 };
-
-// The lanes of a GPU warp: a team of more lanes waits for its first warp alone at the levels
-// near the root.
-constexpr int kLanePlanWarp = 32;
 
 // The host side: plans added one by one, then copied to the device once.
 struct LanePlanList {
-  std::vector<int> levels, begin_at, begin, entries, warp_from;
+  std::vector<int> levels, begin_at, begin, entries, waits_at, waits;
 
   // Returns the plan's index.
   int add(const CellLanePlan& plan) {
     levels.push_back(plan.levels);
-    warp_from.push_back(plan.lanes > kLanePlanWarp ? plan.warp_levels_from(kLanePlanWarp)
-                                                   : plan.levels);
+    waits_at.push_back(static_cast<int>(waits.size()));
+    waits.insert(waits.end(), plan.waits.begin(), plan.waits.end());
     begin_at.push_back(static_cast<int>(begin.size()));
     for (int b : plan.begin) begin.push_back(static_cast<int>(entries.size()) + b);
     entries.insert(entries.end(), plan.entries.begin(), plan.entries.end());
@@ -113,7 +119,8 @@ struct LanePlanList {
             impl::to_device<MemorySpace>(exec, begin_at, "hinesbatch::lane_plan_begin_at"),
             impl::to_device<MemorySpace>(exec, begin, "hinesbatch::lane_plan_begin"),
             impl::to_device<MemorySpace>(exec, entries, "hinesbatch::lane_plan_entries"),
-            impl::to_device<MemorySpace>(exec, warp_from, "hinesbatch::lane_plan_warp_from")};
+            impl::to_device<MemorySpace>(exec, waits_at, "hinesbatch::lane_plan_waits_at"),
+            impl::to_device<MemorySpace>(exec, waits, "hinesbatch::lane_plan_waits")};
   }
 };
 

@@ -28,7 +28,7 @@ namespace impl {
 template <class MemorySpace>
 struct BlockPlan {
   DeviceLanePlans<MemorySpace> plans;  // one plan (index 0)
-  int lanes = 0, levels = 0, warp_from = 0, entries = 0;
+  int lanes = 0, levels = 0, waits_at = 0, entries = 0;
   bool fill = false;  // the plan splits spines (CellLanePlan::fill)
 };
 
@@ -52,7 +52,7 @@ class BlockPlanCache {
     b.plans = list.to_device<MemorySpace>(exec);
     b.lanes = lanes;
     b.levels = plan.levels;
-    b.warp_from = list.warp_from[0];
+    b.waits_at = list.waits_at[0];
     b.entries = list.entries_of(0);
     b.fill = plan.fill;
     exec.fence();  // the host vectors behind the copies go out of scope
@@ -107,7 +107,7 @@ struct SolveBlockPerSystem {
   DeviceLanePlans<memory_space> plans;
   Kokkos::View<const int*, memory_space> parent;
   LaneLaunch launch;  // count unused; capacity = nodes, entry_capacity = the plan's entries
-  int block_size, levels, warp_from;
+  int block_size, levels, waits_at;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
     const int s = t.league_rank();
@@ -131,7 +131,7 @@ struct SolveBlockPerSystem {
         x.d, x.rhs, x.u, x.l, u, l, x.parent ? x.parent : parent.data(), s, block_size, x.fill};
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve<Fill>(t, plans, x.entries ? x.entries : plans.entries.data(),
-                            x.entries ? e0 : 0, levels, warp_from, t.team_rank(), sys, bad_pivot,
+                            x.entries ? e0 : 0, levels, waits_at, t.team_rank(), sys, bad_pivot,
                             bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),

@@ -152,14 +152,14 @@ struct LaneSystem {
   KOKKOS_INLINE_FUNCTION T l(int i) const { return l_[i]; }
 };
 
-// The wait at the end of a level: the whole team, or (warp_only, on GPUs) the first warp's
-// lanes alone, the only ones with entries there; the other warps go on to the next wait of
-// the whole team. Every lane takes the same branch.
+// The wait at the end of a level: the whole team, or (warp_only, on GPUs) each warp for its
+// own lanes alone, where the plan says no lane reads what another warp's lanes wrote since
+// the last wait of the whole team (CellLanePlan::waits). Every lane takes the same branch.
 template <class Member>
 KOKKOS_INLINE_FUNCTION void lanes_level_done(const Member& t, const bool warp_only) {
 #if defined(__CUDA_ARCH__)
   if (warp_only) {
-    if (t.team_rank() < kLanePlanWarp) __syncwarp();
+    __syncwarp();
     return;
   }
 #else
@@ -169,7 +169,7 @@ KOKKOS_INLINE_FUNCTION void lanes_level_done(const Member& t, const bool warp_on
 }
 
 // Solves the system in place over the lanes of a team: d <- 1/d' (the eliminated pivots'
-// reciprocals), rhs <- x. levels, warp_from and lane_begin (begin_at(q) + team rank) come
+// reciprocals), rhs <- x. levels, waits_at and lane_begin (begin_at(q) + team rank) come
 // from the tree's plan q in `plans`, whose entry k is read from entries[k - entry_offset]
 // (the plan's entries in memory, or a copy of them in team scratch); the team's size must be
 // the plan's lane count, its lanes the threads of a block in order (vector length 1). Each
@@ -189,7 +189,7 @@ template <bool Fill, class Member, class MemorySpace, class System>
 KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
                                               const DeviceLanePlans<MemorySpace>& plans,
                                               const int* const entries, const int entry_offset,
-                                              const int levels, const int warp_from,
+                                              const int levels, const int waits_at,
                                               const int lane_begin, const System& sys,
                                               int& bad_pivot, int& bad_solution) {
   using T = typename System::scalar_type;
@@ -291,9 +291,9 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
         rhs[this_p] = rp;
       }
     }
-    // Level + 1 reads what this level wrote: the first warp alone reads and writes from
-    // warp_from on.
-    lanes_level_done(t, level >= warp_from);
+    // Level + 1 reads what this level wrote: the whole team waits where the plan says
+    // another warp reads it.
+    lanes_level_done(t, (plans.waits(waits_at + level) & CellLanePlan::kTeamWaitUp) == 0);
   }
   for (int level = levels - 1; level >= 0; --level) {
     const int b = plans.begin(lane_begin + level * lanes) - entry_offset;
@@ -347,8 +347,9 @@ KOKKOS_INLINE_FUNCTION void lanes_hines_solve(const Member& t,
       xprev = xi;
       if (!is_finite_value(xi) && (bad_solution < 0 || i < bad_solution)) bad_solution = i;
     }
-    // Level - 1 reads x of this level: the whole team from warp_from down.
-    if (level > 0) lanes_level_done(t, level > warp_from);
+    // Level - 1 reads x of this level.
+    if (level > 0)
+      lanes_level_done(t, (plans.waits(waits_at + level) & CellLanePlan::kTeamWaitDown) == 0);
   }
 }
 

@@ -192,7 +192,7 @@ struct SolvePackedLanes {
     const std::int64_t offset = cell_offsets(c);
     const int n = static_cast<int>(cell_offsets(c + 1) - offset);
     const int q = cell_plan(c);
-    const int levels = plans.levels(q), warp_from = plans.warp_from(q), lane0 = plans.begin_at(q);
+    const int levels = plans.levels(q), waits_at = plans.waits_at(q), lane0 = plans.begin_at(q);
     const int e0 = plans.begin(lane0), e1 = plans.begin(lane0 + levels * t.team_size());
     const int* const parent_in_memory = tree_parents.data() + parent_at(q);
     const auto x = LaneScratch<T>::template carve<Level>(t, launch);
@@ -215,7 +215,7 @@ struct SolvePackedLanes {
                             nullptr};  // the packed plans do not split spines
     int bad_pivot = -1, bad_solution = -1;
     lanes_hines_solve<false>(t, plans, x.entries ? x.entries : plans.entries.data(),
-                             x.entries ? e0 : 0, levels, warp_from, lane0 + t.team_rank(), sys,
+                             x.entries ? e0 : 0, levels, waits_at, lane0 + t.team_rank(), sys,
                              bad_pivot, bad_solution);
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n),
