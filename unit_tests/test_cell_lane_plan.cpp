@@ -124,87 +124,83 @@ CellLanePlan check_plan(const std::vector<int>& parent, const int lanes, const b
     // One lane's list at one level, elimination and substitution, as the kernel runs them.
     std::vector<double> xs(n);
     auto eliminate = [&](const int v, const int k) {
-      {
-        bool cached = false;
-        double dc = 0, rc = 0, gu = 0, gl = 0, sd = 0, sr = 0;
-        int above = 0;
-        const int b = plan.begin[v * lanes + k], end = plan.begin[v * lanes + k + 1];
-        for (int q = b; q < end; ++q) {
-          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
-          if (kind == P::kFillStart) {
-            gu = gl = a[i];
-            sd = sr = 0;
-            continue;
-          }
-          if (kind == P::kFillEnd) {
-            d[i] += sd;
-            r[i] += sr;
-            fill[i] = gl;
-            fill[above] = gu;
-            continue;
-          }
-          if (kind != P::kPull) {
-            const double di = cached ? dc : d[i];
-            const double ri = cached ? rc : r[i];
-            d[i] = 1 / di;
-            r[i] = ri;
-            cached = false;
-            if (kind == P::kPieceRoot) continue;
-          }
-          if (kind == P::kFillInto) {
-            ASSERT_LT(q + 1, end) << "a kFillInto entry ends its list";
-            const int next = plan.entries[q + 1];
-            const int into =
-                P::kind_of(next) == P::kPull ? parent[P::node_of(next)] : P::node_of(next);
-            const double f = fill[into] * d[i];
-            dc = d[into] - f * fill[i];
-            rc = r[into] - f * r[i];
-            cached = true;
-            continue;
-          }
-          const int p = parent[i];
-          const double f = a[i] * d[i];
-          const double dp = (cached ? dc : d[p]) - f * a[i];
-          const double rp = (cached ? rc : r[p]) - f * r[i];
-          if (kind == P::kFill) {
-            fill[i] = gu;
-            const double g = gl * d[i];
-            sd -= g * gu;
-            sr -= g * r[i];
-            gu = -f * gu;
-            gl = -g * a[i];
-            above = p;
-          }
-          cached = (e & P::kKeep) != 0;
-          if (cached) {
-            dc = dp;
-            rc = rp;
-          } else {
-            d[p] = dp;
-            r[p] = rp;
-          }
+      bool cached = false;
+      double dc = 0, rc = 0, gu = 0, gl = 0, sd = 0, sr = 0;
+      int above = 0;
+      const int b = plan.begin[v * lanes + k], end = plan.begin[v * lanes + k + 1];
+      for (int q = b; q < end; ++q) {
+        const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+        if (kind == P::kFillStart) {
+          gu = gl = a[i];
+          sd = sr = 0;
+          continue;
         }
-        EXPECT_FALSE(cached) << "a list's last entry keeps nothing";
+        if (kind == P::kFillEnd) {
+          d[i] += sd;
+          r[i] += sr;
+          fill[i] = gl;
+          fill[above] = gu;
+          continue;
+        }
+        if (kind != P::kPull) {
+          const double di = cached ? dc : d[i];
+          const double ri = cached ? rc : r[i];
+          d[i] = 1 / di;
+          r[i] = ri;
+          cached = false;
+          if (kind == P::kPieceRoot) continue;
+        }
+        if (kind == P::kFillInto) {
+          ASSERT_LT(q + 1, end) << "a kFillInto entry ends its list";
+          const int next = plan.entries[q + 1];
+          const int into =
+              P::kind_of(next) == P::kPull ? parent[P::node_of(next)] : P::node_of(next);
+          const double f = fill[into] * d[i];
+          dc = d[into] - f * fill[i];
+          rc = r[into] - f * r[i];
+          cached = true;
+          continue;
+        }
+        const int p = parent[i];
+        const double f = a[i] * d[i];
+        const double dp = (cached ? dc : d[p]) - f * a[i];
+        const double rp = (cached ? rc : r[p]) - f * r[i];
+        if (kind == P::kFill) {
+          fill[i] = gu;
+          const double g = gl * d[i];
+          sd -= g * gu;
+          sr -= g * r[i];
+          gu = -f * gu;
+          gl = -g * a[i];
+          above = p;
+        }
+        cached = (e & P::kKeep) != 0;
+        if (cached) {
+          dc = dp;
+          rc = rp;
+        } else {
+          d[p] = dp;
+          r[p] = rp;
+        }
       }
+      EXPECT_FALSE(cached) << "a list's last entry keeps nothing";
     };
     auto substitute = [&](const int v, const int k) {
-      {
-        double xprev = 0, xa = 0;
-        for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
-          const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
-          if (kind == P::kPull || kind == P::kFillStart) continue;
-          if (kind == P::kFillEnd) {
-            xa = xs[i];
-            continue;
-          }
-          if (i == 0)
-            xs[i] = r[i] * d[i];
-          else if (kind == P::kFillInto)
-            xs[i] = (r[i] - fill[i] * xprev) * d[i];
-          else
-            xs[i] = (r[i] - a[i] * xs[parent[i]] - (kind == P::kFill ? fill[i] * xa : 0)) * d[i];
-          xprev = xs[i];
+      double xprev = 0, xa = 0;
+      for (int q = plan.begin[v * lanes + k + 1] - 1; q >= plan.begin[v * lanes + k]; --q) {
+        const int e = plan.entries[q], i = P::node_of(e), kind = P::kind_of(e);
+        if (kind == P::kPull || kind == P::kFillStart) continue;
+        if (kind == P::kFillEnd) {
+          xa = xs[i];
+          continue;
         }
+        if (i == 0)
+          xs[i] = r[i] * d[i];
+        else if (kind == P::kFillInto)
+          xs[i] = (r[i] - fill[i] * xprev) * d[i];
+        else
+          xs[i] = (r[i] - a[i] * xs[parent[i]] - (kind == P::kFill ? fill[i] * xa : 0)) * d[i];
+        xprev = xs[i];
       }
     };
     // The waits (CellLanePlan::waits): between two waits of the whole team each warp runs
