@@ -16,6 +16,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "random_systems.hpp"
 #include "shared_data.hpp"
@@ -224,6 +225,31 @@ TYPED_TEST(HinesBatchSolve, InterleavedTilesWideAndForLongSystemsNarrow) {
                                   TestFixture::run(long_chain, num, 0x2a7e + num, 32, schedule),
                                   "chain40000" + tag);
     }
+  }
+}
+
+// A host sweep asks for its rows a few ahead where a tile's rows lie more than 2 KiB apart
+// (Full-Interleaved storage of many systems), not for Flat tiles or adjacent rows; trees
+// shorter than, as long as and longer than that distance solve right with it.
+TYPED_TEST(HinesBatchSolve, InterleavedTilesWithRowsFarApart) {
+  using T = typename TestFixture::T;
+  using L = typename TestFixture::L;
+  EXPECT_EQ(impl::prefetch_distance<T>(4096 / sizeof(T), UnitLaneStride{}),
+            impl::kTilePrefetchRows);
+  EXPECT_EQ(impl::prefetch_distance<T>(2048 / sizeof(T), UnitLaneStride{}), 0);
+  EXPECT_EQ(impl::prefetch_distance<T>(4096 / sizeof(T), 4096L), 0);
+  if (!std::is_same<L, layouts::FullInterleaved>::value)
+    GTEST_SKIP() << "rows far apart: Full-Interleaved storage";
+  const int num = static_cast<int>(2048 / sizeof(T)) + 37;  // rows more than 2 KiB apart
+  for (const auto schedule : {HinesSchedule::SimdTiles, HinesSchedule::Auto}) {
+    for (int n = 1; n <= impl::kTilePrefetchRows + 3; ++n) {
+      const Tree tree = random_tree(n, 0xfa + n);
+      TestFixture::expect_correct(tree, TestFixture::run(tree, num, 0x3a7e + n, 32, schedule),
+                                  "random" + std::to_string(n) + " " + to_string(schedule));
+    }
+    const Tree cell = random_tree(700, 29);
+    TestFixture::expect_correct(cell, TestFixture::run(cell, num, 0x4a7e, 32, schedule),
+                                std::string("random700 ") + to_string(schedule));
   }
 }
 

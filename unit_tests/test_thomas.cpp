@@ -6,6 +6,7 @@
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
+#include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "thomas_fixture.hpp"
 
 namespace {
@@ -130,6 +131,21 @@ TYPED_TEST(ThomasBatchTest, InterleavedTilesWideAndForLongSystemsNarrow) {
     for (int m : {1000, 40000})
       for (int num : {wide + 5, 2 * narrow + 1})
         this->check_fixed(m, num, 32, "interleaved tiles", schedule);
+}
+
+// A host sweep asks for its rows a few ahead where a tile's rows lie more than 2 KiB apart
+// (Full-Interleaved storage of many systems): systems shorter than, as long as and longer
+// than that distance solve right with it.
+TYPED_TEST(ThomasBatchTest, InterleavedTilesWithRowsFarApart) {
+  using T = typename TestFixture::T;
+  if (!std::is_same<typename TestFixture::L, layouts::FullInterleaved>::value)
+    GTEST_SKIP() << "rows far apart: Full-Interleaved storage";
+  const int num = static_cast<int>(2048 / sizeof(T)) + 37;
+  for (const auto schedule : {ThomasSchedule::SimdTiles, ThomasSchedule::Auto}) {
+    for (int m = 1; m <= impl::kTilePrefetchRows + 3; ++m)
+      this->check_fixed(m, num, 32, "rows far apart", schedule);
+    this->check_fixed(700, num, 32, "rows far apart", schedule);
+  }
 }
 
 TYPED_TEST(ThomasBatchTest, BlockSizesAndPartialTiles) {

@@ -113,6 +113,49 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
   return y - y;
 }
 
+// How many rows ahead a host sweep asks for its next rows (prefetch_distance). In Full-
+// Interleaved storage a tile's rows lie a whole batch apart: every row is another page and
+// another short run of cache lines, which no hardware prefetcher follows, so each row's loads
+// waited on memory. Measured on the 2-core dev machine (fp64, OpenMP, 2^20-2^24 nodes or
+// rows, Full-Interleaved, docs/SOLVER_MAP.md): 4 rows ahead gave 1.17-2.28x on trees of 76-468
+// and 1,521-30,000 nodes and on tridiagonal systems of 32-3,000 rows, nothing measurable at
+// 300-1,000 nodes; 8 and 16 were no better, asking for the parents' rows as well was worse.
+// -DHINESBATCH_TILE_PREFETCH_ROWS=R changes it (0: none; experiments).
+#if !defined(HINESBATCH_TILE_PREFETCH_ROWS)
+#define HINESBATCH_TILE_PREFETCH_ROWS 4
+#endif
+constexpr int kTilePrefetchRows = HINESBATCH_TILE_PREFETCH_ROWS;
+
+// The rows ahead a tile's sweep prefetches: kTilePrefetchRows for a host's interleaved tile
+// whose rows lie more than 2 KiB apart (Full-Interleaved storage), else 0: a GPU, a Flat
+// tile (each lane's rows are contiguous) and a Block-Interleaved tile (its rows adjacent)
+// are streams the hardware already follows.
+template <class T, class LaneStride>
+KOKKOS_FORCEINLINE_FUNCTION int prefetch_distance(const long row_stride, const LaneStride) {
+#if defined(HINESBATCH_LANES_ARE_THREADS)
+  (void)row_stride;
+  return 0;
+#else
+  return std::is_same<LaneStride, UnitLaneStride>::value &&
+                 row_stride * static_cast<long>(sizeof(T)) > 2048
+             ? kTilePrefetchRows
+             : 0;
+#endif
+}
+
+// Asks the caches for `lanes` consecutive values from p (an interleaved tile's row, a few
+// rows ahead of the sweep); a hint only.
+template <class T, class Count>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_row(const T* p, const Count lanes) {
+#if !defined(HINESBATCH_LANES_ARE_THREADS) && defined(__GNUC__)
+  constexpr int per_line = 64 / static_cast<int>(sizeof(T));
+  for (int k = 0; k < static_cast<int>(lanes); k += per_line) __builtin_prefetch(p + k, 0, 3);
+#else
+  (void)p;
+  (void)lanes;
+#endif
+}
+
 }  // namespace impl
 
 // Solves the `lanes` systems of one tile of a mono-morphology batch (tree parent(i) < i,
@@ -137,6 +180,7 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
                                              const long inverse_stride,
                                              const OnFailure& on_failure) {
   bool failed = false;
+  const int ahead = impl::prefetch_distance<T>(row_stride, ls);
   if (inverse) {
     // Backward sweep, leaves to root: d(i) is final when node i is reached (only its
     // children, all > i, update it), so its pivot is checked here.
@@ -144,6 +188,13 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
+      if (ahead > 0 && i > ahead) {
+        const long ra = (i - ahead) * row_stride;
+        impl::prefetch_row(u + ra, lanes);
+        impl::prefetch_row(l + ra, lanes);
+        impl::prefetch_row(d + ra, lanes);
+        impl::prefetch_row(rhs + ra, lanes);
+      }
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T r = T(1) / di[e];
@@ -166,6 +217,11 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       T* xi = rhs + ri;
+      if (ahead > 0 && i + ahead < n) {
+        const long ra = (i + ahead) * row_stride;
+        impl::prefetch_row(l + ra, lanes);
+        impl::prefetch_row(rhs + ra, lanes);
+      }
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T x = (xi[e] - li[e] * xp[e]) * inv[k];
@@ -178,6 +234,13 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp;
+      if (ahead > 0 && i > ahead) {
+        const long ra = (i - ahead) * row_stride;
+        impl::prefetch_row(u + ra, lanes);
+        impl::prefetch_row(l + ra, lanes);
+        impl::prefetch_row(d + ra, lanes);
+        impl::prefetch_row(rhs + ra, lanes);
+      }
       impl::lanes_for(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T f = ui[e] / di[e];
@@ -196,6 +259,12 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *di = d + ri, *xp = rhs + rp;
       T* xi = rhs + ri;
+      if (ahead > 0 && i + ahead < n) {
+        const long ra = (i + ahead) * row_stride;
+        impl::prefetch_row(l + ra, lanes);
+        impl::prefetch_row(d + ra, lanes);
+        impl::prefetch_row(rhs + ra, lanes);
+      }
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T x = (xi[e] - li[e] * xp[e]) / di[e];
@@ -295,10 +364,18 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
   }
   // Rows 1..m-2: the previous row's c' and d' are read back from the tile (L1-resident:
   // they were written one row ago).
+  const int ahead = impl::prefetch_distance<T>(row_stride, ls);
   for (int i = 1; i < m - 1; ++i) {
     const long r = i * row_stride;
     const T *ai = a + r, *bi = b + r, *cq = c + r - row_stride, *dq = d + r - row_stride;
     T *ci = c + r, *di = d + r;
+    if (ahead > 0 && i + ahead < m) {
+      const long ra = (i + ahead) * row_stride;
+      impl::prefetch_row(a + ra, lanes);
+      impl::prefetch_row(b + ra, lanes);
+      impl::prefetch_row(c + ra, lanes);
+      impl::prefetch_row(d + ra, lanes);
+    }
     if (impl::lanes_any(team, lanes, [&](const int k) {
           const T beta = bi[k * ls] - ai[k * ls] * cq[k * ls];
           const T r = T(1) / beta;
@@ -328,6 +405,11 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const long r = i * row_stride;
     const T *ci = c + r, *xn = d + r + row_stride;
     T* di = d + r;
+    if (ahead > 0 && i >= ahead) {
+      const long ra = (i - ahead) * row_stride;
+      impl::prefetch_row(c + ra, lanes);
+      impl::prefetch_row(d + ra, lanes);
+    }
     if (impl::lanes_any(team, lanes, [&](const int k) {
           const T x = di[k * ls] - ci[k * ls] * xn[k * ls];
           di[k * ls] = x;
