@@ -117,9 +117,10 @@ KOKKOS_FORCEINLINE_FUNCTION T failure_flag(const T y) {
 // Interleaved storage a tile's rows lie a whole batch apart: every row is another page and
 // another short run of cache lines, which no hardware prefetcher follows, so each row's loads
 // waited on memory. Measured on the 2-core dev machine (fp64, OpenMP, 2^20-2^24 nodes or
-// rows, Full-Interleaved, docs/SOLVER_MAP.md): 4 rows ahead gave 1.17-2.28x on trees of 76-468
-// and 1,521-30,000 nodes and on tridiagonal systems of 32-3,000 rows, nothing measurable at
-// 300-1,000 nodes; 8 and 16 were no better, asking for the parents' rows as well was worse.
+// rows, Full-Interleaved, docs/SOLVER_MAP.md): 4 rows ahead gave 1.17-2.28x on most trees
+// (76-30,000 nodes) and on tridiagonal systems of 32-3,000 rows, nothing consistent on the
+// paper classes of 305-695 nodes and trees of about 1,000; 8 and 16 were no better, asking
+// for the parents' rows as well was worse.
 // -DHINESBATCH_TILE_PREFETCH_ROWS=R changes it (0: none; experiments).
 #if !defined(HINESBATCH_TILE_PREFETCH_ROWS)
 #define HINESBATCH_TILE_PREFETCH_ROWS 4
