@@ -157,6 +157,13 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_row(const T* p, const Count lanes) {
 #endif
 }
 
+// prefetch_row for the row at `offset` of each of the arrays.
+template <class Count, class... T>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_rows(const long offset, const Count lanes,
+                                               const T*... arrays) {
+  (prefetch_row(arrays + offset, lanes), ...);
+}
+
 }  // namespace impl
 
 // Solves the `lanes` systems of one tile of a mono-morphology batch (tree parent(i) < i,
@@ -189,13 +196,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
-      if (ahead > 0 && i > ahead) {
-        const long ra = (i - ahead) * row_stride;
-        impl::prefetch_row(u + ra, lanes);
-        impl::prefetch_row(l + ra, lanes);
-        impl::prefetch_row(d + ra, lanes);
-        impl::prefetch_row(rhs + ra, lanes);
-      }
+      if (ahead > 0 && i > ahead)
+        impl::prefetch_rows((i - ahead) * row_stride, lanes, u, l, d, rhs);
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T r = T(1) / di[e];
@@ -218,11 +220,7 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *xp = rhs + rp, *inv = inverse + i * inverse_stride;
       T* xi = rhs + ri;
-      if (ahead > 0 && i + ahead < n) {
-        const long ra = (i + ahead) * row_stride;
-        impl::prefetch_row(l + ra, lanes);
-        impl::prefetch_row(rhs + ra, lanes);
-      }
+      if (ahead > 0 && i + ahead < n) impl::prefetch_rows((i + ahead) * row_stride, lanes, l, rhs);
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T x = (xi[e] - li[e] * xp[e]) * inv[k];
@@ -235,13 +233,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *ui = u + ri, *li = l + ri, *di = d + ri, *xi = rhs + ri;
       T *dp = d + rp, *xp = rhs + rp;
-      if (ahead > 0 && i > ahead) {
-        const long ra = (i - ahead) * row_stride;
-        impl::prefetch_row(u + ra, lanes);
-        impl::prefetch_row(l + ra, lanes);
-        impl::prefetch_row(d + ra, lanes);
-        impl::prefetch_row(rhs + ra, lanes);
-      }
+      if (ahead > 0 && i > ahead)
+        impl::prefetch_rows((i - ahead) * row_stride, lanes, u, l, d, rhs);
       impl::lanes_for(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T f = ui[e] / di[e];
@@ -260,12 +253,8 @@ KOKKOS_INLINE_FUNCTION void hines_solve_tile(const Member& team, const Count lan
       const long ri = i * row_stride, rp = parent(i) * row_stride;
       const T *li = l + ri, *di = d + ri, *xp = rhs + rp;
       T* xi = rhs + ri;
-      if (ahead > 0 && i + ahead < n) {
-        const long ra = (i + ahead) * row_stride;
-        impl::prefetch_row(l + ra, lanes);
-        impl::prefetch_row(d + ra, lanes);
-        impl::prefetch_row(rhs + ra, lanes);
-      }
+      if (ahead > 0 && i + ahead < n)
+        impl::prefetch_rows((i + ahead) * row_stride, lanes, l, d, rhs);
       failed |= impl::lanes_any(team, lanes, [&](const int k) {
         const long e = k * ls;
         const T x = (xi[e] - li[e] * xp[e]) / di[e];
@@ -370,13 +359,8 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const long r = i * row_stride;
     const T *ai = a + r, *bi = b + r, *cq = c + r - row_stride, *dq = d + r - row_stride;
     T *ci = c + r, *di = d + r;
-    if (ahead > 0 && i + ahead < m) {
-      const long ra = (i + ahead) * row_stride;
-      impl::prefetch_row(a + ra, lanes);
-      impl::prefetch_row(b + ra, lanes);
-      impl::prefetch_row(c + ra, lanes);
-      impl::prefetch_row(d + ra, lanes);
-    }
+    if (ahead > 0 && i + ahead < m)
+      impl::prefetch_rows((i + ahead) * row_stride, lanes, a, b, c, d);
     if (impl::lanes_any(team, lanes, [&](const int k) {
           const T beta = bi[k * ls] - ai[k * ls] * cq[k * ls];
           const T r = T(1) / beta;
@@ -406,11 +390,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_tile(const Member& team, const Count la
     const long r = i * row_stride;
     const T *ci = c + r, *xn = d + r + row_stride;
     T* di = d + r;
-    if (ahead > 0 && i >= ahead) {
-      const long ra = (i - ahead) * row_stride;
-      impl::prefetch_row(c + ra, lanes);
-      impl::prefetch_row(d + ra, lanes);
-    }
+    if (ahead > 0 && i >= ahead) impl::prefetch_rows((i - ahead) * row_stride, lanes, c, d);
     if (impl::lanes_any(team, lanes, [&](const int k) {
           const T x = di[k * ls] - ci[k * ls] * xn[k * ls];
           di[k * ls] = x;
