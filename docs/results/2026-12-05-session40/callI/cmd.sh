@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Call I: session 38's call F (the mixed batches' map at 102,400 and 256,000 cells) and
+# session 39's call G, cut to fit (the host's tile sweeps with rows asked for 4 ahead against
+# none on the 16 cores: Full-Interleaved at 2^24 in the order f0 f4 f4 f0, Flat as control).
+set -u
+d=$(cd "$(dirname "$0")" && pwd); O=$OUT
+mkdir -p $O/callF $O/callG
+OUT=$O/callF bash $d/../../2026-12-05-session38/callF/cmd.sh
+OUT=$O/callG bash $d/callG.sh
