@@ -13,22 +13,20 @@ export OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=threads
 S=$OUT/summary.txt; P=$OUT/map; mkdir -p $P
 lscpu | head -20 > $OUT/cpu.txt; cat $c/binG.txt | tee -a $S
 t0=$SECONDS; stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a $S; }
-i=0
-for v in f0 f4 f4 f0; do
-  i=$((i + 1))
-  timeout 150 $c/binG/$v --map-families=thomas,hines --map-backends=device --map-totals=22,24 \
-    --map-trees=all --map-reps=5 --benchmark_filter='FullInterleaved/Auto' \
-    --benchmark_format=json > $P/fi_${v}_$i.json 2> $P/fi_${v}_$i.err
-  stamp "fi $v $i rc=$?"
-done
-i=0
-for v in f0 f4 f4 f0; do
-  i=$((i + 1))
-  timeout 60 $c/binG/$v --map-families=thomas,hines --map-backends=device --map-totals=24 \
-    --map-trees=all --map-reps=5 --benchmark_filter='Flat/Auto' \
-    --benchmark_format=json > $P/flat_${v}_$i.json 2> $P/flat_${v}_$i.err
-  stamp "flat $v $i rc=$?"
-done
+maps() {  # name layout timeout totals builds...: each build's whole map in turn
+  local name=$1 layout=$2 limit=$3 totals=$4 v i=0
+  shift 4
+  for v in "$@"; do
+    i=$((i + 1))
+    timeout $limit $c/binG/$v --map-families=thomas,hines --map-backends=device --map-totals=$totals \
+      --map-trees=all --map-reps=5 --benchmark_filter="$layout/Auto" \
+      --benchmark_format=json > $P/${name}_${v}_$i.json 2> $P/${name}_${v}_$i.err
+    stamp "$name $v $i rc=$?"
+  done
+}
+# FI_TOTALS, FI_TIMEOUT, FLAT_BUILDS: a shorter call (session 40's call I) sets them.
+maps fi FullInterleaved ${FI_TIMEOUT:-150} ${FI_TOTALS:-22,24} f0 f4 f4 f0
+maps flat Flat ${FLAT_TIMEOUT:-60} 24 ${FLAT_BUILDS:-f0 f4 f4 f0}
 xz -9 $P/*.json
 (cd $OUT && tar cf map.tar map && rm -rf map)
 stamp done

@@ -6,4 +6,5 @@ set -u
 d=$(cd "$(dirname "$0")" && pwd); O=$OUT
 mkdir -p $O/callF $O/callG
 OUT=$O/callF bash $d/../../2026-12-05-session38/callF/cmd.sh
-OUT=$O/callG bash $d/callG.sh
+OUT=$O/callG FI_TOTALS=24 FI_TIMEOUT=70 FLAT_TIMEOUT=40 FLAT_BUILDS="f0 f4" \
+  bash $d/../../2026-12-05-session39/callG/cmd.sh
