@@ -440,5 +440,52 @@ TEST(RealCells, EachMorphologyAloneGivesOneRasterOnEveryScheduleAndBackend) {
   EXPECT_GE(expect_one_raster_per_case(cases, 5), static_cast<int>(cases.size()) / 2);
 }
 
+// Enough cells of every file that a GPU's plan cuts them into several launches (a launch
+// holds a cell per SM before a smaller cell starts the next), which run side by side on
+// streams of their own: the same raster as the cells schedule, voltages to rounding.
+TEST(RealCells, SeveralLaunchesSideBySideGiveTheRasterOfTheCellsSchedule) {
+  const std::vector<std::string> files = real_morphology_files();
+  if (files.empty()) GTEST_SKIP() << "no SWC files in " << morphology_dir();
+  const RealCase k{"all mixed, 50 of each", files, true, true, 50 * int(files.size())};
+  const SimulationConfig c = parse_simulation_config(real_config(k, 4), k.name, "");
+  std::vector<std::int64_t> gids(c.network.cells);
+  for (std::int64_t g = 0; g < c.network.cells; ++g) gids[g] = g;
+  int gpus = 0;
+  auto run_on = [&](auto exec) {
+    using Exec = decltype(exec);
+    if (is_host_backend<Exec>()) return;
+    ++gpus;
+    SCOPED_TRACE(Exec::name());
+    auto run = [&](OnChipSteps on_chip) {
+      LocalExchange ex;
+      RunOptions o = c.run;
+      o.host_schedule = HostSchedule::Cells;
+      o.on_chip = on_chip;
+      NetworkSimulation<Exec> sim(exec, c.templates, c.network, gids, c.params, ex, o, c.records);
+      sim.run();
+      return std::make_tuple(sim.spikes(), sim.traces(), sim.metrics().schedule_detail);
+    };
+    const auto [cells_spikes, cells_traces, cells_detail] = run(OnChipSteps::Off);
+    const auto [spikes, traces, detail] = run(OnChipSteps::On);
+    int launches = 0;
+    for (std::size_t at = detail.find(" cells of <= "); at != std::string::npos;
+         at = detail.find(" cells of <= ", at + 1))
+      ++launches;
+    EXPECT_GE(launches, 2) << detail;
+    EXPECT_FALSE(spikes.empty());
+    EXPECT_EQ(spikes, cells_spikes) << detail;
+    ASSERT_EQ(traces.size(), cells_traces.size());
+    double worst = 0;
+    for (std::size_t r = 0; r < traces.size(); ++r) {
+      ASSERT_EQ(traces[r].size(), cells_traces[r].size());
+      for (std::size_t j = 0; j < traces[r].size(); ++j)
+        worst = std::max(worst, std::fabs(traces[r][j] - cells_traces[r][j]));
+    }
+    EXPECT_LE(worst, kRealCellsScheduleMv) << detail;
+  };
+  std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
+  if (gpus == 0) GTEST_SKIP() << "no GPU backend in this build";
+}
+
 }  // namespace
 }  // namespace hinesbatch::test

@@ -5,12 +5,27 @@
 // before it (an event), and exec's work queued after join() waits for all of them, so the
 // caller stays asynchronous. Without CUDA, or for one launch, every launch runs on exec.
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace hinesbatch::impl {
+
+// Kokkos' CUDA backend passes a functor of more than 512 bytes through one constant-memory
+// buffer, and the host waits at each such launch until the launch before it is done with
+// the buffer: such launches run one after another whatever their streams. A functor that
+// fits the kernel's arguments (4 KB, less Kokkos' own part of them) is passed there instead.
+inline constexpr std::size_t kArgumentFunctorBytes = 3584;
+template <class Functor, class Policy>
+auto side_by_side_policy(const Policy& policy) {
+  if constexpr (sizeof(Functor) <= kArgumentFunctorBytes)
+    return Kokkos::Experimental::require(policy,
+                                         Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+  else
+    return policy;
+}
 
 template <class ExecutionSpace>
 class LaunchStreams {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hinesbatch/core/impl/device_copy.hpp"
+#include "hinesbatch/core/impl/launch_streams.hpp"
 #include "hinesbatch/simulation/catalogue.hpp"
 #include "hinesbatch/simulation/impl/cell_epoch_on_chip.hpp"
 #include "hinesbatch/simulation/impl/cell_templates.hpp"
@@ -179,7 +180,13 @@ class OnChipSchedule
                     const W& w, const CellEvents& cell_events, const TraceView<memory_space>& trace,
                     const Gen& gen, const EventDetails<memory_space>& details) const {
     const double dt = params_.dt;
-    for (const OnChipLaunch& l : launches_) {
+    // The launches hold disjoint cells: side by side on streams of their own, the next
+    // launch's teams fill the SMs that the one before leaves idle in its last wave.
+    streams_.reserve(static_cast<int>(launches_.size()));
+    streams_.fork(exec);
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      const OnChipLaunch& l = launches_[i];
+      const ExecutionSpace& space = streams_.space(exec, static_cast<int>(i));
       const int cells = l.slot_end - l.slot_begin;
       const auto bytes = Kokkos::PerTeam(OnChipCell::scratch_bytes(l.scratch_nodes, l.fill));
       const auto step = [&](auto level, auto fill) {
@@ -199,30 +206,33 @@ class OnChipSchedule
       // Only teams with d and rhs in shared memory take plans that split spines
       // (on_chip_launch_plan.cpp): the other kinds' kernels have none of the fill's code.
       if (l.kind == OnChipLaunch::kWarpPerCell)
-        Kokkos::parallel_for(
-            "hinesbatch::sim_epoch_on_chip_warp",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(exec, cells, l.lanes)
-                .set_scratch_size(0, bytes),
-            step(level0{}, plain{}));
+        launch("hinesbatch::sim_epoch_on_chip_warp",
+               Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(space, cells, l.lanes)
+                   .set_scratch_size(0, bytes),
+               step(level0{}, plain{}));
       else if (l.kind == OnChipLaunch::kTeamPerCell && l.fill)
-        Kokkos::parallel_for(
-            "hinesbatch::sim_epoch_on_chip_team_split",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
-                .set_scratch_size(0, bytes),
-            step(level0{}, std::true_type{}));
+        launch("hinesbatch::sim_epoch_on_chip_team_split",
+               Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
+                   .set_scratch_size(0, bytes),
+               step(level0{}, std::true_type{}));
       else if (l.kind == OnChipLaunch::kTeamPerCell)
-        Kokkos::parallel_for(
-            "hinesbatch::sim_epoch_on_chip_team",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
-                .set_scratch_size(0, bytes),
-            step(level0{}, plain{}));
+        launch("hinesbatch::sim_epoch_on_chip_team",
+               Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
+                   .set_scratch_size(0, bytes),
+               step(level0{}, plain{}));
       else
-        Kokkos::parallel_for(
-            "hinesbatch::sim_epoch_on_chip_team_in_memory",
-            Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(exec, cells, l.lanes)
-                .set_scratch_size(1, bytes),
-            step(level1{}, plain{}));
+        launch("hinesbatch::sim_epoch_on_chip_team_in_memory",
+               Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(space, cells, l.lanes)
+                   .set_scratch_size(1, bytes),
+               step(level1{}, plain{}));
     }
+    streams_.join(exec);
+  }
+
+  // One launch of the epoch, free to run beside the others (side_by_side_policy).
+  template <class Policy, class Functor>
+  static void launch(const char* name, const Policy& policy, const Functor& functor) {
+    Kokkos::parallel_for(name, side_by_side_policy<Functor>(policy), functor);
   }
 
   // The templates' generated mechanisms laid out (generated_layout.hpp) and on the device,
@@ -263,19 +273,20 @@ class OnChipSchedule
         Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(0));
     d.scratch1_max = static_cast<std::size_t>(
         Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1).scratch_size_max(1));
+    using Step0 = StepCellEpochOnChip<ExecutionSpace, views, 0, Gen>;
+    using Step1 = StepCellEpochOnChip<ExecutionSpace, views, 1, Gen>;
     d.warp_team_max = [](std::size_t bytes) {
-      return Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(1, 1)
-          .set_scratch_size(0, Kokkos::PerTeam(bytes))
-          .team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0, Gen>{},
-                         Kokkos::ParallelForTag());
+      return side_by_side_policy<Step0>(
+                 Kokkos::TeamPolicy<ExecutionSpace, OnChipWarpBounds>(1, 1).set_scratch_size(
+                     0, Kokkos::PerTeam(bytes)))
+          .team_size_max(Step0{}, Kokkos::ParallelForTag());
     };
     d.team_max = [](std::size_t bytes, int level) {
       auto p = Kokkos::TeamPolicy<ExecutionSpace, OnChipTeamBounds>(1, 1);
       p.set_scratch_size(level, Kokkos::PerTeam(bytes));
-      return level == 0 ? p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 0, Gen>{},
-                                          Kokkos::ParallelForTag())
-                        : p.team_size_max(StepCellEpochOnChip<ExecutionSpace, views, 1, Gen>{},
-                                          Kokkos::ParallelForTag());
+      return level == 0
+                 ? side_by_side_policy<Step0>(p).team_size_max(Step0{}, Kokkos::ParallelForTag())
+                 : side_by_side_policy<Step1>(p).team_size_max(Step1{}, Kokkos::ParallelForTag());
     };
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
@@ -400,7 +411,8 @@ class OnChipSchedule
   std::vector<int> hh_of_template_;
   std::vector<OnChipLaunch> launches_;
   OnChipCellLists<memory_space> lists_;
-  Kokkos::View<int*, memory_space> cell_events_;  // LocateCellEvents' output, reused
+  Kokkos::View<int*, memory_space> cell_events_;   // LocateCellEvents' output, reused
+  mutable LaunchStreams<ExecutionSpace> streams_;  // a stream per launch (CUDA)
 };
 
 }  // namespace hinesbatch::impl
