@@ -20,6 +20,7 @@
 #include "hinesbatch/simulation/impl/on_chip_launch_plan.hpp"
 #include "hinesbatch/simulation/impl/simulation.hpp"
 #include "support/backends.hpp"
+#include "support/config_runs.hpp"
 #include "support/shared_data.hpp"
 
 namespace hinesbatch::test {
@@ -448,39 +449,26 @@ TEST(RealCells, SeveralLaunchesSideBySideGiveTheRasterOfTheCellsSchedule) {
   if (files.empty()) GTEST_SKIP() << "no SWC files in " << morphology_dir();
   const RealCase k{"all mixed, 50 of each", files, true, true, 50 * int(files.size())};
   const SimulationConfig c = parse_simulation_config(real_config(k, 4), k.name, "");
-  std::vector<std::int64_t> gids(c.network.cells);
-  for (std::int64_t g = 0; g < c.network.cells; ++g) gids[g] = g;
   int gpus = 0;
   auto run_on = [&](auto exec) {
     using Exec = decltype(exec);
     if (is_host_backend<Exec>()) return;
     ++gpus;
     SCOPED_TRACE(Exec::name());
-    auto run = [&](OnChipSteps on_chip) {
-      LocalExchange ex;
-      RunOptions o = c.run;
-      o.host_schedule = HostSchedule::Cells;
-      o.on_chip = on_chip;
-      NetworkSimulation<Exec> sim(exec, c.templates, c.network, gids, c.params, ex, o, c.records);
-      sim.run();
-      return std::make_tuple(sim.spikes(), sim.traces(), sim.metrics().schedule_detail);
-    };
-    const auto [cells_spikes, cells_traces, cells_detail] = run(OnChipSteps::Off);
-    const auto [spikes, traces, detail] = run(OnChipSteps::On);
+    const Outcome cells = run<Exec>(c, HostSchedule::Cells, OnChipSteps::Off);
+    const Outcome on_chip = run<Exec>(c, HostSchedule::Cells, OnChipSteps::On);
+    const std::string& detail = on_chip.metrics.schedule_detail;
     int launches = 0;
     for (std::size_t at = detail.find(" cells of <= "); at != std::string::npos;
          at = detail.find(" cells of <= ", at + 1))
       ++launches;
     EXPECT_GE(launches, 2) << detail;
-    EXPECT_FALSE(spikes.empty());
-    EXPECT_EQ(spikes, cells_spikes) << detail;
-    ASSERT_EQ(traces.size(), cells_traces.size());
-    double worst = 0;
-    for (std::size_t r = 0; r < traces.size(); ++r) {
-      ASSERT_EQ(traces[r].size(), cells_traces[r].size());
-      for (std::size_t j = 0; j < traces[r].size(); ++j)
-        worst = std::max(worst, std::fabs(traces[r][j] - cells_traces[r][j]));
-    }
+    EXPECT_FALSE(on_chip.spikes.empty());
+    EXPECT_EQ(on_chip.spikes, cells.spikes) << detail;
+    ASSERT_EQ(on_chip.traces.size(), cells.traces.size());
+    for (std::size_t r = 0; r < cells.traces.size(); ++r)
+      ASSERT_EQ(on_chip.traces[r].size(), cells.traces[r].size());
+    const double worst = max_difference(on_chip, cells);
     EXPECT_LE(worst, kRealCellsScheduleMv) << detail;
   };
   std::apply([&](auto... e) { (run_on(e), ...); }, EnabledExecutionSpaces{});
