@@ -18,7 +18,9 @@
 // (GroupedMultiBatch: the cells sharing a tree as one mono-morphology batch under Auto,
 // Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
 // in Flat storage), GroupedInOrder (the groups one after another on one stream) and
-// GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's); and
+// GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's),
+// GroupedNoSplit (no group on the split schedule) and GroupedSplit<K> (every group that
+// runs one thread per system split into K lanes per cell); and
 // Multi/RealMixed/<cells>/MonoSameTrees (to 25,600 cells), the mono-morphology rate of the mix's
 // own trees (bench_mono_same_trees).
 //
@@ -65,7 +67,11 @@ enum class Path {
   Grouped,
   GroupedFlat,
   GroupedInOrder,
-  GroupedOwnAuto
+  GroupedOwnAuto,
+  GroupedNoSplit,
+  GroupedSplit2,
+  GroupedSplit4,
+  GroupedSplit8
 };
 const char* path_name(Path p) {
   switch (p) {
@@ -93,6 +99,14 @@ const char* path_name(Path p) {
       return "GroupedInOrder";
     case Path::GroupedOwnAuto:
       return "GroupedOwnAuto";
+    case Path::GroupedNoSplit:
+      return "GroupedNoSplit";
+    case Path::GroupedSplit2:
+      return "GroupedSplit2";
+    case Path::GroupedSplit4:
+      return "GroupedSplit4";
+    case Path::GroupedSplit8:
+      return "GroupedSplit8";
     default:
       return "TeamLevels";
   }
@@ -257,8 +271,14 @@ void alone_times(benchmark::State& state, const Default& exec, const Batch& batc
   int k = 0, big = 0;
   for (const auto& g : batch.groups()) {
     const long long systems = impl::grouped_auto_systems(batch, g, launch);
-    const double ms =
-        best_ms([&] { impl::solve_mono(exec, g.tree, g.batch, HinesSchedule::Auto, systems); });
+    const int lanes = impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch);
+    state.counters["split_g" + std::to_string(k)] = lanes;
+    const double ms = best_ms([&] {
+      if (lanes > 1)
+        impl::solve_split_per_system(exec, g.tree, g.batch, lanes);
+      else
+        impl::solve_mono(exec, g.tree, g.batch, HinesSchedule::Auto, systems);
+    });
     state.counters["alone_ms_g" + std::to_string(k)] = ms;
     if (g.tree.size() > batch.groups()[big].tree.size()) big = k;
     most = std::max(most, ms);
@@ -284,6 +304,9 @@ void alone_times(benchmark::State& state, const Default& exec, const Batch& batc
         best_ms([&] { solve(exec, g.tree, g.batch, schedule); });
   state.counters["big_ms_OwnAuto"] =
       best_ms([&] { solve(exec, g.tree, g.batch, HinesSchedule::Auto); });
+  for (int lanes : {2, 4, 8, 16})
+    state.counters["big_ms_Split" + std::to_string(lanes)] =
+        best_ms([&] { impl::solve_split_per_system(exec, g.tree, g.batch, lanes); });
   batch.check(exec);  // none of these solves met a failure
 }
 
@@ -314,10 +337,16 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     state.counters["plans"] = batch.num_plans();
     state.counters["max_rel_residual"] = residual;
   } else if (path == Path::Grouped || path == Path::GroupedFlat || path == Path::GroupedInOrder ||
-             path == Path::GroupedOwnAuto) {
+             path == Path::GroupedOwnAuto || path == Path::GroupedNoSplit ||
+             path == Path::GroupedSplit2 || path == Path::GroupedSplit4 ||
+             path == Path::GroupedSplit8) {
     impl::GroupedLaunch launch;
     launch.side_by_side = path != Path::GroupedInOrder;
     launch.auto_by_batch = path != Path::GroupedOwnAuto;
+    if (path == Path::GroupedNoSplit) launch.split_lanes = 0;
+    if (path == Path::GroupedSplit2) launch.split_lanes = 2;
+    if (path == Path::GroupedSplit4) launch.split_lanes = 4;
+    if (path == Path::GroupedSplit8) launch.split_lanes = 8;
     auto go = [&](auto layout) {
       const auto t0 = Clock::now();
       GroupedMultiBatch<double, decltype(layout), Mem> batch(exec, in.cells);
@@ -362,9 +391,12 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
       if (batch.num_groups() > 0) {
         const auto& g = batch.groups().front();
         const long long systems = impl::grouped_auto_systems(batch, g, launch);
-        state.SetLabel(std::string("largest group: ") +
-                       to_string(resolve_schedule<Default, decltype(layout), double>(
-                           HinesSchedule::Auto, g.tree.size(), systems, g.tree.height())));
+        const int lanes = impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch);
+        state.SetLabel(
+            std::string("largest group: ") +
+            (lanes > 1 ? "split, " + std::to_string(lanes) + " lanes"
+                       : std::string(to_string(resolve_schedule<Default, decltype(layout), double>(
+                             HinesSchedule::Auto, g.tree.size(), systems, g.tree.height())))));
       }
     };
     if (path == Path::GroupedFlat)
@@ -516,8 +548,9 @@ bool register_all() {
           Path::Grouped);
     }
   // Mixed real cells (the ThomasBatch paper's motivation): the files cycled.
-  const Path grouped[] = {Path::Grouped, Path::GroupedFlat, Path::GroupedInOrder,
-                          Path::GroupedOwnAuto};
+  const Path grouped[] = {Path::Grouped,        Path::GroupedFlat,    Path::GroupedInOrder,
+                          Path::GroupedOwnAuto, Path::GroupedNoSplit, Path::GroupedSplit2,
+                          Path::GroupedSplit4,  Path::GroupedSplit8};
   // The counts make a map over batch sizes: about 2^20, 2^23, 2^25, 2^27 and 2^28 nodes.
   const int counts[] = {1000, 6400, 25600, 102400, 256000};
   for (int n : counts) {

@@ -16,6 +16,7 @@
 #include "hinesbatch/morphology/synthetic.hpp"
 #include "hinesbatch/solvers/hines_batch_solve.hpp"
 #include "hinesbatch/solvers/hines_serial.hpp"
+#include "hinesbatch/solvers/impl/split_tree_plan.hpp"
 #include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 #include "random_systems.hpp"
@@ -383,6 +384,73 @@ TYPED_TEST(HinesBatchSolve, BlockShapes) {
         this->expect_correct(
             tree, o, name + " lanes=" + std::to_string(lanes) + " keep=" + std::string(k.name));
       }
+}
+
+// The split schedule (K lanes per system, in place) with every lane count: single nodes,
+// chains (nothing to split), stars, deep binary trees, trees not numbered depth first,
+// bushy trees, the paper classes, every shared NeuroMorpho tree, and a batch whose last
+// team is partly empty.
+TYPED_TEST(HinesBatchSolve, SplitLaneCounts) {
+  using Batch = typename TestFixture::Batch;
+  using E = typename TestFixture::E;
+  std::vector<std::pair<std::string, Tree>> trees = {{"single", chain_tree(1)},
+                                                     {"two", chain_tree(2)},
+                                                     {"random5", random_tree(5, 8)},
+                                                     {"chain300", chain_tree(300)},
+                                                     {"star1000", star_tree(1000)},
+                                                     {"binary4095", balanced_binary_tree(12)},
+                                                     {"random3000", random_tree(3000, 13)},
+                                                     {"bushy2000", random_tree(2000, 5, 0.9)}};
+  for (const auto& c : paper_classes()) trees.push_back({c.name, paper_class_tree(c.id)});
+  for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
+  for (int lanes : {1, 2, 3, 4, 8, 16, 32})
+    for (const auto& [name, tree] : trees) {
+      const int bs = this->block_size_for(tree.size());
+      if (bs < 1) continue;
+      const int systems = tree.size() > 5000 ? 5 : 45;
+      const auto o = this->run_with(tree, systems, 91 + lanes, bs, {},
+                                    [&](const E& exec, const auto& dtree, const Batch& batch) {
+                                      impl::solve_split_per_system(exec, dtree, batch, lanes);
+                                    });
+      this->expect_correct(tree, o, name + " split lanes=" + std::to_string(lanes));
+    }
+}
+
+// A zero pivot met inside a lane, at a top and in the junction names its system and node
+// (the node where it arises, not an ancestor it spoils).
+TYPED_TEST(HinesBatchSolve, SplitZeroPivotNamesSystemAndNode) {
+  using T = typename TestFixture::T;
+  using E = typename TestFixture::E;
+  using Batch = typename TestFixture::Batch;
+  const Tree tree = balanced_binary_tree(7);  // 127 nodes
+  const SplitTreePlan plan = SplitTreePlan::build(tree, 4);
+  ASSERT_FALSE(plan.tops.empty());
+  ASSERT_GT(plan.steps, 1);
+  ASSERT_GE(plan.junction.size(), 2u);
+  const int inner = plan.lane_node[1];         // a lane's second node: not a top
+  const int junction = plan.junction.front();  // the junction's deepest node, not the root
+  for (const int node : {inner, plan.tops.front(), junction, 0}) {
+    E exec;
+    const int systems = 40, s = 33, n = tree.size();
+    auto in = random_systems<T>(tree, systems, 5);
+    // The node's eliminated pivot is exactly 0: d = 0 and nothing taken from it.
+    in.d[static_cast<std::size_t>(s) * n + node] = T(0);
+    for (int c = 1; c < n; ++c)
+      if (tree.parent(c) == node) in.u[static_cast<std::size_t>(s) * n + c] = T(0);
+    const int bs = this->block_size_for(n);
+    if (bs < 1) continue;
+    Batch batch(systems, n, bs);
+    batch.fill(exec, in.u, in.l, in.d, in.rhs);
+    DeviceTree<typename E::memory_space> dtree(exec, tree);
+    impl::solve_split_per_system(exec, dtree, batch, 4);
+    try {
+      batch.check(exec);
+      ADD_FAILURE() << "no error for a zero pivot at node " << node;
+    } catch (const SolverError& e) {
+      EXPECT_EQ(e.system(), s) << e.what();
+      EXPECT_EQ(e.node(), node) << e.what();
+    }
+  }
 }
 
 // Every shared NeuroMorpho tree (123-27,442 nodes) under the block schedule as solve()
@@ -827,6 +895,66 @@ TEST(WarpTreePlan, MatchesItsDefinition) {
       for (int i = 0; i < n; ++i)
         ASSERT_EQ(seen_cross[i], plan.kind[i] == WarpTreePlan::kCross ? 1 : 0) << what;
     }
+}
+
+// The split plan: every node but the junction's in exactly one lane, children before their
+// parents within a lane, a lane's nodes whole subtrees hanging from the junction, the
+// junction holding the root and closed under parents; a tree of dendrites splits evenly and
+// a chain does not split.
+TEST(SplitTreePlan, MatchesItsDefinition) {
+  std::vector<std::pair<std::string, Tree>> trees = {
+      {"chain", chain_tree(500)},           {"star", star_tree(300)},
+      {"binary", balanced_binary_tree(10)}, {"random", random_tree(2000, 3)},
+      {"bushy", random_tree(1500, 5, 0.9)}, {"single", chain_tree(1)}};
+  for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
+  for (const auto& [name, tree] : trees)
+    for (int lanes : {1, 2, 4, 8, 16}) {
+      const SplitTreePlan plan = SplitTreePlan::build(tree, lanes);
+      const int n = tree.size();
+      const std::string what = name + " lanes=" + std::to_string(lanes);
+      std::vector<int> lane_of(n, -1);
+      std::vector<char> junction(n, 0);
+      for (int i : plan.junction) junction[i] = 1;
+      ASSERT_TRUE(junction[0]) << what;
+      for (int i : plan.junction)
+        if (i > 0) EXPECT_TRUE(junction[tree.parent(i)]) << what << " node " << i;
+      ASSERT_EQ(plan.lane_node.size(), static_cast<std::size_t>(lanes) * plan.steps) << what;
+      int placed = 0;
+      for (int k = 0; k < lanes; ++k) {
+        int previous = n;
+        for (int j = 0; j < plan.steps; ++j) {
+          const int i = plan.lane_node[k * plan.steps + j];
+          if (i < 0) continue;
+          ASSERT_LT(i, previous) << what;  // decreasing
+          previous = i;
+          ASSERT_EQ(lane_of[i], -1) << what << " node " << i << " twice";
+          ASSERT_FALSE(junction[i]) << what;
+          lane_of[i] = k;
+          ++placed;
+          const int p = tree.parent(i), code = plan.lane_parent[k * plan.steps + j];
+          EXPECT_EQ(code, junction[p] ? -1 - p : p) << what << " node " << i;
+        }
+      }
+      EXPECT_EQ(placed + static_cast<int>(plan.junction.size()), n) << what;
+      for (int i = 1; i < n; ++i)
+        if (!junction[i] && !junction[tree.parent(i)])
+          EXPECT_EQ(lane_of[i], lane_of[tree.parent(i)]) << what << " node " << i;
+      int tops = 0;
+      for (int i = 1; i < n; ++i) tops += !junction[i] && junction[tree.parent(i)];
+      EXPECT_EQ(static_cast<int>(plan.tops.size()), tops) << what;
+      // Never worse than the junction of the root alone.
+      int root_children = 0;
+      for (int i = 1; i < n; ++i) root_children += tree.parent(i) == 0;
+      EXPECT_LE(plan.modelled_steps(), n + root_children) << what;
+    }
+  // Eight dendrites of 100 nodes on a soma: eight lanes of one dendrite each.
+  std::vector<int> parents{-1};
+  for (int b = 0; b < 8; ++b)
+    for (int j = 0; j < 100; ++j)
+      parents.push_back(j == 0 ? 0 : static_cast<int>(parents.size()) - 1);
+  EXPECT_EQ(SplitTreePlan::build(Tree(parents), 8).steps, 100);
+  EXPECT_EQ(SplitTreePlan::build(Tree(parents), 4).steps, 200);
+  EXPECT_EQ(SplitTreePlan::build(chain_tree(500), 4).modelled_steps(), 501);
 }
 
 TEST(HinesBatchAdoptingViews, FlatAndFullInterleavedSolveInPlace) {

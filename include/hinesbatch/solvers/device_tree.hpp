@@ -2,7 +2,7 @@
 // The parent array of a Tree, copied once into a memory space for the batched solvers,
 // with the tree's plans for the team and warp schedules (solvers/impl/team_tree_plan.hpp,
 // solvers/impl/warp_tree_plan.hpp) and, built when a solve first asks, for the block
-// schedule (solvers/impl/hines_block.hpp).
+// and split schedules (solvers/impl/hines_block.hpp, solvers/impl/hines_split.hpp).
 #include <Kokkos_Core.hpp>
 #include <memory>
 #include <string>
@@ -11,6 +11,7 @@
 #include "hinesbatch/core/impl/device_copy.hpp"
 #include "hinesbatch/morphology/tree.hpp"
 #include "hinesbatch/solvers/impl/hines_block.hpp"
+#include "hinesbatch/solvers/impl/hines_split.hpp"
 #include "hinesbatch/solvers/impl/hines_team.hpp"
 #include "hinesbatch/solvers/impl/hines_warp.hpp"
 #include "hinesbatch/solvers/impl/team_tree_plan.hpp"
@@ -35,7 +36,8 @@ class DeviceTree {
       : size_(tree.size()),
         height_(tree.height()),
         on_chip_nodes_(on_chip_nodes),
-        block_plans_(std::make_shared<impl::BlockPlanCache<MemorySpace>>(tree.parents())) {
+        block_plans_(std::make_shared<impl::BlockPlanCache<MemorySpace>>(tree.parents())),
+        split_plans_(std::make_shared<impl::SplitPlanCache<MemorySpace>>(tree.parents())) {
     auto ints = [&exec](const std::vector<int>& src, const char* label) {
       return parent_view(impl::to_device<MemorySpace>(exec, src, label));
     };
@@ -86,6 +88,12 @@ class DeviceTree {
   const impl::BlockPlan<MemorySpace>& block_plan(const ExecutionSpace& exec, int lanes) const {
     return block_plans_->get(exec, lanes);
   }
+  // The split schedule's plan for `lanes` lanes per system (built on first use, then kept).
+  template <class ExecutionSpace>
+  const impl::DeviceSplitPlan<MemorySpace>& split_plan(const ExecutionSpace& exec,
+                                                       int lanes) const {
+    return split_plans_->get(exec, lanes);
+  }
 
  private:
   int size_ = 0;
@@ -95,6 +103,7 @@ class DeviceTree {
   impl::DeviceTeamPlan<MemorySpace> team_plan_;
   impl::DeviceWarpPlan<MemorySpace> warp_plan_;
   std::shared_ptr<impl::BlockPlanCache<MemorySpace>> block_plans_;
+  std::shared_ptr<impl::SplitPlanCache<MemorySpace>> split_plans_;
 };
 
 }  // namespace hinesbatch

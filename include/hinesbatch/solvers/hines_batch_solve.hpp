@@ -23,6 +23,7 @@
 #include "hinesbatch/solvers/impl/hines_batch_kernels.hpp"
 #include "hinesbatch/solvers/impl/hines_block.hpp"
 #include "hinesbatch/solvers/impl/hines_on_chip.hpp"
+#include "hinesbatch/solvers/impl/hines_split.hpp"
 #include "hinesbatch/solvers/impl/hines_staged.hpp"
 #include "hinesbatch/solvers/impl/hines_system.hpp"
 #include "hinesbatch/solvers/on_chip.hpp"
@@ -145,6 +146,59 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
     }
   };
   if (!run(std::integral_constant<int, 0>{})) run(std::integral_constant<int, 1>{});
+}
+
+// The split schedule (hines_split.hpp) with `lanes` lanes per system: cuHinesBatch's sweeps
+// in place, K threads per system. On host backends a team's systems and lanes in turn.
+template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
+void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                            const HinesBatch<Scalar, Layout, MemorySpace>& batch, int lanes) {
+  using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
+  using Plan = DeviceSplitPlan<MemorySpace>;
+  using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace>;
+  if (batch.num_systems() == 0 || batch.num_nodes() == 0) return;
+  const bool host = is_host_backend<ExecutionSpace>();
+  const int systems = BackendTraits<ExecutionSpace>::warp_lanes;
+  const int teams = (batch.num_systems() + systems - 1) / systems;
+  for (;;) {
+    const Plan& plan = tree.split_plan(exec, lanes);
+    const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
+                    batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
+                    batch.num_systems(), systems};
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
+    // A team of K warps: fewer lanes where the device cannot hold that many threads a team.
+    if (!host && lanes > 1 && lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
+      lanes /= 2;
+      continue;
+    }
+    Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
+    return;
+  }
+}
+
+// The split schedule's lanes per system for a tree solved among `systems` systems that share
+// the GPU (a grouped batch's cells, all groups together): one thread per system leaves the
+// SMs short of warps to hide the sweeps' latency while the systems are fewer than the threads
+// the GPU holds, so K lanes multiply them, at most most_lanes, as far as the plan's modelled
+// time (its longest lane and its serial junction, over the threads short of that) shortens
+// by 10% or more for each doubling. 1 on host backends and for trees under 64 nodes.
+template <class ExecutionSpace, class MemorySpace>
+int choose_split_lanes(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                       long long systems, int most_lanes) {
+  if (is_host_backend<ExecutionSpace>() || systems <= 0 || tree.size() < 64) return 1;
+  const double wanted = exec.concurrency();
+  auto time = [&](int lanes, int steps) {
+    return steps * std::max(1.0, wanted / (static_cast<double>(systems) * lanes));
+  };
+  int best = 1;
+  double best_time = time(1, tree.size());
+  for (int lanes = 2; lanes <= most_lanes && systems * lanes / 2 < wanted; lanes *= 2) {
+    const double t = time(lanes, tree.split_plan(exec, lanes).modelled_steps);
+    if (t > 0.9 * best_time) break;
+    best = lanes;
+    best_time = t;
+  }
+  return best;
 }
 
 // solve() below, with Auto deciding as if the batch had auto_systems systems: a batch that

@@ -175,6 +175,11 @@ struct GroupedLaunch {
   // share the GPU), not by the group's own count.
   bool auto_by_batch = true;
   int max_streams = 16;
+  // The split schedule's lanes per system: -1, for the groups over interleaved storage on
+  // a GPU whose schedule is one thread per system or BlockPerSystem (whose teams run slowly
+  // beside other groups' kernels), choose_split_lanes by the batch's count of cells, at
+  // most 8 (16 measured slower side by side); 0 or 1, never; K > 1, K for every group.
+  int split_lanes = -1;
 };
 
 // The count of systems Auto decides group g's schedule by (GroupedLaunch::auto_by_batch).
@@ -182,6 +187,24 @@ template <class Batch, class Group>
 long long grouped_auto_systems(const Batch& batch, const Group& g, const GroupedLaunch& launch) {
   const long long own = g.batch.num_systems();
   return launch.auto_by_batch ? std::max<long long>(own, batch.num_nodes() / g.tree.size()) : own;
+}
+
+// The split schedule's lanes for group g (1: the group runs its mono-morphology schedule).
+template <class ExecutionSpace, class Batch, class Group>
+int grouped_split_lanes(const ExecutionSpace& exec, const Batch& batch, const Group& g,
+                        HinesSchedule schedule, const GroupedLaunch& launch) {
+  using Layout = typename Batch::layout_type;
+  using Scalar = typename Batch::scalar_type;
+  if (launch.split_lanes >= 0) return std::max(1, launch.split_lanes);
+  if (is_host_backend<ExecutionSpace>() || schedule != HinesSchedule::Auto ||
+      std::is_same<Layout, layouts::Flat>::value)
+    return 1;
+  const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout, Scalar>(
+      schedule, g.tree.size(), grouped_auto_systems(batch, g, launch), g.tree.height());
+  if (resolved != HinesSchedule::PerSystem && resolved != HinesSchedule::PerSystemStaged &&
+      resolved != HinesSchedule::BlockPerSystem)
+    return 1;
+  return choose_split_lanes(exec, g.tree, batch.num_cells(), 8);
 }
 
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
@@ -195,9 +218,14 @@ void solve_grouped(const ExecutionSpace& exec,
   streams.fork(exec);
   int i = 0;
   // Largest groups first (the batch keeps them in that order), the rest last.
-  for (const auto& g : batch.groups())
-    solve_mono(streams.space(exec, i++), g.tree, g.batch, schedule,
-               grouped_auto_systems(batch, g, launch));
+  for (const auto& g : batch.groups()) {
+    const auto& space = streams.space(exec, i++);
+    const int lanes = grouped_split_lanes(exec, batch, g, schedule, launch);
+    if (lanes > 1)
+      solve_split_per_system(space, g.tree, g.batch, lanes);
+    else
+      solve_mono(space, g.tree, g.batch, schedule, grouped_auto_systems(batch, g, launch));
+  }
   if (batch.has_rest()) solve(streams.space(exec, i++), batch.rest());
   streams.join(exec);
 }
