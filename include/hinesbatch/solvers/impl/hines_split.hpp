@@ -15,8 +15,8 @@
 // d <- eliminated diagonal and rhs <- x, as cuHinesBatch's kernel leaves them.
 #include <Kokkos_Core.hpp>
 #include <map>
-#include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "hinesbatch/core/impl/device_copy.hpp"
