@@ -19,8 +19,8 @@
 // Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
 // in Flat storage), GroupedInOrder (the groups one after another on one stream) and
 // GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's),
-// GroupedNoSplit (no group on the split schedule) and GroupedSplit<K> (every group that
-// runs one thread per system split into K lanes per cell); and
+// GroupedNoSplit (no group on the split schedule) and GroupedSplit<K> (every group on the
+// split schedule with K lanes per cell); and
 // Multi/RealMixed/<cells>/MonoSameTrees (to 25,600 cells), the mono-morphology rate of the mix's
 // own trees (bench_mono_same_trees).
 //
@@ -270,15 +270,10 @@ void alone_times(benchmark::State& state, const Default& exec, const Batch& batc
   double most = 0, sum = 0;
   int k = 0, big = 0;
   for (const auto& g : batch.groups()) {
-    const long long systems = impl::grouped_auto_systems(batch, g, launch);
-    const int lanes = impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch);
-    state.counters["split_g" + std::to_string(k)] = lanes;
-    const double ms = best_ms([&] {
-      if (lanes > 1)
-        impl::solve_split_per_system(exec, g.tree, g.batch, lanes);
-      else
-        impl::solve_mono(exec, g.tree, g.batch, HinesSchedule::Auto, systems);
-    });
+    state.counters["split_g" + std::to_string(k)] =
+        impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch);
+    const double ms =
+        best_ms([&] { impl::solve_group(exec, batch, g, HinesSchedule::Auto, launch); });
     state.counters["alone_ms_g" + std::to_string(k)] = ms;
     if (g.tree.size() > batch.groups()[big].tree.size()) big = k;
     most = std::max(most, ms);

@@ -431,6 +431,27 @@ TEST(GroupedMultiBatch, GroupsByTreeLargestFirst) {
 
 // Every schedule asked for by name runs every group (the rest stays naive), against the
 // sequential Hines algorithm.
+// x (the cells' solutions back to back) against the sequential algorithm on each cell of
+// `in`, to 1e-11 of the cell's largest value.
+void expect_cells_match_serial(const std::vector<Tree>& cells, const HostSystems<double>& in,
+                               const std::vector<double>& x, const std::string& what) {
+  std::size_t off = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const int n = cells[c].size();
+    std::vector<double> d(in.d.begin() + off, in.d.begin() + off + n),
+        ref(in.rhs.begin() + off, in.rhs.begin() + off + n);
+    hines_solve_serial(cells[c].parents().data(), n, in.u.data() + off, in.l.data() + off, d.data(),
+                       ref.data());
+    double diff = 0, size = 0;
+    for (int i = 0; i < n; ++i) {
+      diff = std::max(diff, std::abs(x[off + i] - ref[i]));
+      size = std::max(size, std::abs(ref[i]));
+    }
+    ASSERT_LE(diff, 1e-11 * size) << what << ": cell " << c;
+    off += n;
+  }
+}
+
 TEST(GroupedMultiBatch, EverySchedule) {
   using E = Kokkos::DefaultExecutionSpace;
   E exec;
@@ -459,21 +480,7 @@ TEST(GroupedMultiBatch, EverySchedule) {
     solve(exec, batch, schedule);
     batch.check(exec);
     batch.solution_to_host(exec, x);
-    std::size_t off = 0;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      const int n = cells[c].size();
-      std::vector<double> d(in.d.begin() + off, in.d.begin() + off + n),
-          ref(in.rhs.begin() + off, in.rhs.begin() + off + n);
-      hines_solve_serial(cells[c].parents().data(), n, in.u.data() + off, in.l.data() + off,
-                         d.data(), ref.data());
-      double diff = 0, size = 0;
-      for (int i = 0; i < n; ++i) {
-        diff = std::max(diff, std::abs(x[off + i] - ref[i]));
-        size = std::max(size, std::abs(ref[i]));
-      }
-      ASSERT_LE(diff, 1e-11 * size) << to_string(schedule) << ": cell " << c;
-      off += n;
-    }
+    expect_cells_match_serial(cells, in, x, to_string(schedule));
   }
 }
 
@@ -507,21 +514,7 @@ TEST(GroupedMultiBatch, SplitLanes) {
       batch.check(exec);
       std::vector<double> x(in.rhs.size(), std::numeric_limits<double>::quiet_NaN());
       batch.solution_to_host(exec, x);
-      std::size_t off = 0;
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        const int n = cells[c].size();
-        std::vector<double> d(in.d.begin() + off, in.d.begin() + off + n),
-            ref(in.rhs.begin() + off, in.rhs.begin() + off + n);
-        hines_solve_serial(cells[c].parents().data(), n, in.u.data() + off, in.l.data() + off,
-                           d.data(), ref.data());
-        double diff = 0, size = 0;
-        for (int i = 0; i < n; ++i) {
-          diff = std::max(diff, std::abs(x[off + i] - ref[i]));
-          size = std::max(size, std::abs(ref[i]));
-        }
-        ASSERT_LE(diff, 1e-11 * size) << what << ": cell " << c;
-        off += n;
-      }
+      expect_cells_match_serial(cells, in, x, what);
     }
   };
   go(layouts::FullInterleaved{});

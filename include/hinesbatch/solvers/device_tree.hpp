@@ -14,6 +14,7 @@
 #include "hinesbatch/solvers/impl/hines_split.hpp"
 #include "hinesbatch/solvers/impl/hines_team.hpp"
 #include "hinesbatch/solvers/impl/hines_warp.hpp"
+#include "hinesbatch/solvers/impl/plans_by_lanes.hpp"
 #include "hinesbatch/solvers/impl/team_tree_plan.hpp"
 #include "hinesbatch/solvers/impl/warp_tree_plan.hpp"
 
@@ -36,8 +37,8 @@ class DeviceTree {
       : size_(tree.size()),
         height_(tree.height()),
         on_chip_nodes_(on_chip_nodes),
-        block_plans_(std::make_shared<impl::BlockPlanCache<MemorySpace>>(tree.parents())),
-        split_plans_(std::make_shared<impl::SplitPlanCache<MemorySpace>>(tree.parents())) {
+        block_plans_(std::make_shared<BlockPlans>(tree.parents())),
+        split_plans_(std::make_shared<SplitPlans>(tree.parents())) {
     auto ints = [&exec](const std::vector<int>& src, const char* label) {
       return parent_view(impl::to_device<MemorySpace>(exec, src, label));
     };
@@ -86,13 +87,17 @@ class DeviceTree {
   // by this tree and its copies).
   template <class ExecutionSpace>
   const impl::BlockPlan<MemorySpace>& block_plan(const ExecutionSpace& exec, int lanes) const {
-    return block_plans_->get(exec, lanes);
+    return block_plans_->get(lanes, [&](const std::vector<int>& parents, int k) {
+      return impl::make_block_plan<MemorySpace>(exec, parents, k);
+    });
   }
   // The split schedule's plan for `lanes` lanes per system (built on first use, then kept).
   template <class ExecutionSpace>
   const impl::DeviceSplitPlan<MemorySpace>& split_plan(const ExecutionSpace& exec,
                                                        int lanes) const {
-    return split_plans_->get(exec, lanes);
+    return split_plans_->get(lanes, [&](const std::vector<int>& parents, int k) {
+      return impl::make_split_plan<MemorySpace>(exec, parents, parent_, k);
+    });
   }
 
  private:
@@ -102,8 +107,10 @@ class DeviceTree {
   parent_view parent_;
   impl::DeviceTeamPlan<MemorySpace> team_plan_;
   impl::DeviceWarpPlan<MemorySpace> warp_plan_;
-  std::shared_ptr<impl::BlockPlanCache<MemorySpace>> block_plans_;
-  std::shared_ptr<impl::SplitPlanCache<MemorySpace>> split_plans_;
+  using BlockPlans = impl::PlansByLanes<impl::BlockPlan<MemorySpace>>;
+  using SplitPlans = impl::PlansByLanes<impl::DeviceSplitPlan<MemorySpace>>;
+  std::shared_ptr<BlockPlans> block_plans_;
+  std::shared_ptr<SplitPlans> split_plans_;
 };
 
 }  // namespace hinesbatch

@@ -207,6 +207,17 @@ int grouped_split_lanes(const ExecutionSpace& exec, const Batch& batch, const Gr
   return choose_split_lanes(exec, g.tree, batch.num_cells(), 8);
 }
 
+// Group g on `space`, as solve_grouped runs it: the split schedule or its mono-morphology one.
+template <class ExecutionSpace, class Batch, class Group>
+void solve_group(const ExecutionSpace& space, const Batch& batch, const Group& g,
+                 HinesSchedule schedule, const GroupedLaunch& launch) {
+  const int lanes = grouped_split_lanes(space, batch, g, schedule, launch);
+  if (lanes > 1)
+    solve_split_per_system(space, g.tree, g.batch, lanes);
+  else
+    solve_mono(space, g.tree, g.batch, schedule, grouped_auto_systems(batch, g, launch));
+}
+
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
 void solve_grouped(const ExecutionSpace& exec,
                    const GroupedMultiBatch<Scalar, Layout, MemorySpace>& batch,
@@ -218,14 +229,8 @@ void solve_grouped(const ExecutionSpace& exec,
   streams.fork(exec);
   int i = 0;
   // Largest groups first (the batch keeps them in that order), the rest last.
-  for (const auto& g : batch.groups()) {
-    const auto& space = streams.space(exec, i++);
-    const int lanes = grouped_split_lanes(exec, batch, g, schedule, launch);
-    if (lanes > 1)
-      solve_split_per_system(space, g.tree, g.batch, lanes);
-    else
-      solve_mono(space, g.tree, g.batch, schedule, grouped_auto_systems(batch, g, launch));
-  }
+  for (const auto& g : batch.groups())
+    solve_group(streams.space(exec, i++), batch, g, schedule, launch);
   if (batch.has_rest()) solve(streams.space(exec, i++), batch.rest());
   streams.join(exec);
 }

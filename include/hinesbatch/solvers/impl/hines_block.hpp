@@ -10,9 +10,6 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <vector>
 
 #include "hinesbatch/layouts/solve_status.hpp"
@@ -32,38 +29,24 @@ struct BlockPlan {
   bool fill = false;  // the plan splits spines (CellLanePlan::fill)
 };
 
-// A tree's lane plans, built on first use for each team size (CellLanePlan::build tries
-// about 20 piece sizes: too slow to do for every tree when most never run this schedule).
-// Shared by the copies of a DeviceTree; safe to use from several host threads.
-template <class MemorySpace>
-class BlockPlanCache {
- public:
-  explicit BlockPlanCache(std::vector<int> parents) : parents_(std::move(parents)) {}
-
-  template <class ExecutionSpace>
-  const BlockPlan<MemorySpace>& get(const ExecutionSpace& exec, int lanes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = plans_.find(lanes);
-    if (found != plans_.end()) return found->second;
-    const CellLanePlan plan = CellLanePlan::build(parents_, lanes, /*fill=*/true);
-    LanePlanList list;
-    list.add(plan);
-    BlockPlan<MemorySpace> b;
-    b.plans = list.to_device<MemorySpace>(exec);
-    b.lanes = lanes;
-    b.levels = plan.levels;
-    b.waits_at = list.waits_at[0];
-    b.entries = list.entries_of(0);
-    b.fill = plan.fill;
-    exec.fence();  // the host vectors behind the copies go out of scope
-    return plans_.emplace(lanes, b).first->second;
-  }
-
- private:
-  std::vector<int> parents_;
-  std::mutex mutex_;
-  std::map<int, BlockPlan<MemorySpace>> plans_;
-};
+// A tree's lane plan for teams of `lanes` threads, on the device (CellLanePlan::build tries
+// about 20 piece sizes: DeviceTree makes it only when a solve first asks, PlansByLanes).
+template <class MemorySpace, class ExecutionSpace>
+BlockPlan<MemorySpace> make_block_plan(const ExecutionSpace& exec, const std::vector<int>& parents,
+                                       int lanes) {
+  const CellLanePlan plan = CellLanePlan::build(parents, lanes, /*fill=*/true);
+  LanePlanList list;
+  list.add(plan);
+  BlockPlan<MemorySpace> b;
+  b.plans = list.to_device<MemorySpace>(exec);
+  b.lanes = lanes;
+  b.levels = plan.levels;
+  b.waits_at = list.waits_at[0];
+  b.entries = list.entries_of(0);
+  b.fill = plan.fill;
+  exec.fence();  // the host vectors behind the copies go out of scope
+  return b;
+}
 
 // How the schedule runs a tree: the team's lanes, and what its level-0 scratch keeps
 // (LaneLaunch, hines_lanes.hpp, for one tree: d and rhs, u and l when

@@ -14,9 +14,6 @@
 //
 // d <- eliminated diagonal and rhs <- x, as cuHinesBatch's kernel leaves them.
 #include <Kokkos_Core.hpp>
-#include <map>
-#include <mutex>
-#include <utility>
 #include <vector>
 
 #include "hinesbatch/core/impl/device_copy.hpp"
@@ -37,40 +34,29 @@ struct DeviceSplitPlan {
   int modelled_steps = 0;  // SplitTreePlan::modelled_steps()
 };
 
-// The plans of one tree by lane count, built on first use and kept by the tree's copies.
-template <class MemorySpace>
-class SplitPlanCache {
- public:
-  explicit SplitPlanCache(std::vector<int> parents) : parents_(std::move(parents)) {}
-
-  template <class ExecutionSpace>
-  const DeviceSplitPlan<MemorySpace>& get(const ExecutionSpace& exec, int lanes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = plans_.find(lanes);
-    if (found != plans_.end()) return found->second;
-    const SplitTreePlan plan = SplitTreePlan::build(Tree(parents_), lanes);
-    using V = typename DeviceSplitPlan<MemorySpace>::index_view;
-    DeviceSplitPlan<MemorySpace> d;
-    d.lane_node = V(to_device<MemorySpace>(exec, plan.lane_node, "hinesbatch::split_lane_node"));
-    d.lane_parent =
-        V(to_device<MemorySpace>(exec, plan.lane_parent, "hinesbatch::split_lane_parent"));
-    d.junction = V(to_device<MemorySpace>(exec, plan.junction, "hinesbatch::split_junction"));
-    d.tops = V(to_device<MemorySpace>(exec, plan.tops, "hinesbatch::split_tops"));
-    d.parent = V(to_device<MemorySpace>(exec, parents_, "hinesbatch::split_parent"));
-    d.lanes = plan.lanes;
-    d.steps = plan.steps;
-    d.num_junction = static_cast<int>(plan.junction.size());
-    d.num_tops = static_cast<int>(plan.tops.size());
-    d.modelled_steps = plan.modelled_steps();
-    exec.fence();  // the host vectors behind the copies go out of scope
-    return plans_.emplace(lanes, d).first->second;
-  }
-
- private:
-  std::vector<int> parents_;
-  std::mutex mutex_;
-  std::map<int, DeviceSplitPlan<MemorySpace>> plans_;
-};
+// The split plan of a tree for `lanes` lanes, on the device; `parent` is the tree's parent
+// array already there (DeviceTree::parents()).
+template <class MemorySpace, class ExecutionSpace, class ParentView>
+DeviceSplitPlan<MemorySpace> make_split_plan(const ExecutionSpace& exec,
+                                             const std::vector<int>& parents,
+                                             const ParentView& parent, int lanes) {
+  const SplitTreePlan plan = SplitTreePlan::build(Tree(parents), lanes);
+  using V = typename DeviceSplitPlan<MemorySpace>::index_view;
+  DeviceSplitPlan<MemorySpace> d;
+  d.lane_node = V(to_device<MemorySpace>(exec, plan.lane_node, "hinesbatch::split_lane_node"));
+  d.lane_parent =
+      V(to_device<MemorySpace>(exec, plan.lane_parent, "hinesbatch::split_lane_parent"));
+  d.junction = V(to_device<MemorySpace>(exec, plan.junction, "hinesbatch::split_junction"));
+  d.tops = V(to_device<MemorySpace>(exec, plan.tops, "hinesbatch::split_tops"));
+  d.parent = parent;
+  d.lanes = plan.lanes;
+  d.steps = plan.steps;
+  d.num_junction = static_cast<int>(plan.junction.size());
+  d.num_tops = static_cast<int>(plan.tops.size());
+  d.modelled_steps = plan.modelled_steps();
+  exec.fence();  // the host vectors behind the copies go out of scope
+  return d;
+}
 
 template <class Batch, class Plan, class ExecutionSpace>
 struct SolveSplitPerSystem {
