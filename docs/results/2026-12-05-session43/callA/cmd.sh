@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Planned, not run: the branch split-schedule on a GPU (HinesSchedule::Split; the split
+# Call A (run on one H100 in four parts, checks, perf, map, ncu, on one machine): the branch split-schedule on a GPU (HinesSchedule::Split; the split
 # sweeps' loads a row ahead with the written parent forwarded, indices two rows ahead,
 # rows four ahead into L2; one lane two warps' systems a team). Three calls, each under
 # the 600-s limit, on one machine back to back:

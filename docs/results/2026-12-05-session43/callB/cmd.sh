@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Call B: the branch with the split sweeps' loads ahead chosen by occupancy (a row ahead
+# while the systems sharing the GPU times K fall short of its threads, in turn past that)
+# and the grouped rule's 16 lanes where 16 still fall short. The whole CUDA unit suite
+# and the sanitizers on the split tests (both kernels); the mixed batches (call A has
+# session 42's kernel on the same inputs), with the mono-morphology reference; the map's
+# Full-Interleaved Hines part with Split (for Auto's table: solver_map.py --admit Split).
+# Binaries: .devcarry/binS43b.txz (hinesbatch_unit_tests, hinesbatch_perf_tests,
+# hinesbatch_solver_map).
+set -u
+cd "$(dirname "$0")/../../../.."; c=$PWD/.devcarry
+for b in binS43b; do rm -rf $c/$b; mkdir -p $c/$b && tar xJf $c/$b.txz -C $c/$b; done
+export LD_LIBRARY_PATH=$c/lib:${LD_LIBRARY_PATH:-} HINESBATCH_SHARED_DIR=$c/shared OMP_PROC_BIND=false
+S=$OUT/summary.txt; U=$OUT/u; P=$OUT/perf; M=$OUT/map; mkdir -p $U $P $M
+nvidia-smi -L | tee $OUT/gpu.txt; cat $c/binS43b.txt | tee -a $S
+t0=$SECONDS; stamp() { echo "[$((SECONDS - t0)) s] $*" | tee -a $S; }
+B=$c/binS43b/hinesbatch_unit_tests
+for i in 0 1 2 3 4 5; do OMP_NUM_THREADS=2 GTEST_TOTAL_SHARDS=6 GTEST_SHARD_INDEX=$i timeout 300 $B > $U/unit_$i.log 2>&1 & done; wait
+stamp "suite: ok $(cat $U/unit_*.log | grep -c '^\[       OK') failed $(cat $U/unit_*.log | grep -c '^\[  FAILED  \] [A-Z]') of $($B --gtest_list_tests | grep -c '^  ')"
+grep -h "^\[  FAILED  \]" $U/unit_*.log | sort -u | head | tee -a $S
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer)
+for tool in memcheck racecheck; do
+  timeout 100 $CS --tool $tool $B --gtest_filter='HinesBatchSolve/15.Split*:GroupedMultiBatch.SplitLanes' > $U/san_$tool.log 2>&1
+  stamp "$tool rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' $U/san_$tool.log | tail -1) $(grep -E '^\[  (PASSED|FAILED)  \]' $U/san_$tool.log | tr '\n' ' ')"
+done
+(cd $OUT && tar cJf u.tar.xz u && rm -rf u)
+timeout 60 $c/binS43b/hinesbatch_solver_map --map-families=hines --map-backends=device --map-totals=20,22,24,26 \
+  --map-trees=all --benchmark_filter='^Hines/Device/FullInterleaved/(Auto|PerSystem|PerSystemStaged|BlockPerSystem|Split)/' \
+  --benchmark_out=$M/map_fi.json --benchmark_out_format=json > $M/map_fi.txt 2>&1
+stamp "map rc=$? $(grep -c '^Hines' $M/map_fi.txt) points, $(grep -c ERROR $M/map_fi.txt) error lines"
+xz -9 $M/*; (cd $OUT && tar cf map.tar map && rm -rf map)
+bench() {  # binary name timeout filter
+  OMP_NUM_THREADS=16 timeout $3 $c/$1/hinesbatch_perf_tests --benchmark_filter="$4" --benchmark_min_time=0.05 \
+    --benchmark_out=$P/$2.json --benchmark_out_format=json > $P/$2.txt 2>&1
+  stamp "$2 rc=$? $(grep -c manual_time $P/$2.txt) results, $(grep -c ERROR $P/$2.txt) errors"
+}
+F='^Multi/RealMixed/(6400|25600|102400)/Grouped/|^Multi/RealCable/(25600|102400)/Grouped/'
+bench binS43b after1 100 "$F"
+bench binS43b after2 100 "$F|^Multi/RealMixed/(6400|25600|102400)/MonoMeanSize/"
+for f in after1 after2; do
+  grep -o 'Multi/[^ ]*manual_time.*nodes_per_s=[^ ]*' $P/$f.txt | sed -E "s/ .*nodes_per_s=/ /; s/^/$f /"
+done | tee -a $S
+grep -h -o 'largest group: .*' $P/after1.txt | tee -a $S
+xz -9 $P/*; (cd $OUT && tar cf perf.tar perf && rm -rf perf)
+stamp done
