@@ -35,11 +35,10 @@ bench() {  # binary name timeout filter
   stamp "$2 rc=$? $(grep -c manual_time $P/$2.txt) results, $(grep -c ERROR $P/$2.txt) errors"
 }
 F='^Multi/RealMixed/(6400|25600|102400)/Grouped/|^Multi/RealCable/(25600|102400)/Grouped/'
-bench binS43b after1 100 "$F"
-bench binS43b after2 100 "$F|^Multi/RealMixed/(6400|25600|102400)/MonoMeanSize/"
-for f in after1 after2; do
+bench binS43b after 110 "$F|^Multi/RealMixed/(6400|25600|102400)/MonoMeanSize/"
+for f in after; do
   grep -o 'Multi/[^ ]*manual_time.*nodes_per_s=[^ ]*' $P/$f.txt | sed -E "s/ .*nodes_per_s=/ /; s/^/$f /"
 done | tee -a $S
-grep -h -o 'largest group: .*' $P/after1.txt | tee -a $S
+grep -h -o 'largest group: .*' $P/after.txt | tee -a $S
 xz -9 $P/*; (cd $OUT && tar cf perf.tar perf && rm -rf perf)
 stamp done
