@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Call E: the branch split-schedule with the split schedule's forced lanes in the map
-# (--map-split-lanes), half a warp's systems a lane where a team
-# cannot hold 32 x K threads, and the junction grown to the best modelled time. The whole CUDA unit suite, the sanitizers on the split tests
-# (both kernels, 1-32 lanes), and the Full-Interleaved Hines map with Split and Split@K
-# (for Auto's table: solver_map.py --admit Split). Then mixed real cells grouped by tree
-# (Multi/RealMixed, RealCable; Grouped, fp64) with the mono-morphology reference
-# (MonoMeanSize), this build against session 42's split kernel (binB42p).
+# Call E: the branch split-schedule (8711306): the split schedule's forced lanes in the
+# map (--map-split-lanes), half a warp's systems a lane where a team cannot hold 32 x K
+# threads, and the junction grown to the best modelled time; with session 43's call B in
+# it (the loads ahead chosen by occupancy). The whole CUDA unit suite, the sanitizers on
+# the split tests (both kernels, 1-32 lanes), and the Full-Interleaved Hines map with
+# Split and Split@K (for Auto's table: solver_map.py --admit Split). Then mixed real cells
+# grouped by tree (Multi/RealMixed, RealCable; Grouped, fp64) with the mono-morphology
+# reference (MonoMeanSize), this build against session 42's split kernel (binB42p).
 # Binaries: .devcarry/binS44.txz, binB42p.txz.
 set -u
 cd "$(dirname "$0")/../../../.."; c=$PWD/.devcarry
