@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call E: the branch split-schedule (8711306): the split schedule's forced lanes in the
+# Call E: the branch split-schedule (259bf63): the split schedule's forced lanes in the
 # map (--map-split-lanes), half a warp's systems a lane where a team cannot hold 32 x K
 # threads, and the junction grown to the best modelled time; with session 43's call B in
 # it (the loads ahead chosen by occupancy). The whole CUDA unit suite, the sanitizers on
