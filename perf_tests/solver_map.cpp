@@ -925,7 +925,7 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
                      HinesSchedule::BlockPerSystem, HinesSchedule::PerSystemStaged,
-                     HinesSchedule::SimdTiles}) {
+                     HinesSchedule::Split, HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
         if (s == HinesSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         register_point(

@@ -133,13 +133,10 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,
-                                 HinesSchedule::TeamPerSystem,
-                                 HinesSchedule::WarpPerSystem,
-                                 HinesSchedule::PerSystemOnChip,
-                                 HinesSchedule::BlockPerSystem,
-                                 HinesSchedule::PerSystemStaged,
-                                 HinesSchedule::Auto};
+    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
+                                 HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
+                                 HinesSchedule::BlockPerSystem, HinesSchedule::PerSystemStaged,
+                                 HinesSchedule::Split,          HinesSchedule::Auto};
     // The tile schedule takes every layout but Block-Shared.
     if (!std::is_same<L, layouts::BlockShared>::value) s.push_back(HinesSchedule::SimdTiles);
     return s;

@@ -276,6 +276,11 @@ void solve_mono(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     impl::solve_block_per_system(exec, tree, batch);
     return;
   }
+  if (resolved == HinesSchedule::Split) {
+    impl::solve_split_per_system(exec, tree, batch,
+                                 impl::choose_split_lanes(exec, tree, batch.num_systems(), 16));
+    return;
+  }
   if (resolved == HinesSchedule::PerSystemStaged) {
     impl::solve_staged_shaped(exec, tree.parents(), batch,
                               impl::resolve_staged_shape<ExecutionSpace, Layout, Scalar>(
