@@ -158,9 +158,11 @@ void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
   using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace>;
   if (batch.num_systems() == 0 || batch.num_nodes() == 0) return;
   const bool host = is_host_backend<ExecutionSpace>();
-  const int systems = BackendTraits<ExecutionSpace>::warp_lanes;
-  const int teams = (batch.num_systems() + systems - 1) / systems;
   for (;;) {
+    // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
+    // an SM holds at most still fill its threads.
+    const int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
+    const int teams = (batch.num_systems() + systems - 1) / systems;
     const Plan& plan = tree.split_plan(exec, lanes);
     const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
                     batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
