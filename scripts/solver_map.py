@@ -52,11 +52,25 @@ def exists_raw(path):
 HOST_SPACES = ("OpenMP", "Serial", "Threads", "HPX")
 
 
+def parse_benchmark_json(text, path):
+    """Google Benchmark's JSON; a file cut short (a run stopped by its time limit) keeps its
+    complete benchmarks."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        end = text.rfind("\n    }")
+        if end < 0:
+            raise
+        print(f"solver_map.py: {path} was cut short; its complete benchmarks are kept",
+              file=sys.stderr)
+        return json.loads(text[:end + 6] + "\n  ]\n}")
+
+
 def load_map(path, shapes=False):
     """(context, points); with shapes, also the staged schedule forced to a chunk shape
     (--map-staged-shapes), as schedule "PerSystemStaged@<shape>"."""
     with open_raw(path) as f:
-        doc = json.load(f)
+        doc = parse_benchmark_json(f.read(), path)
     # A build without a GPU backend names its default (host) space "Device".
     host_build = doc.get("context", {}).get("execution_space", "") in HOST_SPACES
     points = []
@@ -496,10 +510,9 @@ def main():
         if not a.emit_auto_tables:
             sys.exit("solver_map.py: --admit needs --emit-auto-tables FOLDER")
         points = []
-        for f in ("map_device.json", "map_fi.json"):
-            p = os.path.join(a.results, f)
-            if exists_raw(p):
-                points += load_map(p)[1]
+        for f in sorted(os.listdir(a.results)):
+            if re.match(r"map.*\.json(\.xz)?$", f):
+                points += load_map(os.path.join(a.results, f))[1]
         for c in admit_schedule(points, a.admit, a.emit_auto_tables, a.results):
             print("%s n=%d h=%d 2^%d: %s -> %s (%.2fx Auto)" % (c[0], c[1], c[2], c[3], c[4],
                                                                a.admit, c[5]))
