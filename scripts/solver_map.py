@@ -512,7 +512,7 @@ def main():
         points = []
         for f in sorted(os.listdir(a.results)):
             if re.match(r"map.*\.json(\.xz)?$", f):
-                points += load_map(os.path.join(a.results, f))[1]
+                points += load_map(os.path.join(a.results, re.sub(r"\.xz$", "", f)))[1]
         for c in admit_schedule(points, a.admit, a.emit_auto_tables, a.results):
             print("%s n=%d h=%d 2^%d: %s -> %s (%.2fx Auto)" % (c[0], c[1], c[2], c[3], c[4],
                                                                a.admit, c[5]))

@@ -386,7 +386,8 @@ TYPED_TEST(HinesBatchSolve, BlockShapes) {
 // The split schedule (K lanes per system, in place) with every lane count: single nodes,
 // chains (nothing to split), stars, deep binary trees, trees not numbered depth first,
 // bushy trees, the paper classes, every shared NeuroMorpho tree, and a batch whose last
-// team is partly empty.
+// team is partly empty. On a GPU both kernels: rows loaded a row ahead (this batch alone)
+// and in turn (the batch said to share the GPU with more systems than it holds threads).
 TYPED_TEST(HinesBatchSolve, SplitLaneCounts) {
   using Batch = typename TestFixture::Batch;
   using E = typename TestFixture::E;
@@ -400,17 +401,21 @@ TYPED_TEST(HinesBatchSolve, SplitLaneCounts) {
                                                      {"bushy2000", random_tree(2000, 5, 0.9)}};
   for (const auto& c : paper_classes()) trees.push_back({c.name, paper_class_tree(c.id)});
   for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
-  for (int lanes : {1, 2, 3, 4, 8, 16, 32})
-    for (const auto& [name, tree] : trees) {
-      const int bs = this->block_size_for(tree.size());
-      if (bs < 1) continue;
-      const int systems = tree.size() > 5000 ? 5 : 45;
-      const auto o = this->run_with(tree, systems, 91 + lanes, bs, {},
-                                    [&](const E& exec, const auto& dtree, const Batch& batch) {
-                                      impl::solve_split_per_system(exec, dtree, batch, lanes);
-                                    });
-      this->expect_correct(tree, o, name + " split lanes=" + std::to_string(lanes));
-    }
+  for (const long long sharing : {-1LL, 1LL << 40})
+    for (int lanes : {1, 2, 3, 4, 8, 16, 32})
+      for (const auto& [name, tree] : trees) {
+        const int bs = this->block_size_for(tree.size());
+        if (bs < 1) continue;
+        const int systems = tree.size() > 5000 ? 5 : 45;
+        const auto o =
+            this->run_with(tree, systems, 91 + lanes, bs, {},
+                           [&](const E& exec, const auto& dtree, const Batch& batch) {
+                             impl::solve_split_per_system(exec, dtree, batch, lanes, sharing);
+                           });
+        this->expect_correct(
+            tree, o,
+            name + " split lanes=" + std::to_string(lanes) + " sharing=" + std::to_string(sharing));
+      }
 }
 
 // A zero pivot met inside a lane, at a top and in the junction names its system and node
@@ -426,28 +431,29 @@ TYPED_TEST(HinesBatchSolve, SplitZeroPivotNamesSystemAndNode) {
   ASSERT_GE(plan.junction.size(), 2u);
   const int inner = plan.lane_node[1];         // a lane's second node: not a top
   const int junction = plan.junction.front();  // the junction's deepest node, not the root
-  for (const int node : {inner, plan.tops.front(), junction, 0}) {
-    E exec;
-    const int systems = 40, s = 33, n = tree.size();
-    auto in = random_systems<T>(tree, systems, 5);
-    // The node's eliminated pivot is exactly 0: d = 0 and nothing taken from it.
-    in.d[static_cast<std::size_t>(s) * n + node] = T(0);
-    for (int c = 1; c < n; ++c)
-      if (tree.parent(c) == node) in.u[static_cast<std::size_t>(s) * n + c] = T(0);
-    const int bs = this->block_size_for(n);
-    if (bs < 1) continue;
-    Batch batch(systems, n, bs);
-    batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree);
-    impl::solve_split_per_system(exec, dtree, batch, 4);
-    try {
-      batch.check(exec);
-      ADD_FAILURE() << "no error for a zero pivot at node " << node;
-    } catch (const SolverError& e) {
-      EXPECT_EQ(e.system(), s) << e.what();
-      EXPECT_EQ(e.node(), node) << e.what();
+  for (const long long sharing : {-1LL, 1LL << 40})
+    for (const int node : {inner, plan.tops.front(), junction, 0}) {
+      E exec;
+      const int systems = 40, s = 33, n = tree.size();
+      auto in = random_systems<T>(tree, systems, 5);
+      // The node's eliminated pivot is exactly 0: d = 0 and nothing taken from it.
+      in.d[static_cast<std::size_t>(s) * n + node] = T(0);
+      for (int c = 1; c < n; ++c)
+        if (tree.parent(c) == node) in.u[static_cast<std::size_t>(s) * n + c] = T(0);
+      const int bs = this->block_size_for(n);
+      if (bs < 1) continue;
+      Batch batch(systems, n, bs);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      DeviceTree<typename E::memory_space> dtree(exec, tree);
+      impl::solve_split_per_system(exec, dtree, batch, 4, sharing);
+      try {
+        batch.check(exec);
+        ADD_FAILURE() << "no error for a zero pivot at node " << node << " sharing " << sharing;
+      } catch (const SolverError& e) {
+        EXPECT_EQ(e.system(), s) << e.what();
+        EXPECT_EQ(e.node(), node) << e.what();
+      }
     }
-  }
 }
 
 // Every shared NeuroMorpho tree (123-27,442 nodes) under the block schedule as solve()

@@ -149,33 +149,47 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
 }
 
 // The split schedule (hines_split.hpp) with `lanes` lanes per system: cuHinesBatch's sweeps
-// in place, K threads per system. On host backends a team's systems and lanes in turn.
+// in place, K threads per system. On host backends a team's systems and lanes in turn. The
+// sweeps load each row a row ahead while the threads of `sharing_systems` systems (this
+// batch's, or all the systems of batches launched beside it; -1: this batch's) times K fall
+// short of what the GPU holds, where latency binds; past that the registers it costs lose
+// more threads than it gains (H100, mixed real cells: 1.3-1.9x at 6,400-25,600 cells, 0.91x
+// at 102,400 with 4 lanes).
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
 void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
-                            const HinesBatch<Scalar, Layout, MemorySpace>& batch, int lanes) {
+                            const HinesBatch<Scalar, Layout, MemorySpace>& batch, int lanes,
+                            long long sharing_systems = -1) {
   using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
   using Plan = DeviceSplitPlan<MemorySpace>;
-  using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace>;
   if (batch.num_systems() == 0 || batch.num_nodes() == 0) return;
   const bool host = is_host_backend<ExecutionSpace>();
-  for (;;) {
-    // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
-    // an SM holds at most still fill its threads.
-    const int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
-    const int teams = (batch.num_systems() + systems - 1) / systems;
-    const Plan& plan = tree.split_plan(exec, lanes);
-    const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
-                    batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
-                    batch.num_systems(), systems};
-    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
-    // A team of K warps: fewer lanes where the device cannot hold that many threads a team.
-    if (!host && lanes > 1 && lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
-      lanes /= 2;
-      continue;
+  const long long sharing = sharing_systems < 0 ? batch.num_systems() : sharing_systems;
+  auto launch = [&](auto ahead) {
+    using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace, decltype(ahead)::value>;
+    for (;;) {
+      // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
+      // an SM holds at most still fill its threads.
+      const int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
+      const int teams = (batch.num_systems() + systems - 1) / systems;
+      const Plan& plan = tree.split_plan(exec, lanes);
+      const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
+                      batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
+                      batch.num_systems(), systems};
+      Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
+      // A team of K warps: fewer lanes where the device cannot hold that many threads a team.
+      if (!host && lanes > 1 &&
+          lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
+        lanes /= 2;
+        continue;
+      }
+      Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
+      return;
     }
-    Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
-    return;
-  }
+  };
+  if (!host && sharing * lanes < static_cast<long long>(exec.concurrency()))
+    launch(std::true_type{});
+  else
+    launch(std::false_type{});
 }
 
 // The split schedule's lanes per system for a tree solved among `systems` systems that share
