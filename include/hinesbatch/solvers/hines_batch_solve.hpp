@@ -166,20 +166,25 @@ void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
   const long long sharing = sharing_systems < 0 ? batch.num_systems() : sharing_systems;
   auto launch = [&](auto ahead) {
     using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace, decltype(ahead)::value>;
+    // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
+    // an SM holds at most still fill its threads.
+    int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
     for (;;) {
-      // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
-      // an SM holds at most still fill its threads.
-      const int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
       const int teams = (batch.num_systems() + systems - 1) / systems;
       const Plan& plan = tree.split_plan(exec, lanes);
       const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
                       batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
                       batch.num_systems(), systems};
       Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
-      // A team of K warps: fewer lanes where the device cannot hold that many threads a team.
+      // A team of K warps: where the device cannot hold that many threads a team, half a
+      // warp's systems per lane (their rows still whole 128-byte lines in interleaved
+      // storage), then fewer lanes.
       if (!host && lanes > 1 &&
           lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
-        lanes /= 2;
+        if (systems > BackendTraits<ExecutionSpace>::warp_lanes / 2)
+          systems /= 2;
+        else
+          lanes /= 2;
         continue;
       }
       Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
