@@ -32,9 +32,9 @@
 //   --map-reps=3                  timed solves per point (after one untimed warm-up)
 //   --map-staged-shapes=16,8p,... the staged schedule forced to a chunk shape (see MapOptions)
 //   --map-two-pass-shapes=1,2,... the two-pass block forced to a number of warps a block
-//   --map-split-lanes=16,32       the split schedule forced to K lanes per tree (device)
 //   --map-two-pass-systems=4,8    the two-pass block forced to 4 or 8 systems a block (Full-
 //                                 Interleaved, device), with the warps it takes by default
+//   --map-split-lanes=16,32       the split schedule forced to K lanes per tree (device)
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
 //                                 int32 n and n int32 parents), list them (key, name, nodes,
@@ -118,7 +118,7 @@ struct MapOptions {
   std::vector<int> two_pass_warps;
   std::vector<int> two_pass_systems;
   // Forced lanes per tree of the split schedule, measured as "Split@<K>" (Split itself takes
-  // K from choose_split_lanes, at most 16).
+  // K from choose_split_lanes, at most split_schedule_most_lanes).
   std::vector<int> split_lanes;
 };
 
@@ -811,7 +811,8 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N, height);
   if (resolved == HinesSchedule::Split)
     state.counters["lanes"] =
-        split_lanes ? split_lanes : impl::choose_split_lanes(exec, tree, N, 16);
+        split_lanes ? split_lanes
+                    : impl::choose_split_lanes(exec, tree, N, impl::split_schedule_most_lanes);
   std::string label = to_string(resolved);
   if (resolved == HinesSchedule::PerSystemStaged && !shape && !staged_shape)
     label +=

@@ -197,6 +197,10 @@ void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
     launch(std::false_type{});
 }
 
+// The most lanes per system HinesSchedule::Split takes on a mono-morphology batch: past 16
+// the plans of the shared trees keep 4-9 lanes busy, so more leave the path as it is.
+inline constexpr int split_schedule_most_lanes = 16;
+
 // The split schedule's lanes per system for a tree solved among `systems` systems that share
 // the GPU (a grouped batch's cells, all groups together): one thread per system leaves the
 // SMs short of warps to hide the sweeps' latency while the systems are fewer than the threads
@@ -298,8 +302,9 @@ void solve_mono(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
     return;
   }
   if (resolved == HinesSchedule::Split) {
-    impl::solve_split_per_system(exec, tree, batch,
-                                 impl::choose_split_lanes(exec, tree, batch.num_systems(), 16));
+    impl::solve_split_per_system(
+        exec, tree, batch,
+        impl::choose_split_lanes(exec, tree, batch.num_systems(), impl::split_schedule_most_lanes));
     return;
   }
   if (resolved == HinesSchedule::PerSystemStaged) {
