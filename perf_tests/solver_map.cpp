@@ -118,7 +118,7 @@ struct MapOptions {
   std::vector<int> two_pass_warps;
   std::vector<int> two_pass_systems;
   // Forced lanes per tree of the split schedule, measured as "Split@<K>" (Split itself takes
-  // K from choose_split_lanes, at most split_schedule_most_lanes).
+  // K from mono_split_lanes).
   std::vector<int> split_lanes;
 };
 
@@ -810,9 +810,7 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   state.counters["height"] = height;
   const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N, height);
   if (resolved == HinesSchedule::Split)
-    state.counters["lanes"] =
-        split_lanes ? split_lanes
-                    : impl::choose_split_lanes(exec, tree, N, impl::split_schedule_most_lanes);
+    state.counters["lanes"] = split_lanes ? split_lanes : impl::mono_split_lanes(exec, tree, N);
   std::string label = to_string(resolved);
   if (resolved == HinesSchedule::PerSystemStaged && !shape && !staged_shape)
     label +=

@@ -973,6 +973,34 @@ TEST(SplitTreePlan, MatchesItsDefinition) {
   EXPECT_LE(chain_steps, 501);
 }
 
+// The split schedule's lanes: a power of two up to split_schedule_most_lanes, 1 on host
+// backends; a mono-morphology batch doubles them only while its threads fall short of an
+// eighth of what the GPU holds, so never more than a grouped batch's rule (all the threads)
+// takes for as many systems.
+TEST(SplitLanes, MonoRuleStopsAtAnEighthOfTheThreads) {
+  using E = Kokkos::DefaultExecutionSpace;
+  E exec;
+  std::vector<std::pair<std::string, Tree>> trees = {{"chain", chain_tree(500)},
+                                                     {"random", random_tree(3000, 3)}};
+  for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
+  const double threads = static_cast<double>(exec.concurrency());
+  for (const auto& [name, tree] : trees) {
+    DeviceTree<E::memory_space> dtree(exec, tree);
+    for (long long systems : {1LL, 37LL, 1000LL, 5264LL, 20000LL, 100000LL, 1LL << 22}) {
+      const int k = impl::mono_split_lanes(exec, dtree, systems);
+      const std::string what = name + " systems=" + std::to_string(systems);
+      EXPECT_GE(k, 1) << what;
+      EXPECT_LE(k, impl::split_schedule_most_lanes) << what;
+      EXPECT_EQ(k & (k - 1), 0) << what;
+      if (is_host_backend<E>()) EXPECT_EQ(k, 1) << what;
+      if (k > 1) EXPECT_LT(systems * k / 2, threads / 8) << what;
+      EXPECT_LE(k, impl::choose_split_lanes(exec, dtree, systems, impl::split_schedule_most_lanes,
+                                            threads))
+          << what;
+    }
+  }
+}
+
 TEST(HinesBatchAdoptingViews, FlatAndFullInterleavedSolveInPlace) {
   expect_adopted_views_solved_in_place<layouts::Flat>();
   expect_adopted_views_solved_in_place<layouts::FullInterleaved>();
