@@ -19,8 +19,9 @@
 // Full-Interleaved, the groups side by side on streams of their own), GroupedFlat (the same
 // in Flat storage), GroupedInOrder (the groups one after another on one stream) and
 // GroupedOwnAuto (Auto decided by each group's own count instead of the whole batch's),
-// GroupedNoSplit (no group on the split schedule) and GroupedSplit<K> (every group on the
-// split schedule with K lanes per cell); and
+// GroupedNoSplit (no group on the split schedule), GroupedSplit<K> (every group on the
+// split schedule with K lanes per cell) and GroupedUpTo16 (the grouped rule's lanes allowed
+// up to 16); and
 // Multi/RealMixed/<cells>/MonoSameTrees (to 25,600 cells), the mono-morphology rate of the mix's
 // own trees (bench_mono_same_trees).
 //
@@ -71,7 +72,9 @@ enum class Path {
   GroupedNoSplit,
   GroupedSplit2,
   GroupedSplit4,
-  GroupedSplit8
+  GroupedSplit8,
+  GroupedSplit16,
+  GroupedUpTo16
 };
 const char* path_name(Path p) {
   switch (p) {
@@ -107,6 +110,10 @@ const char* path_name(Path p) {
       return "GroupedSplit4";
     case Path::GroupedSplit8:
       return "GroupedSplit8";
+    case Path::GroupedSplit16:
+      return "GroupedSplit16";
+    case Path::GroupedUpTo16:
+      return "GroupedUpTo16";
     default:
       return "TeamLevels";
   }
@@ -334,7 +341,8 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
   } else if (path == Path::Grouped || path == Path::GroupedFlat || path == Path::GroupedInOrder ||
              path == Path::GroupedOwnAuto || path == Path::GroupedNoSplit ||
              path == Path::GroupedSplit2 || path == Path::GroupedSplit4 ||
-             path == Path::GroupedSplit8) {
+             path == Path::GroupedSplit8 || path == Path::GroupedSplit16 ||
+             path == Path::GroupedUpTo16) {
     impl::GroupedLaunch launch;
     launch.side_by_side = path != Path::GroupedInOrder;
     launch.auto_by_batch = path != Path::GroupedOwnAuto;
@@ -342,6 +350,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
     if (path == Path::GroupedSplit2) launch.split_lanes = 2;
     if (path == Path::GroupedSplit4) launch.split_lanes = 4;
     if (path == Path::GroupedSplit8) launch.split_lanes = 8;
+    if (path == Path::GroupedSplit16) launch.split_lanes = 16;
     auto go = [&](auto layout) {
       const auto t0 = Clock::now();
       GroupedMultiBatch<double, decltype(layout), Mem> batch(exec, in.cells);
@@ -358,8 +367,32 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
       };
       for (const auto& g : batch.groups()) keep(g.batch);
       if (batch.has_rest()) keep(batch.rest());
+      // GroupedUpTo16: the grouped solve with the rule's lanes allowed up to 16 (it stops at
+      // 8), each group launched as solve_grouped launches it.
+      const auto solve_up_to_16 = [&] {
+        auto& streams = batch.template launch_streams<Default>();
+        streams.reserve(std::min(batch.num_groups() + 1, launch.max_streams));
+        streams.fork(exec);
+        int i = 0;
+        for (const auto& g : batch.groups()) {
+          const auto& space = streams.space(exec, i++);
+          if (impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch) > 1)
+            impl::solve_split_per_system(
+                space, g.tree, g.batch,
+                impl::choose_split_lanes(exec, g.tree, batch.num_cells(), 16,
+                                         static_cast<double>(exec.concurrency())),
+                batch.num_cells());
+          else
+            impl::solve_group(space, batch, g, HinesSchedule::Auto, launch);
+        }
+        if (batch.has_rest()) solve(streams.space(exec, i++), batch.rest());
+        streams.join(exec);
+      };
       const auto solve_once = [&] {
-        impl::solve_grouped(exec, batch, HinesSchedule::Auto, launch);
+        if (path == Path::GroupedUpTo16)
+          solve_up_to_16();
+        else
+          impl::solve_grouped(exec, batch, HinesSchedule::Auto, launch);
       };
       solve_once();  // block plans are built on a first solve
       timed_loop(
@@ -545,7 +578,8 @@ bool register_all() {
   // Mixed real cells (the ThomasBatch paper's motivation): the files cycled.
   const Path grouped[] = {Path::Grouped,        Path::GroupedFlat,    Path::GroupedInOrder,
                           Path::GroupedOwnAuto, Path::GroupedNoSplit, Path::GroupedSplit2,
-                          Path::GroupedSplit4,  Path::GroupedSplit8};
+                          Path::GroupedSplit4,  Path::GroupedSplit8,  Path::GroupedSplit16,
+                          Path::GroupedUpTo16};
   // The counts make a map over batch sizes: about 2^20, 2^23, 2^25, 2^27 and 2^28 nodes.
   const int counts[] = {1000, 6400, 25600, 102400, 256000};
   for (int n : counts) {

@@ -34,6 +34,7 @@
 //   --map-two-pass-shapes=1,2,... the two-pass block forced to a number of warps a block
 //   --map-two-pass-systems=4,8    the two-pass block forced to 4 or 8 systems a block (Full-
 //                                 Interleaved, device), with the warps it takes by default
+//   --map-split-lanes=16,32       the split schedule forced to K lanes per tree (device)
 //   --map-export=FILE             write the selected Hines trees, in map order, as a cell file
 //                                 for perf_tests/peers/hines_peers (int32 count, then per tree
 //                                 int32 n and n int32 parents), list them (key, name, nodes,
@@ -116,6 +117,9 @@ struct MapOptions {
   // systems: its warps are theirs together).
   std::vector<int> two_pass_warps;
   std::vector<int> two_pass_systems;
+  // Forced lanes per tree of the split schedule, measured as "Split@<K>" (Split itself takes
+  // K from mono_split_lanes).
+  std::vector<int> split_lanes;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -255,6 +259,11 @@ MapOptions parse_map_options(int& argc, char** argv) {
       for (int w : o.two_pass_warps)
         if (w > 32)
           throw std::invalid_argument(key + ": at most 32 warps, not " + std::to_string(w));
+    } else if (key == "--map-split-lanes") {
+      o.split_lanes = split_ints(value, key);
+      for (int k : o.split_lanes)
+        if (k < 1 || k > 32)
+          throw std::invalid_argument(key + ": 1 to 32 lanes, not " + std::to_string(k));
     } else if (key == "--map-two-pass-systems") {
       o.two_pass_systems = split_ints(value, key);
       for (int p : o.two_pass_systems)
@@ -704,7 +713,7 @@ const DeviceTree<Mem>& cached_device_tree(const MapTree& t) {
 
 template <class Exec, class Layout>
 void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt, long long total,
-              const impl::BlockShape* shape = nullptr, int staged_shape = 0) {
+              const impl::BlockShape* shape = nullptr, int staged_shape = 0, int split_lanes = 0) {
   using Mem = typename Exec::memory_space;
   using Batch = HinesBatch<double, Layout, Mem>;
   using V = typename Batch::view_type;
@@ -751,6 +760,8 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
         [&] {
           if (shape)
             impl::solve_block_per_system(exec, tree, batch, *shape);
+          else if (split_lanes)
+            impl::solve_split_per_system(exec, tree, batch, split_lanes);
           else if (staged_shape)
             solve_staged_shape(exec, tree, batch, staged_shape);
           else
@@ -798,6 +809,8 @@ void BM_Hines(benchmark::State& state, HinesSchedule schedule, const MapTree& mt
   const int height = tree.height();
   state.counters["height"] = height;
   const HinesSchedule resolved = resolve_schedule<Exec, Layout, double>(schedule, n, N, height);
+  if (resolved == HinesSchedule::Split)
+    state.counters["lanes"] = split_lanes ? split_lanes : impl::mono_split_lanes(exec, tree, N);
   std::string label = to_string(resolved);
   if (resolved == HinesSchedule::PerSystemStaged && !shape && !staged_shape)
     label +=
@@ -925,7 +938,7 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
       for (auto s : {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
                      HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
                      HinesSchedule::BlockPerSystem, HinesSchedule::PerSystemStaged,
-                     HinesSchedule::SimdTiles}) {
+                     HinesSchedule::Split, HinesSchedule::SimdTiles}) {
         if (mt.size > (1ll << t)) continue;
         if (s == HinesSchedule::SimdTiles && !is_host_backend<Exec>()) continue;
         register_point(
@@ -941,6 +954,16 @@ void register_hines(const MapOptions& o, const std::string& backend, const std::
                        [shape, mt, t](benchmark::State& st) {
                          BM_Hines<Exec, Layout>(st, HinesSchedule::BlockPerSystem, mt, 1ll << t,
                                                 &shape);
+                       });
+      }
+  for (const auto& mt : trees)
+    for (int t : totals)
+      for (int k : o.split_lanes) {
+        if (mt.size > (1ll << t) || is_host_backend<Exec>()) continue;
+        register_point(o, hines_point<Layout>(backend, "Split@" + std::to_string(k), mt, t),
+                       [k, mt, t](benchmark::State& st) {
+                         BM_Hines<Exec, Layout>(st, HinesSchedule::Split, mt, 1ll << t, nullptr, 0,
+                                                k);
                        });
       }
   for (const auto& mt : trees)

@@ -52,11 +52,25 @@ def exists_raw(path):
 HOST_SPACES = ("OpenMP", "Serial", "Threads", "HPX")
 
 
+def parse_benchmark_json(text, path):
+    """Google Benchmark's JSON; a file cut short (a run stopped by its time limit) keeps its
+    complete benchmarks."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        end = text.rfind("\n    }")
+        if end < 0:
+            raise
+        print(f"solver_map.py: {path} was cut short; its complete benchmarks are kept",
+              file=sys.stderr)
+        return json.loads(text[:end + 6] + "\n  ]\n}")
+
+
 def load_map(path, shapes=False):
     """(context, points); with shapes, also the staged schedule forced to a chunk shape
     (--map-staged-shapes), as schedule "PerSystemStaged@<shape>"."""
     with open_raw(path) as f:
-        doc = json.load(f)
+        doc = parse_benchmark_json(f.read(), path)
     # A build without a GPU backend names its default (host) space "Device".
     host_build = doc.get("context", {}).get("execution_space", "") in HOST_SPACES
     points = []
@@ -417,6 +431,67 @@ def emit_auto_tables(table, folder, source):
     print("auto tables:", ", ".join(written) or "none", file=sys.stderr)
 
 
+TABLE_LINE = re.compile(r"\{(\d+), (\d+), (\d+), HinesSchedule::(\w+)"
+                        r"(?:, \{(\d+), (true|false), (true|false)\})?\},")
+
+
+def read_hines_table(path):
+    """(source, {layout: [(size, height, total, schedule)]}) of an auto_hines_table.hpp, the
+    staged schedule's shape as emit_auto_tables writes it ("PerSystemStaged@32a")."""
+    text = open(path).read()
+    m = re.search(r"solver map in\s*\n//\s*(.*?) \(fp64\)", text)
+    source = m.group(1) if m else "an earlier map"
+    table, layout = {}, None
+    for line in text.splitlines():
+        a = re.match(r"inline constexpr .* kHinesAuto(\w+)\[\]", line)
+        if a:
+            layout = a.group(1)
+            table[layout] = []
+            continue
+        e = TABLE_LINE.search(line)
+        if e and layout:
+            size, height, total, sched = int(e[1]), int(e[2]), int(e[3]), e[4]
+            if sched == STAGED and e[5]:
+                shape = (int(e[5]), e[6] == "true", e[7] == "true")
+                names = [k for k, v in STAGED_SHAPES[layout].items() if v == shape]
+                if not names:
+                    sys.exit(f"solver_map.py: {path}: no shape name for {shape} in {layout}")
+                if names[0] != "16":
+                    sched += "@" + names[0]
+            table[layout].append((size, height, total, sched))
+    return source, table
+
+
+def admit_schedule(points, schedule, folder, results, keep_within=0.95):
+    """Rewrites FOLDER/auto_hines_table.hpp with `schedule` admitted from a map that measured
+    it beside Auto: at each point of the table that map has, the schedule replaces the
+    table's choice where its geometric mean over the trees there is at least 1/keep_within of
+    Auto's (measured in the same run); every other point keeps its choice. Returns the points
+    changed."""
+    path = os.path.join(folder, "auto_hines_table.hpp")
+    source, old = read_hines_table(path)
+    cells = collections.defaultdict(lambda: collections.defaultdict(dict))
+    for p in points:
+        if p.family == "Hines" and p.backend == "Device" and not p.error and p.rate > 0:
+            cells[(p.layout, p.size, p.height, p.total)][p.tree][p.schedule] = p.rate
+    table, changed = {}, []
+    for layout, entries in old.items():
+        rows = []
+        for size, height, total, sched in entries:
+            trees = cells.get((layout, size, height, total), {})
+            pairs = [(t[schedule], t["Auto"]) for t in trees.values() if schedule in t and "Auto" in t]
+            if pairs and len(pairs) == len(trees):
+                gain = math.exp(sum(math.log(a / b) for a, b in pairs) / len(pairs))
+                if gain >= 1 / keep_within and sched != schedule:
+                    changed.append((layout, size, height, total, sched, gain))
+                    sched = schedule
+            rows.append((size, height, total, sched))
+        table[("Hines", layout)] = rows
+    emit_auto_tables(table, folder,
+                     f"{source}; {schedule} where it beat Auto by 5% in {os.path.normpath(results)}")
+    return changed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results")
@@ -426,7 +501,22 @@ def main():
                     help="write the C++ tables Auto reads on GPUs, auto_thomas_table.hpp, "
                          "auto_thomas_vbatch_table.hpp and auto_hines_table.hpp (those of the "
                          "families the map has), into FOLDER (src/solvers)")
+    ap.add_argument("--admit", default=None, metavar="SCHEDULE",
+                    help="with --emit-auto-tables, for a map that measured a Hines SCHEDULE "
+                         "beside Auto at some points: keep FOLDER's auto_hines_table.hpp and "
+                         "let SCHEDULE take the points where it beat Auto by 5%% or more")
     a = ap.parse_args()
+    if a.admit:
+        if not a.emit_auto_tables:
+            sys.exit("solver_map.py: --admit needs --emit-auto-tables FOLDER")
+        points = []
+        for f in sorted(os.listdir(a.results)):
+            if re.match(r"map.*\.json(\.xz)?$", f):
+                points += load_map(os.path.join(a.results, re.sub(r"\.xz$", "", f)))[1]
+        for c in admit_schedule(points, a.admit, a.emit_auto_tables, a.results):
+            print("%s n=%d h=%d 2^%d: %s -> %s (%.2fx Auto)" % (c[0], c[1], c[2], c[3], c[4],
+                                                               a.admit, c[5]))
+        return
     points, context = [], {}
     for f in ("map_device.json", "map_host.json"):
         p = os.path.join(a.results, f)

@@ -133,13 +133,10 @@ class HinesBatchSolve : public ::testing::Test {
   }
 
   static std::vector<HinesSchedule> schedules() {
-    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,
-                                 HinesSchedule::TeamPerSystem,
-                                 HinesSchedule::WarpPerSystem,
-                                 HinesSchedule::PerSystemOnChip,
-                                 HinesSchedule::BlockPerSystem,
-                                 HinesSchedule::PerSystemStaged,
-                                 HinesSchedule::Auto};
+    std::vector<HinesSchedule> s{HinesSchedule::PerSystem,      HinesSchedule::TeamPerSystem,
+                                 HinesSchedule::WarpPerSystem,  HinesSchedule::PerSystemOnChip,
+                                 HinesSchedule::BlockPerSystem, HinesSchedule::PerSystemStaged,
+                                 HinesSchedule::Split,          HinesSchedule::Auto};
     // The tile schedule takes every layout but Block-Shared.
     if (!std::is_same<L, layouts::BlockShared>::value) s.push_back(HinesSchedule::SimdTiles);
     return s;
@@ -389,7 +386,8 @@ TYPED_TEST(HinesBatchSolve, BlockShapes) {
 // The split schedule (K lanes per system, in place) with every lane count: single nodes,
 // chains (nothing to split), stars, deep binary trees, trees not numbered depth first,
 // bushy trees, the paper classes, every shared NeuroMorpho tree, and a batch whose last
-// team is partly empty.
+// team is partly empty. On a GPU both kernels: rows loaded a row ahead (this batch alone)
+// and in turn (the batch said to share the GPU with more systems than it holds threads).
 TYPED_TEST(HinesBatchSolve, SplitLaneCounts) {
   using Batch = typename TestFixture::Batch;
   using E = typename TestFixture::E;
@@ -403,17 +401,24 @@ TYPED_TEST(HinesBatchSolve, SplitLaneCounts) {
                                                      {"bushy2000", random_tree(2000, 5, 0.9)}};
   for (const auto& c : paper_classes()) trees.push_back({c.name, paper_class_tree(c.id)});
   for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
-  for (int lanes : {1, 2, 3, 4, 8, 16, 32})
-    for (const auto& [name, tree] : trees) {
-      const int bs = this->block_size_for(tree.size());
-      if (bs < 1) continue;
-      const int systems = tree.size() > 5000 ? 5 : 45;
-      const auto o = this->run_with(tree, systems, 91 + lanes, bs, {},
-                                    [&](const E& exec, const auto& dtree, const Batch& batch) {
-                                      impl::solve_split_per_system(exec, dtree, batch, lanes);
-                                    });
-      this->expect_correct(tree, o, name + " split lanes=" + std::to_string(lanes));
-    }
+  // Host backends sweep in turn whatever the sharing: one run there.
+  const std::vector<long long> sharings =
+      is_host_backend<E>() ? std::vector<long long>{-1} : std::vector<long long>{-1, 1LL << 40};
+  for (const long long sharing : sharings)
+    for (int lanes : {1, 2, 3, 4, 8, 16, 32})
+      for (const auto& [name, tree] : trees) {
+        const int bs = this->block_size_for(tree.size());
+        if (bs < 1) continue;
+        const int systems = tree.size() > 5000 ? 5 : 45;
+        const auto o =
+            this->run_with(tree, systems, 91 + lanes, bs, {},
+                           [&](const E& exec, const auto& dtree, const Batch& batch) {
+                             impl::solve_split_per_system(exec, dtree, batch, lanes, sharing);
+                           });
+        this->expect_correct(
+            tree, o,
+            name + " split lanes=" + std::to_string(lanes) + " sharing=" + std::to_string(sharing));
+      }
 }
 
 // A zero pivot met inside a lane, at a top and in the junction names its system and node
@@ -429,28 +434,32 @@ TYPED_TEST(HinesBatchSolve, SplitZeroPivotNamesSystemAndNode) {
   ASSERT_GE(plan.junction.size(), 2u);
   const int inner = plan.lane_node[1];         // a lane's second node: not a top
   const int junction = plan.junction.front();  // the junction's deepest node, not the root
-  for (const int node : {inner, plan.tops.front(), junction, 0}) {
-    E exec;
-    const int systems = 40, s = 33, n = tree.size();
-    auto in = random_systems<T>(tree, systems, 5);
-    // The node's eliminated pivot is exactly 0: d = 0 and nothing taken from it.
-    in.d[static_cast<std::size_t>(s) * n + node] = T(0);
-    for (int c = 1; c < n; ++c)
-      if (tree.parent(c) == node) in.u[static_cast<std::size_t>(s) * n + c] = T(0);
-    const int bs = this->block_size_for(n);
-    if (bs < 1) continue;
-    Batch batch(systems, n, bs);
-    batch.fill(exec, in.u, in.l, in.d, in.rhs);
-    DeviceTree<typename E::memory_space> dtree(exec, tree);
-    impl::solve_split_per_system(exec, dtree, batch, 4);
-    try {
-      batch.check(exec);
-      ADD_FAILURE() << "no error for a zero pivot at node " << node;
-    } catch (const SolverError& e) {
-      EXPECT_EQ(e.system(), s) << e.what();
-      EXPECT_EQ(e.node(), node) << e.what();
+  // Host backends sweep in turn whatever the sharing: one run there.
+  const std::vector<long long> sharings =
+      is_host_backend<E>() ? std::vector<long long>{-1} : std::vector<long long>{-1, 1LL << 40};
+  for (const long long sharing : sharings)
+    for (const int node : {inner, plan.tops.front(), junction, 0}) {
+      E exec;
+      const int systems = 40, s = 33, n = tree.size();
+      auto in = random_systems<T>(tree, systems, 5);
+      // The node's eliminated pivot is exactly 0: d = 0 and nothing taken from it.
+      in.d[static_cast<std::size_t>(s) * n + node] = T(0);
+      for (int c = 1; c < n; ++c)
+        if (tree.parent(c) == node) in.u[static_cast<std::size_t>(s) * n + c] = T(0);
+      const int bs = this->block_size_for(n);
+      if (bs < 1) continue;
+      Batch batch(systems, n, bs);
+      batch.fill(exec, in.u, in.l, in.d, in.rhs);
+      DeviceTree<typename E::memory_space> dtree(exec, tree);
+      impl::solve_split_per_system(exec, dtree, batch, 4, sharing);
+      try {
+        batch.check(exec);
+        ADD_FAILURE() << "no error for a zero pivot at node " << node << " sharing " << sharing;
+      } catch (const SolverError& e) {
+        EXPECT_EQ(e.system(), s) << e.what();
+        EXPECT_EQ(e.node(), node) << e.what();
+      }
     }
-  }
 }
 
 // Every shared NeuroMorpho tree (123-27,442 nodes) under the block schedule as solve()
@@ -908,10 +917,14 @@ TEST(SplitTreePlan, MatchesItsDefinition) {
       {"bushy", random_tree(1500, 5, 0.9)}, {"single", chain_tree(1)}};
   for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
   for (const auto& [name, tree] : trees)
-    for (int lanes : {1, 2, 4, 8, 16}) {
+    for (int lanes : {1, 2, 4, 8, 16, 32}) {
       const SplitTreePlan plan = SplitTreePlan::build(tree, lanes);
       const int n = tree.size();
       const std::string what = name + " lanes=" + std::to_string(lanes);
+      // More lanes search a junction as large as fewer do: never a longer path here.
+      if (lanes > 1)
+        EXPECT_LE(plan.modelled_steps(), SplitTreePlan::build(tree, lanes / 2).modelled_steps())
+            << what;
       std::vector<int> lane_of(n, -1);
       std::vector<char> junction(n, 0);
       for (int i : plan.junction) junction[i] = 1;
@@ -954,7 +967,38 @@ TEST(SplitTreePlan, MatchesItsDefinition) {
       parents.push_back(j == 0 ? 0 : static_cast<int>(parents.size()) - 1);
   EXPECT_EQ(SplitTreePlan::build(Tree(parents), 8).steps, 100);
   EXPECT_EQ(SplitTreePlan::build(Tree(parents), 4).steps, 200);
-  EXPECT_EQ(SplitTreePlan::build(chain_tree(500), 4).modelled_steps(), 501);
+  // An unbranched chain gains nothing: one thread walks it, in a lane or in the junction.
+  const int chain_steps = SplitTreePlan::build(chain_tree(500), 4).modelled_steps();
+  EXPECT_GE(chain_steps, 500);
+  EXPECT_LE(chain_steps, 501);
+}
+
+// The split schedule's lanes: a power of two up to split_schedule_most_lanes, 1 on host
+// backends; a mono-morphology batch doubles them only while its threads fall short of an
+// eighth of what the GPU holds, so never more than a grouped batch's rule (all the threads)
+// takes for as many systems.
+TEST(SplitLanes, MonoRuleStopsAtAnEighthOfTheThreads) {
+  using E = Kokkos::DefaultExecutionSpace;
+  E exec;
+  std::vector<std::pair<std::string, Tree>> trees = {{"chain", chain_tree(500)},
+                                                     {"random", random_tree(3000, 3)}};
+  for (const auto& f : real_morphology_files()) trees.push_back({f, read_swc(f).tree()});
+  const double threads = static_cast<double>(exec.concurrency());
+  for (const auto& [name, tree] : trees) {
+    DeviceTree<E::memory_space> dtree(exec, tree);
+    for (long long systems : {1LL, 37LL, 1000LL, 5264LL, 20000LL, 100000LL, 1LL << 22}) {
+      const int k = impl::mono_split_lanes(exec, dtree, systems);
+      const std::string what = name + " systems=" + std::to_string(systems);
+      EXPECT_GE(k, 1) << what;
+      EXPECT_LE(k, impl::split_schedule_most_lanes) << what;
+      EXPECT_EQ(k & (k - 1), 0) << what;
+      if (is_host_backend<E>()) EXPECT_EQ(k, 1) << what;
+      if (k > 1) EXPECT_LT(systems * k / 2, threads / 8) << what;
+      EXPECT_LE(k, impl::choose_split_lanes(exec, dtree, systems, impl::split_schedule_most_lanes,
+                                            threads))
+          << what;
+    }
+  }
 }
 
 TEST(HinesBatchAdoptingViews, FlatAndFullInterleavedSolveInPlace) {

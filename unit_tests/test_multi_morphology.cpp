@@ -473,7 +473,7 @@ TEST(GroupedMultiBatch, EverySchedule) {
   for (HinesSchedule schedule :
        {HinesSchedule::Auto, HinesSchedule::PerSystem, HinesSchedule::PerSystemOnChip,
         HinesSchedule::PerSystemStaged, HinesSchedule::TeamPerSystem, HinesSchedule::WarpPerSystem,
-        HinesSchedule::BlockPerSystem, HinesSchedule::SimdTiles}) {
+        HinesSchedule::BlockPerSystem, HinesSchedule::Split, HinesSchedule::SimdTiles}) {
     if (schedule == HinesSchedule::SimdTiles && !is_host_backend<E>()) continue;
     batch.fill(exec, in.u, in.l, in.d, in.rhs);
     std::vector<double> x(in.rhs.size(), std::numeric_limits<double>::quiet_NaN());

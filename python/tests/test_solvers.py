@@ -26,7 +26,7 @@ def from_layout(x, layout):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", ["flat", "interleaved"])
 @pytest.mark.parametrize("schedule", ["auto", "per_system", "team", "warp", "on_chip", "block",
-                                      "staged"])
+                                      "staged", "split"])
 def test_hines_matches_dense_solve(rng, dtype, layout, schedule):
     n, num_systems = int(rng.integers(1, 40)), int(rng.integers(1, 50))
     parent = random_hines_tree(rng, n)
@@ -93,7 +93,7 @@ def test_hines_copies_and_writes_back_strided_arrays(rng):
     assert np.all(np.isnan(big[:, 1::2]))
 
 
-@pytest.mark.parametrize("schedule", ["per_system", "team", "warp", "on_chip", "block", "staged"])
+@pytest.mark.parametrize("schedule", ["per_system", "team", "warp", "on_chip", "block", "staged", "split"])
 def test_hines_zero_pivot_raises_solve_error_with_system_and_node(rng, schedule):
     parent = np.array([-1, 0, 1, 1, 0, 4, 5])
     leaves = [2, 3, 6]

@@ -54,7 +54,8 @@ SplitTreePlan SplitTreePlan::build(const Tree& tree, int lanes) {
 
   // Grow the junction from the root, the largest hanging subtree's root at a time; keep
   // the size with the least modelled time. Past the point where the largest subtree is
-  // under a lane's share, growing only adds serial work.
+  // under a lane's share, growing only adds serial work; past the best time, the junction's
+  // serial walk alone is longer.
   std::vector<int> hanging = children[0], grown;  // grown: junction nodes after the root
   int best_time = deal(hanging, size, lanes, nullptr) + 1 + static_cast<int>(hanging.size());
   std::size_t best_grown = 0;
@@ -64,8 +65,7 @@ SplitTreePlan SplitTreePlan::build(const Tree& tree, int lanes) {
     if (largest == hanging.end()) break;
     const int junction = 1 + static_cast<int>(grown.size());
     if (static_cast<long long>(size[*largest]) * lanes <= n - junction) break;
-    // The serial part alone is a lane's share, or the plan has taken long enough.
-    if (junction > n / lanes || junction > 4096) break;
+    if (junction + 1 >= best_time || junction > 4096) break;
     const int r = *largest;
     hanging.erase(largest);
     grown.push_back(r);

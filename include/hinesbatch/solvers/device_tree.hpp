@@ -96,7 +96,7 @@ class DeviceTree {
   const impl::DeviceSplitPlan<MemorySpace>& split_plan(const ExecutionSpace& exec,
                                                        int lanes) const {
     return split_plans_->get(lanes, [&](const std::vector<int>& parents, int k) {
-      return impl::make_split_plan<MemorySpace>(exec, parents, parent_, k);
+      return impl::make_split_plan<MemorySpace>(exec, parents, k);
     });
   }
 

@@ -149,56 +149,92 @@ void solve_block_per_system(const ExecutionSpace& exec, const DeviceTree<MemoryS
 }
 
 // The split schedule (hines_split.hpp) with `lanes` lanes per system: cuHinesBatch's sweeps
-// in place, K threads per system. On host backends a team's systems and lanes in turn.
+// in place, K threads per system. On host backends a team's systems and lanes in turn. The
+// sweeps load each row a row ahead while the threads of `sharing_systems` systems (this
+// batch's, or all the systems of batches launched beside it; -1: this batch's) times K fall
+// short of what the GPU holds, where latency binds; past that the registers it costs lose
+// more threads than it gains (H100, mixed real cells: 1.3-1.9x at 6,400-25,600 cells, 0.91x
+// at 102,400 with 4 lanes).
 template <class ExecutionSpace, class Scalar, class Layout, class MemorySpace>
 void solve_split_per_system(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
-                            const HinesBatch<Scalar, Layout, MemorySpace>& batch, int lanes) {
+                            const HinesBatch<Scalar, Layout, MemorySpace>& batch, int lanes,
+                            long long sharing_systems = -1) {
   using Batch = HinesBatch<Scalar, Layout, MemorySpace>;
   using Plan = DeviceSplitPlan<MemorySpace>;
-  using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace>;
   if (batch.num_systems() == 0 || batch.num_nodes() == 0) return;
   const bool host = is_host_backend<ExecutionSpace>();
-  const int systems = BackendTraits<ExecutionSpace>::warp_lanes;
-  const int teams = (batch.num_systems() + systems - 1) / systems;
-  for (;;) {
-    const Plan& plan = tree.split_plan(exec, lanes);
-    const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
-                    batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
-                    batch.num_systems(), systems};
-    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
-    // A team of K warps: fewer lanes where the device cannot hold that many threads a team.
-    if (!host && lanes > 1 && lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
-      lanes /= 2;
-      continue;
+  const long long sharing = sharing_systems < 0 ? batch.num_systems() : sharing_systems;
+  auto launch = [&](auto ahead) {
+    using Functor = SolveSplitPerSystem<Batch, Plan, ExecutionSpace, decltype(ahead)::value>;
+    // A warp's 32 systems per lane; one lane gets two warps' systems, so that the 32 teams
+    // an SM holds at most still fill its threads.
+    int systems = BackendTraits<ExecutionSpace>::warp_lanes * (!host && lanes == 1 ? 2 : 1);
+    for (;;) {
+      const int teams = (batch.num_systems() + systems - 1) / systems;
+      const Plan& plan = tree.split_plan(exec, lanes);
+      const Functor f{batch.u(),           batch.l(), batch.d(),         batch.rhs(),
+                      batch.status(),      plan,      batch.num_nodes(), batch.block_size(),
+                      batch.num_systems(), systems};
+      Kokkos::TeamPolicy<ExecutionSpace> policy(exec, teams, host ? 1 : lanes * systems);
+      // A team of K warps: where the device cannot hold that many threads a team, half a
+      // warp's systems per lane (their rows still whole 128-byte lines in interleaved
+      // storage), then fewer lanes.
+      if (!host && lanes > 1 &&
+          lanes * systems > policy.team_size_max(f, Kokkos::ParallelForTag())) {
+        if (systems > BackendTraits<ExecutionSpace>::warp_lanes / 2)
+          systems /= 2;
+        else
+          lanes /= 2;
+        continue;
+      }
+      Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
+      return;
     }
-    Kokkos::parallel_for(std::string("hinesbatch::solve_split_") + Layout::name, policy, f);
-    return;
-  }
+  };
+  if (!host && sharing * lanes < static_cast<long long>(exec.concurrency()))
+    launch(std::true_type{});
+  else
+    launch(std::false_type{});
 }
+
+// The most lanes per system HinesSchedule::Split takes on a mono-morphology batch: past 16
+// the plans of the shared trees keep 4-9 lanes busy, so more leave the path as it is.
+inline constexpr int split_schedule_most_lanes = 16;
 
 // The split schedule's lanes per system for a tree solved among `systems` systems that share
 // the GPU (a grouped batch's cells, all groups together): one thread per system leaves the
-// SMs short of warps to hide the sweeps' latency while the systems are fewer than the threads
-// the GPU holds, so K lanes multiply them, at most most_lanes, as far as the plan's modelled
-// time (its longest lane and its serial junction, over the threads short of that) shortens
-// by 10% or more for each doubling. 1 on host backends and for trees under 64 nodes.
+// SMs short of warps to hide the sweeps' latency while the systems are fewer than
+// wanted_threads, so K lanes multiply them, at most most_lanes, as far as the plan's modelled
+// time (its longest lane and its serial junction, over the threads short of wanted_threads)
+// shortens by 10% or more for each doubling. 1 on host backends and for trees under 64 nodes.
 template <class ExecutionSpace, class MemorySpace>
 int choose_split_lanes(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
-                       long long systems, int most_lanes) {
+                       long long systems, int most_lanes, double wanted_threads) {
   if (is_host_backend<ExecutionSpace>() || systems <= 0 || tree.size() < 64) return 1;
-  const double wanted = exec.concurrency();
   auto time = [&](int lanes, int steps) {
-    return steps * std::max(1.0, wanted / (static_cast<double>(systems) * lanes));
+    return steps * std::max(1.0, wanted_threads / (static_cast<double>(systems) * lanes));
   };
   int best = 1;
   double best_time = time(1, tree.size());
-  for (int lanes = 2; lanes <= most_lanes && systems * lanes / 2 < wanted; lanes *= 2) {
+  for (int lanes = 2; lanes <= most_lanes && systems * lanes / 2 < wanted_threads; lanes *= 2) {
     const double t = time(lanes, tree.split_plan(exec, lanes).modelled_steps);
     if (t > 0.9 * best_time) break;
     best = lanes;
     best_time = t;
   }
   return best;
+}
+
+// The split schedule's lanes for a mono-morphology batch of `systems` systems. Its sweeps
+// reach their bandwidth with an eighth of the threads the GPU holds resident: fitted on the
+// solver map's Split@1-32 (every map tree, 2^20-2^26 nodes, H100), K chosen by an eighth came
+// within 0.85 of the best K at 111 of 112 points (0.985 of it on average), by all of them at
+// 74 (0.87).
+template <class ExecutionSpace, class MemorySpace>
+int mono_split_lanes(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                     long long systems) {
+  return choose_split_lanes(exec, tree, systems, split_schedule_most_lanes,
+                            exec.concurrency() / 8.0);
 }
 
 // solve() below, with Auto deciding as if the batch had auto_systems systems: a batch that
@@ -274,6 +310,11 @@ void solve_mono(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
   }
   if (resolved == HinesSchedule::BlockPerSystem) {
     impl::solve_block_per_system(exec, tree, batch);
+    return;
+  }
+  if (resolved == HinesSchedule::Split) {
+    impl::solve_split_per_system(exec, tree, batch,
+                                 impl::mono_split_lanes(exec, tree, batch.num_systems()));
     return;
   }
   if (resolved == HinesSchedule::PerSystemStaged) {

@@ -54,6 +54,12 @@ enum class HinesSchedule {
   // GPUs, double Flat and Full-Interleaved batches: 32 rows copied to scratch
   // asynchronously). d <- eliminated diagonal.
   PerSystemStaged,
+  // cuHinesBatch's sweeps with K lanes per system instead of one thread, cut along the
+  // tree (hines_split.hpp): a team of K warps takes 32 systems, warp k eliminating and
+  // substituting lane k's subtrees of each, one thread per system the junction left at
+  // the root. For batches of large trees too few to fill the GPU with one thread each; K
+  // from choose_split_lanes (1 on host backends). d <- eliminated diagonal.
+  Split,
 };
 
 // Names: the enumerator's (labels, messages) and the Python module's short one.
@@ -66,6 +72,7 @@ inline constexpr impl::EnumName<HinesSchedule> kHinesScheduleNames[] = {
     {HinesSchedule::PerSystemOnChip, "PerSystemOnChip", "on_chip"},
     {HinesSchedule::BlockPerSystem, "BlockPerSystem", "block"},
     {HinesSchedule::PerSystemStaged, "PerSystemStaged", "staged"},
+    {HinesSchedule::Split, "Split", "split"},
 };
 
 inline const char* to_string(HinesSchedule s) {

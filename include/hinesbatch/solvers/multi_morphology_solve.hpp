@@ -176,9 +176,10 @@ struct GroupedLaunch {
   bool auto_by_batch = true;
   int max_streams = 16;
   // The split schedule's lanes per system: -1, for the groups over interleaved storage on
-  // a GPU whose schedule is one thread per system or BlockPerSystem (whose teams run slowly
-  // beside other groups' kernels), choose_split_lanes by the batch's count of cells, at
-  // most 8 (16 measured slower side by side); 0 or 1, never; K > 1, K for every group.
+  // a GPU whose schedule is one thread per system, BlockPerSystem (whose teams run slowly
+  // beside other groups' kernels) or Split, choose_split_lanes by the batch's count of cells, at
+  // most 8, or 16 where the batch's cells times 16 fall short of the threads the GPU holds
+  // (grouped_split_lanes); 0 or 1, never; K > 1, K for every group.
   int split_lanes = -1;
 };
 
@@ -202,9 +203,17 @@ int grouped_split_lanes(const ExecutionSpace& exec, const Batch& batch, const Gr
   const HinesSchedule resolved = resolve_schedule<ExecutionSpace, Layout, Scalar>(
       schedule, g.tree.size(), grouped_auto_systems(batch, g, launch), g.tree.height());
   if (resolved != HinesSchedule::PerSystem && resolved != HinesSchedule::PerSystemStaged &&
-      resolved != HinesSchedule::BlockPerSystem)
+      resolved != HinesSchedule::BlockPerSystem && resolved != HinesSchedule::Split)
     return 1;
-  return choose_split_lanes(exec, g.tree, batch.num_cells(), 8);
+  // 16 lanes only where the batch's threads with 16 still fall short of what the GPU holds:
+  // there the sweeps load a row ahead (solve_split_per_system), and 16 measured ahead of 8
+  // (H100, mixed real cells: 6,400 cells 16.2 against 14.1 G nodes/s; at 25,600, where 16
+  // lanes would fill the GPU, level).
+  const long long cells = batch.num_cells();
+  // The groups' kernels overlap in part only, so their lanes are wanted up to all the
+  // threads the GPU holds (mono_split_lanes: an eighth).
+  const double threads = static_cast<double>(exec.concurrency());
+  return choose_split_lanes(exec, g.tree, cells, cells * 16 < threads ? 16 : 8, threads);
 }
 
 // Group g on `space`, as solve_grouped runs it: the split schedule or its mono-morphology one.
@@ -213,7 +222,7 @@ void solve_group(const ExecutionSpace& space, const Batch& batch, const Group& g
                  HinesSchedule schedule, const GroupedLaunch& launch) {
   const int lanes = grouped_split_lanes(space, batch, g, schedule, launch);
   if (lanes > 1)
-    solve_split_per_system(space, g.tree, g.batch, lanes);
+    solve_split_per_system(space, g.tree, g.batch, lanes, batch.num_cells());
   else
     solve_mono(space, g.tree, g.batch, schedule, grouped_auto_systems(batch, g, launch));
 }
