@@ -58,7 +58,9 @@ enum class HinesSchedule {
   // tree (hines_split.hpp): a team of K warps takes 32 systems, warp k eliminating and
   // substituting lane k's subtrees of each, one thread per system the junction left at
   // the root. For batches of large trees too few to fill the GPU with one thread each; K
-  // from choose_split_lanes (1 on host backends). d <- eliminated diagonal.
+  // from mono_split_lanes (1 on host backends). Under Auto the solver map's table takes it
+  // where it measured fastest (GPUs, double Full-Interleaved batches). d <- eliminated
+  // diagonal.
   Split,
 };
 
