@@ -300,6 +300,7 @@ struct BufferPool {
       b = Kokkos::View<double*, Mem>();  // free before allocating the larger one
       b = Kokkos::View<double*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "map_buffer"),
                                      n);
+      advise_huge_pages(b);  // as the library's own batches are
     }
     return b.data();
   }

@@ -1,6 +1,7 @@
 #pragma once
 // HinesBatch: batched Hines (neuron cable) and tridiagonal solvers on Kokkos.
 #include "hinesbatch/core/error.hpp"
+#include "hinesbatch/core/huge_pages.hpp"
 #include "hinesbatch/layouts/branch_batch.hpp"
 #include "hinesbatch/layouts/branch_plan.hpp"
 #include "hinesbatch/layouts/grouped_multi_batch.hpp"

@@ -8,6 +8,8 @@
 // batched routines do.
 #include <Kokkos_Core.hpp>
 
+#include "hinesbatch/core/huge_pages.hpp"
+
 namespace hinesbatch {
 namespace layouts {
 
@@ -19,9 +21,12 @@ struct SystemNodeLayout {
   using view_type = Kokkos::View<T**, KokkosLayout, MemorySpace>;
   static constexpr bool tiled = false;
 
+  // Unwritten, on huge pages where the host gives them (advise_huge_pages).
   template <class View>
   static View allocate(const std::string& label, int num_systems, int num_nodes, int) {
-    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), num_systems, num_nodes);
+    View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), num_systems, num_nodes);
+    advise_huge_pages(v);
+    return v;
   }
   template <class View>
   KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i, int) {
@@ -60,8 +65,10 @@ struct BlockInterleaved {
   }
   template <class View>
   static View allocate(const std::string& label, int num_systems, int num_nodes, int block_size) {
-    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                tile_count(num_systems, block_size), num_nodes, block_size);
+    View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+           tile_count(num_systems, block_size), num_nodes, block_size);
+    advise_huge_pages(v);
+    return v;
   }
   template <class View>
   KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, int s, int i,
