@@ -1,6 +1,7 @@
 // Huge pages for host Views: the advice leaves values as they are, reaches the kernel for
 // the whole 2 MiB blocks of a host View (the mapping marked for huge pages in
-// /proc/self/smaps), and a host HinesBatch's arrays are advised when allocated.
+// /proc/self/smaps), and a host HinesBatch's arrays are advised when allocated. (Whether a
+// mapping is marked before the advice depends on what malloc reused, so it is not asserted.)
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -65,8 +66,6 @@ TEST(HugePages, HostMappingsAreMarked) {
   if (!transparent_huge_pages_available()) GTEST_SKIP() << "no transparent huge pages here";
   Kokkos::View<double*, Kokkos::HostSpace> v(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "advised"), 4 * kHugePageBytes / 8);
-  EXPECT_EQ(mapping_flags(first_whole_block(v.data())).find(" hg"), std::string::npos)
-      << "a fresh mapping is not marked before the advice";
   advise_huge_pages(v);
   EXPECT_NE(mapping_flags(first_whole_block(v.data())).find(" hg"), std::string::npos)
       << mapping_flags(first_whole_block(v.data()));
