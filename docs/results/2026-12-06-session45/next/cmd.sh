@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The next GPU call (not run in session 45: its device time was spent). binS46 is main with
-# the host's huge-page advice (333f24f); binS45map is binS45's solver_map (0d4452e, before it).
+# the host's huge-page advice (76b886b); binS45map is binS45's solver_map (0d4452e, before it).
 # 1. The whole CUDA unit suite on an H100 (session 45 ran it on H200s only), binS46.
 # 2. The split schedule in Flat storage: the Flat Hines map with Split and Split@2-16 beside
 #    Auto and the schedules it chooses among (Flat trees of 700-5,000 nodes run at 0.06-0.23
