@@ -379,8 +379,7 @@ void run_path(benchmark::State& state, const Input& in, Path path) {
           if (impl::grouped_split_lanes(exec, batch, g, HinesSchedule::Auto, launch) > 1)
             impl::solve_split_per_system(
                 space, g.tree, g.batch,
-                impl::choose_split_lanes(exec, g.tree, batch.num_cells(), 16,
-                                         static_cast<double>(exec.concurrency())),
+                impl::grouped_choose_split_lanes(exec, g.tree, batch.num_cells(), 16),
                 batch.num_cells());
           else
             impl::solve_group(space, batch, g, HinesSchedule::Auto, launch);

@@ -190,6 +190,15 @@ long long grouped_auto_systems(const Batch& batch, const Group& g, const Grouped
   return launch.auto_by_batch ? std::max<long long>(own, batch.num_nodes() / g.tree.size()) : own;
 }
 
+// The split schedule's lanes for a tree among a grouped batch's `cells`: the groups' kernels
+// overlap in part only, so lanes are wanted up to all the threads the GPU holds
+// (mono_split_lanes: an eighth).
+template <class ExecutionSpace, class MemorySpace>
+int grouped_choose_split_lanes(const ExecutionSpace& exec, const DeviceTree<MemorySpace>& tree,
+                               long long cells, int most_lanes) {
+  return choose_split_lanes(exec, tree, cells, most_lanes, static_cast<double>(exec.concurrency()));
+}
+
 // The split schedule's lanes for group g (1: the group runs its mono-morphology schedule).
 template <class ExecutionSpace, class Batch, class Group>
 int grouped_split_lanes(const ExecutionSpace& exec, const Batch& batch, const Group& g,
@@ -210,10 +219,8 @@ int grouped_split_lanes(const ExecutionSpace& exec, const Batch& batch, const Gr
   // (H100, mixed real cells: 6,400 cells 16.2 against 14.1 G nodes/s; at 25,600, where 16
   // lanes would fill the GPU, level).
   const long long cells = batch.num_cells();
-  // The groups' kernels overlap in part only, so their lanes are wanted up to all the
-  // threads the GPU holds (mono_split_lanes: an eighth).
-  const double threads = static_cast<double>(exec.concurrency());
-  return choose_split_lanes(exec, g.tree, cells, cells * 16 < threads ? 16 : 8, threads);
+  return grouped_choose_split_lanes(
+      exec, g.tree, cells, cells * 16 < static_cast<long long>(exec.concurrency()) ? 16 : 8);
 }
 
 // Group g on `space`, as solve_grouped runs it: the split schedule or its mono-morphology one.
