@@ -5,6 +5,7 @@
 // read-back buffers start as NaN so an unwritten element fails.
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/thomas_system.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/impl/tile_system.hpp"
 #include "thomas_fixture.hpp"
@@ -69,6 +70,66 @@ TEST(WarpThomasShape, EverySizeFitsWithLittlePadding) {
     if (m > 128) ASSERT_GT(3 * m, 2 * capacity) << "m = " << m << ": capacity " << capacity;
   }
   EXPECT_EQ(WarpThomasShape::for_rows(hinesbatch::impl::kWarpMaxRows + 1).lanes, 0);
+}
+
+// The in-step sweep (interleaved systems of different sizes on a GPU; run here on the host,
+// since the GPU suite reaches it only through the schedules): each system stepped through
+// more rows than it has is solved as thomas_solve_system solves it alone, against the
+// long-double reference, without reading or writing the rows past its size, and a failure is
+// named at the same row.
+TEST(ThomasInStep, SolvesEachSystemAsAloneWithoutTouchingThePadding) {
+  using hinesbatch::thomas_solve_system;
+  using hinesbatch::thomas_solve_system_in_step;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  struct Rows {  // a system's rows, as the solvers index them
+    double* p;
+    double& operator()(int i) const { return p[i]; }
+  };
+  std::uint64_t seed = 0x15a7e9;
+  for (const int m : {1, 2, 3, 7, 64, 301})
+    for (const int steps : {m, m + 1, 2 * m + 5}) {
+      const auto sys = random_tridiagonal<double>(1, m, ++seed);
+      auto padded = [&](const std::vector<double>& v) {
+        std::vector<double> out(v);
+        out.resize(static_cast<std::size_t>(steps), nan);  // read: NaN spreads; written: seen
+        return out;
+      };
+      auto a = padded(sys.a), b = padded(sys.b), c = padded(sys.c), d = padded(sys.d);
+      auto c1 = c, d1 = d;
+      const auto f = thomas_solve_system_in_step(m, steps, Rows{a.data()}, Rows{b.data()},
+                                                 Rows{c.data()}, Rows{d.data()});
+      const auto f1 =
+          thomas_solve_system(m, Rows{a.data()}, Rows{b.data()}, Rows{c1.data()}, Rows{d1.data()});
+      EXPECT_EQ(f.bad_pivot, -1);
+      EXPECT_EQ(f.bad_solution, -1);
+      std::vector<long double> x(static_cast<std::size_t>(m));
+      thomas_reference(m, sys.a.data(), sys.b.data(), sys.c.data(), sys.d.data(), x.data());
+      for (int i = 0; i < m; ++i) {
+        ASSERT_NEAR(d[i], static_cast<double>(x[i]), 1e-12 * (1 + std::abs(double(x[i]))))
+            << "m " << m << " steps " << steps << " row " << i << " seed " << seed;
+        ASSERT_EQ(d[i], d1[i]) << "m " << m << " steps " << steps << " row " << i;
+      }
+      for (int i = m; i < steps; ++i) {
+        ASSERT_TRUE(std::isnan(c[i]) && std::isnan(d[i])) << "padding row " << i << " written";
+      }
+      // A NaN pivot and a NaN right-hand side at random rows: the rows thomas_solve_system
+      // names.
+      std::mt19937_64 gen(seed);
+      for (int trial = 0; trial < 3; ++trial) {
+        auto b2 = padded(sys.b), c2 = padded(sys.c), d2 = padded(sys.d);
+        auto b3 = b2, c3 = c2, d3 = d2;
+        const int row = static_cast<int>(gen() % static_cast<unsigned>(m));
+        (trial == 0 ? b2 : d2)[static_cast<std::size_t>(row)] = nan;
+        (trial == 0 ? b3 : d3)[static_cast<std::size_t>(row)] = nan;
+        const auto g = thomas_solve_system_in_step(m, steps, Rows{a.data()}, Rows{b2.data()},
+                                                   Rows{c2.data()}, Rows{d2.data()});
+        const auto g1 = thomas_solve_system(m, Rows{a.data()}, Rows{b3.data()}, Rows{c3.data()},
+                                            Rows{d3.data()});
+        EXPECT_EQ(g.bad_pivot, g1.bad_pivot) << "m " << m << " row " << row;
+        EXPECT_EQ(g.bad_solution, g1.bad_solution) << "m " << m << " row " << row;
+        EXPECT_TRUE(g.bad_pivot >= 0 || g.bad_solution >= 0) << "m " << m << " row " << row;
+      }
+    }
 }
 
 // The on-chip schedule with every number of kept rows against sizes around it and around

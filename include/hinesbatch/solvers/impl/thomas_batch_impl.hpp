@@ -687,9 +687,13 @@ void thomas_vbatch_impl(const char* where, const ExecutionSpace& exec, const AV&
                                            d, sizes, status, record, n, row_extent(d),
                                            on_chip_rows))
     return;
+  // Systems that stop at their own sizes, interleaved on a GPU, step through the rows together.
+  constexpr bool in_step = kRows == RowCount::NoComputingPadding &&
+                           std::is_same<Layout, layouts::FullInterleaved>::value &&
+                           !is_host_backend<ExecutionSpace>();
   Kokkos::parallel_for(
       std::string(where) + "_" + Layout::name, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>{
+      ThomasPerSystem<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows, in_step>{
           {a, b, c, d, sizes, status, row_extent(d), block_size_of<Layout>(d), record}});
 }
 

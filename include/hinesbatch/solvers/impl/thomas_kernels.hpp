@@ -56,8 +56,10 @@ struct PaddedSystems {
   }
 };
 
+// kInStep: the threads step through the padded rows together (thomas_solve_system_in_step),
+// for systems of different sizes interleaved on a GPU.
 template <class Layout, class AV, class BV, class CV, class DV, class SizesView, class StatusView,
-          RowCount kRows>
+          RowCount kRows, bool kInStep = false>
 struct ThomasPerSystem {
   PaddedSystems<Layout, AV, BV, CV, DV, SizesView, StatusView, kRows> systems;
 
@@ -66,7 +68,8 @@ struct ThomasPerSystem {
     if (rows == 0) return;
     systems.with_system(
         s, rows, [&](const auto& a, const auto& b, const auto& c, const auto& d, const auto&) {
-          const SolveFailure f = thomas_solve_system(rows, a, b, c, d);
+          const SolveFailure f = kInStep ? thomas_solve_system_in_step(rows, systems.m, a, b, c, d)
+                                         : thomas_solve_system(rows, a, b, c, d);
           if (systems.record)
             record_failure(systems.status, f, static_cast<long long>(s) * systems.m);
         });

@@ -100,4 +100,68 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_system(const int m, const A& a,
   return failure;
 }
 
+// thomas_solve_system for the m rows of a system among systems of different sizes whose
+// threads should run as one: every thread steps through `steps` >= m rows, the same row index
+// at once, and works only on its own rows. In interleaved storage the rows one index names
+// lie side by side, so a warp's loads stay coalesced while its systems end at different rows
+// (thomas_solve_system, each thread stopping at its own size, starts the back substitution of
+// each system at its own row and scatters the warp's loads from there on).
+template <class A, class B, class C, class D>
+KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_system_in_step(const int m, const int steps,
+                                                                const A& a, const B& b, const C& c,
+                                                                const D& d) {
+  using T = typename std::remove_cv<typename std::remove_reference<decltype(d(0))>::type>::type;
+  SolveFailure failure;
+  if (m <= 0) return failure;
+  int bad_pivot = -1, bad_solution = -1;
+  T beta = b(0);
+  T dp = d(0);
+  T cp = m > 1 ? c(0) : T(0);
+  if (!is_usable_pivot(beta)) bad_pivot = 0;
+  dp = dp / beta;
+  if (!is_finite_value(dp)) bad_solution = 0;
+  d(0) = dp;
+  if (m > 1) {
+    cp = cp / beta;
+    c(0) = cp;
+  }
+  HINESBATCH_DEVICE_NO_UNROLL
+  for (int i = 1; i < steps; ++i) {
+    if (i < m) {
+      const bool last = i == m - 1;  // c(m-1) is outside the matrix and not read
+      T ai = a(i);
+      T bi = b(i);
+      T ci = last ? T(0) : c(i);
+      T di = d(i);
+      impl::loads_complete_here(ai);
+      impl::loads_complete_here(bi);
+      impl::loads_complete_here(ci);
+      impl::loads_complete_here(di);
+      beta = bi - ai * cp;
+      if (!is_usable_pivot(beta) && bad_pivot < 0) bad_pivot = i;
+      dp = (di - ai * dp) / beta;
+      if (!is_finite_value(dp) && bad_solution < 0) bad_solution = i;
+      d(i) = dp;
+      if (!last) {
+        cp = ci / beta;
+        c(i) = cp;
+      }
+    }
+  }
+  T x = dp;
+  HINESBATCH_DEVICE_NO_UNROLL
+  for (int i = steps - 2; i >= 0; --i) {
+    if (i <= m - 2) {
+      const T ci = c(i);
+      const T di = d(i);
+      x = di - ci * x;
+      if (!is_finite_value(x) && bad_solution < 0) bad_solution = i;
+      d(i) = x;
+    }
+  }
+  failure.bad_pivot = bad_pivot;
+  failure.bad_solution = bad_solution;
+  return failure;
+}
+
 }  // namespace hinesbatch
