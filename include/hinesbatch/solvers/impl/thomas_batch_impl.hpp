@@ -591,9 +591,10 @@ void check_padded_extents(const char* where, const DV& d, const SizesView& sizes
 
 // The schedule a padded ThomasVBatch of n systems of at most m_max rows runs. Auto on GPUs
 // (double, Flat or Full-Interleaved): the ThomasVBatch map's table for that storage, by m_max
-// and the padded rows (computing the padding or not favour different schedules: every thread
-// sweeping m_max rows keeps one thread per system coalesced, systems stopping at their own
-// sizes diverge; docs/SOLVER_MAP.md); otherwise what ThomasBatch takes at m_max.
+// and the padded rows (computing the padding or not favour different schedules: one thread
+// per system, coalesced in Full-Interleaved storage whether its threads sweep m_max rows or
+// step through them together, wins where the systems fill the GPU; docs/SOLVER_MAP.md);
+// otherwise what ThomasBatch takes at m_max.
 template <RowCount kRows, class ExecutionSpace, class Layout, class Scalar>
 ThomasSchedule resolve_vbatch_schedule(ThomasSchedule schedule, int m_max, long long n) {
   constexpr bool flat = std::is_same<Layout, layouts::Flat>::value;
