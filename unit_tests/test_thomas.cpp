@@ -5,7 +5,6 @@
 // read-back buffers start as NaN so an unwritten element fails.
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
-#include "hinesbatch/solvers/impl/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/impl/thomas_system.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/impl/tile_system.hpp"
@@ -131,57 +130,6 @@ TEST(ThomasInStep, SolvesEachSystemAsAloneWithoutTouchingThePadding) {
         EXPECT_TRUE(g.bad_pivot >= 0 || g.bad_solution >= 0) << "m " << m << " row " << row;
       }
     }
-}
-
-// The on-chip sweep stepped through more rows than the system has (interleaved systems of
-// different sizes on a GPU; here on the host): x as the same sweep gives alone, with every
-// number of kept rows below, at and above the size, the rows past the size neither read nor
-// written, and a failure named at the same row.
-TEST(ThomasInStep, OnChipSolvesEachSystemAsAloneWithoutTouchingThePadding) {
-  using hinesbatch::impl::thomas_solve_on_chip;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  std::uint64_t seed = 0x0c41e9;
-  for (const int m : {1, 2, 3, 7, 9, 64, 301})
-    for (const int kept : {1, 8, 16, 80})
-      for (const int steps : {m, m + 1, m + 8, 2 * m + 5}) {
-        const auto sys = random_tridiagonal<double>(1, m, ++seed);
-        auto padded = [&](const std::vector<double>& v) {
-          std::vector<double> out(v);
-          out.resize(static_cast<std::size_t>(steps), nan);
-          return out;
-        };
-        std::mt19937_64 gen(seed);
-        for (int trial = 0; trial < 3; ++trial) {  // clean, a NaN pivot, a NaN right-hand side
-          auto a = padded(sys.a), b = padded(sys.b), c = padded(sys.c), d = padded(sys.d);
-          const int row = static_cast<int>(gen() % static_cast<unsigned>(m));
-          if (trial == 1) b[static_cast<std::size_t>(row)] = nan;
-          if (trial == 2) d[static_cast<std::size_t>(row)] = nan;
-          auto c1 = c, d1 = d;
-          std::vector<double> sc(static_cast<std::size_t>(kept), nan), sd = sc, sc1 = sc, sd1 = sc;
-          const auto f = thomas_solve_on_chip<double, true>(
-              m, kept, a.data(), b.data(), c.data(), d.data(), 1, sc.data(), sd.data(), 1, steps);
-          const auto f1 = thomas_solve_on_chip<double>(m, kept, a.data(), b.data(), c1.data(),
-                                                       d1.data(), 1, sc1.data(), sd1.data(), 1);
-          const std::string where = "m " + std::to_string(m) + " kept " + std::to_string(kept) +
-                                    " steps " + std::to_string(steps) + " trial " +
-                                    std::to_string(trial) + " row " + std::to_string(row);
-          EXPECT_EQ(f.bad_pivot, f1.bad_pivot) << where;
-          EXPECT_EQ(f.bad_solution, f1.bad_solution) << where;
-          for (int i = 0; i < m; ++i)
-            ASSERT_TRUE(d[i] == d1[i] || (std::isnan(d[i]) && std::isnan(d1[i])))
-                << where << " x(" << i << ") " << d[i] << " alone " << d1[i];
-          for (int i = m; i < steps; ++i)
-            ASSERT_TRUE(std::isnan(c[i]) && std::isnan(d[i])) << where << " padding row " << i;
-          if (trial > 0) continue;
-          EXPECT_EQ(f.bad_pivot, -1) << where;
-          EXPECT_EQ(f.bad_solution, -1) << where;
-          std::vector<long double> x(static_cast<std::size_t>(m));
-          thomas_reference(m, sys.a.data(), sys.b.data(), sys.c.data(), sys.d.data(), x.data());
-          for (int i = 0; i < m; ++i)
-            ASSERT_NEAR(d[i], static_cast<double>(x[i]), 1e-12 * (1 + std::abs(double(x[i]))))
-                << where << " row " << i;
-        }
-      }
 }
 
 // The on-chip schedule with every number of kept rows against sizes around it and around

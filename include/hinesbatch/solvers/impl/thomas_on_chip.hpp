@@ -34,21 +34,15 @@ constexpr int kThomasOnChipBatch = 8;
 // pd[i * ns] (x goes to d; c' of rows >= kept to c). sc[i * stride] and sd[i * stride]
 // hold c' and d' of the kept rows i < kept. a(0) and c(rows - 1) may be loaded but are
 // never used. Returns the failure rows as thomas_solve_system does (-1: none).
-// kInStep: the lanes step through `steps` >= rows rows together, each working on its own
-// rows only (as thomas_solve_system_in_step), so that the stores and the swept rows' loads
-// of interleaved systems of different sizes stay side by side.
-template <class T, bool kInStep = false>
+template <class T>
 KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const int kept,
                                                          const T* const pa, const T* const pb,
                                                          T* const pc, T* const pd, const int ns,
-                                                         T* const sc, T* const sd, const int stride,
-                                                         const int steps = 0) {
+                                                         T* const sc, T* const sd,
+                                                         const int stride) {
   constexpr int kBatch = kThomasOnChipBatch;
   const int kr = rows < kept ? rows : kept;  // rows kept on chip: [0, kr)
   const int last = rows - 1;
-  // The rows every lane steps through, and the kept ones among them.
-  const int span = kInStep ? steps : rows;
-  const int ks = kInStep ? (span < kept ? span : kept) : kr;
   int bad_pivot = -1, bad_solution = -1;
   auto ask_l2 = [&](const int first) {  // the lines of rows first ... first + kBatch - 1
     HINESBATCH_DEVICE_UNROLL
@@ -66,7 +60,7 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   // requested together and waited for together while the next batch's are asked into L2.
   T cp = T(0), dp = T(0);
   HINESBATCH_DEVICE_NO_UNROLL
-  for (int low = 0; low < ks; low += kBatch) {
+  for (int low = 0; low < kr; low += kBatch) {
     T ba[kBatch], bb[kBatch], bc[kBatch], bd[kBatch];
     HINESBATCH_DEVICE_UNROLL
     for (int q = 0; q < kBatch; ++q) {
@@ -102,8 +96,7 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   }
   // 2. The rows that did not fit, as the ThomasBatch paper's kernel does: c' and d' in place.
   HINESBATCH_DEVICE_NO_UNROLL
-  for (int i = ks; i < span; ++i) {
-    if (kInStep && i >= rows) continue;
+  for (int i = kr; i < rows; ++i) {
     const int o = i * ns;
     T ai = pa[o], bi = pb[o], di = pd[o];
     T ci = i < last ? pc[o] : T(0);
@@ -125,8 +118,7 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   T x = dp;
   if (kr == rows) pd[last * ns] = x;  // a kept last row was not stored by step 2
   HINESBATCH_DEVICE_NO_UNROLL
-  for (int i = span - 2; i >= ks; --i) {
-    if (kInStep && i > last - 1) continue;
+  for (int i = last - 1; i >= kr; --i) {
     const int o = i * ns;
     T ci = pc[o], di = pd[o];
     loads_complete_here(ci);
@@ -139,9 +131,8 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   // batch's c' and d' are read from scratch before its x are stored (the compiler may not
   // move a scratch load past a store it cannot tell apart from it).
   const int top = (kr < last ? kr : last) - 1;
-  const int span_top = kInStep ? (ks < span - 1 ? ks : span - 1) - 1 : top;
   HINESBATCH_DEVICE_NO_UNROLL
-  for (int high = span_top; high >= 0; high -= kBatch) {
+  for (int high = top; high >= 0; high -= kBatch) {
     T bc[kBatch], bd[kBatch];
     HINESBATCH_DEVICE_UNROLL
     for (int q = 0; q < kBatch; ++q) {
@@ -152,7 +143,7 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
     HINESBATCH_DEVICE_UNROLL
     for (int q = 0; q < kBatch; ++q) {
       const int i = high - q;
-      if (i >= 0 && (!kInStep || i <= top)) {
+      if (i >= 0) {
         x = bd[q] - bc[q] * x;
         if (!is_finite_value(x) && bad_solution < 0) bad_solution = i;
         pd[i * ns] = x;
