@@ -6,11 +6,11 @@ short and the text output is read). G real rows/s.
 
     docs/results/2026-12-06-session46/callF/compare.py   (from this folder)
 """
-import math, re, statistics
+import lzma, math, re, statistics
 
 def load(path):
     out = {}
-    for l in open(path):
+    for l in lzma.open(path, "rt"):
         m = re.match(r"ThomasV/Device/FullInterleaved/(\w+)/ncp-(\w+)/m:(\d+)/total:(\d+)/\S+\s.*"
                      r"floor_frac=([\d.]+)/s items_per_second=([\d.]+)G/s.*\s(\w+)\s*$", l)
         if m:
@@ -18,7 +18,7 @@ def load(path):
             out[(s, int(mm), sp, int(t))] = (float(rate), float(frac), label)
     return out
 
-after, before = load("map/map_after.txt"), load("map/map_before.txt")
+after, before = load("map/map_after.txt.xz"), load("map/map_before.txt.xz")
 g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 for sched in ("PerSystemOnChip", "Auto", "PerSystem", "WarpPerSystem"):
     keys = sorted(k for k in after if k[0] == sched and k in before)
