@@ -5,6 +5,7 @@
 // read-back buffers start as NaN so an unwritten element fails.
 
 #include "hinesbatch/layouts/simd_tiles.hpp"
+#include "hinesbatch/solvers/impl/thomas_on_chip.hpp"
 #include "hinesbatch/solvers/impl/thomas_system.hpp"
 #include "hinesbatch/solvers/impl/thomas_warp.hpp"
 #include "hinesbatch/solvers/impl/tile_system.hpp"
@@ -128,6 +129,67 @@ TEST(ThomasInStep, SolvesEachSystemAsAloneWithoutTouchingThePadding) {
         EXPECT_EQ(g.bad_pivot, g1.bad_pivot) << "m " << m << " row " << row;
         EXPECT_EQ(g.bad_solution, g1.bad_solution) << "m " << m << " row " << row;
         EXPECT_TRUE(g.bad_pivot >= 0 || g.bad_solution >= 0) << "m " << m << " row " << row;
+      }
+    }
+}
+
+// The on-chip sweep in step: lanes of different sizes (interleaved, as a warp's systems lie)
+// step through the same rows; each system is solved as the sweep not in step solves it alone,
+// the rows past its size are neither read nor written, and failures are named at the same rows.
+TEST(ThomasInStep, OnChipSolvesEachLaneAsAloneWithoutTouchingThePadding) {
+  using hinesbatch::impl::thomas_solve_on_chip;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int lanes = 5;
+  std::uint64_t seed = 0x0c41f;
+  for (const int kept : {1, 3, 8, 9, 16, 80})
+    for (const int steps : {1, 2, 9, 17, 64, 100}) {
+      std::mt19937_64 gen(++seed);
+      std::vector<int> rows(lanes);
+      for (int l = 0; l < lanes; ++l)
+        rows[l] = l == 0 ? steps : 1 + static_cast<int>(gen() % static_cast<unsigned>(steps));
+      const auto sys = random_tridiagonal<double>(lanes, steps, seed);
+      // Interleaved: row i of lane l at i * lanes + l; rows past a lane's size are NaN.
+      auto interleave = [&](const std::vector<double>& v) {
+        std::vector<double> out(static_cast<std::size_t>(steps * lanes), nan);
+        for (int l = 0; l < lanes; ++l)
+          for (int i = 0; i < rows[l]; ++i) out[i * lanes + l] = v[l * steps + i];
+        return out;
+      };
+      for (int trial = -1; trial < 2; ++trial) {  // none, a NaN pivot, a NaN right-hand side
+        auto b0 = sys.b, d0 = sys.d;
+        const int bad_lane = static_cast<int>(gen() % lanes);
+        const int bad_row = static_cast<int>(gen() % static_cast<unsigned>(rows[bad_lane]));
+        if (trial >= 0) (trial == 0 ? b0 : d0)[bad_lane * steps + bad_row] = nan;
+        const auto a = interleave(sys.a), b = interleave(b0);
+        auto c = interleave(sys.c), d = interleave(d0), c1 = c, d1 = d;
+        std::vector<double> sc(static_cast<std::size_t>(kept * lanes), nan), sd(sc), sc1(sc),
+            sd1(sc);
+        for (int l = 0; l < lanes; ++l) {
+          const auto f = thomas_solve_on_chip<double, true>(
+              rows[l], kept, a.data() + l, b.data() + l, c.data() + l, d.data() + l, lanes,
+              sc.data() + l, sd.data() + l, lanes, steps);
+          const auto f1 =
+              thomas_solve_on_chip<double>(rows[l], kept, a.data() + l, b.data() + l, c1.data() + l,
+                                           d1.data() + l, lanes, sc1.data() + l, sd1.data() + l, lanes);
+          EXPECT_EQ(f.bad_pivot, f1.bad_pivot) << "lane " << l << " trial " << trial;
+          EXPECT_EQ(f.bad_solution, f1.bad_solution) << "lane " << l << " trial " << trial;
+          if (trial >= 0 && l == bad_lane)
+            EXPECT_TRUE(f.bad_pivot >= 0 || f.bad_solution >= 0) << "row " << bad_row;
+          if (trial >= 0) continue;
+          std::vector<long double> x(static_cast<std::size_t>(rows[l]));
+          thomas_reference(rows[l], &sys.a[l * steps], &sys.b[l * steps], &sys.c[l * steps],
+                           &sys.d[l * steps], x.data());
+          for (int i = 0; i < rows[l]; ++i) {
+            const double xi = static_cast<double>(x[i]);
+            ASSERT_NEAR(d[i * lanes + l], xi, 1e-12 * (1 + std::abs(xi)))
+                << "kept " << kept << " steps " << steps << " lane " << l << " row " << i;
+            ASSERT_EQ(d[i * lanes + l], d1[i * lanes + l]) << "lane " << l << " row " << i;
+          }
+        }
+        for (int l = 0; l < lanes; ++l)
+          for (int i = rows[l]; i < steps; ++i)
+            ASSERT_TRUE(std::isnan(c[i * lanes + l]) && std::isnan(d[i * lanes + l]))
+                << "lane " << l << " padding row " << i << " written";
       }
     }
 }

@@ -445,8 +445,12 @@ bool launch_thomas_on_chip(const std::string& label, const ExecutionSpace& exec,
                            const StatusView& status, bool record, int num_systems, int m,
                            int scratch_rows) {
   if (d.span() > static_cast<std::size_t>(INT_MAX)) return false;
-  using Functor =
-      ThomasPerSystemOnChip<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView, StatusView, kRows>;
+  // Systems that stop at their own sizes, interleaved on a GPU, step through the rows together.
+  constexpr bool in_step = kRows == RowCount::NoComputingPadding &&
+                           std::is_same<Layout, layouts::FullInterleaved>::value &&
+                           !is_host_backend<ExecutionSpace>();
+  using Functor = ThomasPerSystemOnChip<ExecutionSpace, Layout, AV, BV, CV, DV, SizesView,
+                                        StatusView, kRows, in_step>;
   using T = typename Functor::T;
   const int lanes = on_chip_lanes<ExecutionSpace>();
   const int kept = on_chip_kept<T, ExecutionSpace>(m, scratch_rows);

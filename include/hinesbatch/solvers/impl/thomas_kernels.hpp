@@ -132,9 +132,10 @@ struct ThomasTeamInMemory {
 // take consecutive systems, c' and d' of each system's first `kept` rows in the
 // team's scratch, row-major ([row][lane]: a warp touches 32 consecutive words).
 // Rows are addressed by int offsets from a system's first row (the driver
-// checks that they fit).
+// checks that they fit). kInStep: the lanes step through the padded rows together
+// (thomas_solve_on_chip's kInStep), for systems of different sizes interleaved on a GPU.
 template <class ExecutionSpace, class Layout, class AV, class BV, class CV, class DV,
-          class SizesView, class StatusView, RowCount kRows>
+          class SizesView, class StatusView, RowCount kRows, bool kInStep = false>
 struct ThomasPerSystemOnChip {
   using T = typename DV::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -159,12 +160,12 @@ struct ThomasPerSystemOnChip {
         m > 1
             ? static_cast<int>(&Layout::at(d, s, 1, block_size) - &Layout::at(d, s, 0, block_size))
             : 0;
-    const SolveFailure f =
-        thomas_solve_on_chip(rows, kept, opaque_pointer(&Layout::at(systems.a, s, 0, block_size)),
-                             opaque_pointer(&Layout::at(systems.b, s, 0, block_size)),
-                             opaque_pointer(&Layout::at(systems.c, s, 0, block_size)),
-                             opaque_pointer(&Layout::at(d, s, 0, block_size)), ns, base + lane,
-                             base + static_cast<std::size_t>(kept) * lanes + lane, lanes);
+    const SolveFailure f = thomas_solve_on_chip<T, kInStep>(
+        rows, kept, opaque_pointer(&Layout::at(systems.a, s, 0, block_size)),
+        opaque_pointer(&Layout::at(systems.b, s, 0, block_size)),
+        opaque_pointer(&Layout::at(systems.c, s, 0, block_size)),
+        opaque_pointer(&Layout::at(d, s, 0, block_size)), ns, base + lane,
+        base + static_cast<std::size_t>(kept) * lanes + lane, lanes, m);
     if (systems.record) record_failure(systems.status, f, static_cast<long long>(s) * m);
   }
 };

@@ -30,23 +30,83 @@ namespace impl {
 // Rows whose inputs a lane requests together (4 x 8 loads in flight).
 constexpr int kThomasOnChipBatch = 8;
 
+// The back substitution of thomas_solve_on_chip in step: the swept rows (if any) of this
+// lane from memory, then the kept rows [0, kr) over the row indices [0, kept_steps) every
+// lane steps through, x(last) stored in its turn. x holds d'(last).
+template <class T>
+KOKKOS_INLINE_FUNCTION SolveFailure thomas_on_chip_back_in_step(const int rows, const int kr,
+                                                                const int kept_steps, T* const pc,
+                                                                T* const pd, const int ns,
+                                                                T* const sc, T* const sd,
+                                                                const int stride, T x,
+                                                                const int bad_pivot,
+                                                                int bad_solution) {
+  constexpr int kBatch = kThomasOnChipBatch;
+  const int last = rows - 1;
+  HINESBATCH_DEVICE_NO_UNROLL
+  for (int i = last - 1; i >= kr; --i) {
+    const int o = i * ns;
+    T ci = pc[o], di = pd[o];
+    loads_complete_here(ci);
+    loads_complete_here(di);
+    x = di - ci * x;
+    if (!is_finite_value(x) && bad_solution < 0) bad_solution = i;
+    pd[o] = x;
+  }
+  HINESBATCH_DEVICE_NO_UNROLL
+  for (int high = kept_steps - 1; high >= 0; high -= kBatch) {
+    T bc[kBatch], bd[kBatch];
+    HINESBATCH_DEVICE_UNROLL
+    for (int q = 0; q < kBatch; ++q) {
+      const int i = high - q;
+      const bool below_last = i >= 0 && i < kr && i < last;
+      bc[q] = below_last ? sc[i * stride] : T(0);
+      bd[q] = below_last ? sd[i * stride] : T(0);
+    }
+    HINESBATCH_DEVICE_UNROLL
+    for (int q = 0; q < kBatch; ++q) {
+      const int i = high - q;
+      if (i >= 0 && i < kr) {
+        if (i < last) {
+          x = bd[q] - bc[q] * x;
+          if (!is_finite_value(x) && bad_solution < 0) bad_solution = i;
+        }
+        pd[i * ns] = x;
+      }
+    }
+  }
+  SolveFailure failure;
+  failure.bad_pivot = bad_pivot;
+  failure.bad_solution = bad_solution;
+  return failure;
+}
+
 // Solves one system of `rows` rows whose row i is at pa[i * ns], pb[i * ns], pc[i * ns],
 // pd[i * ns] (x goes to d; c' of rows >= kept to c). sc[i * stride] and sd[i * stride]
 // hold c' and d' of the kept rows i < kept. a(0) and c(rows - 1) may be loaded but are
 // never used. Returns the failure rows as thomas_solve_system does (-1: none).
-template <class T>
+//
+// kInStep: the lanes of a warp hold systems of different sizes, all within `steps` >= rows
+// rows, in interleaved storage. The kept rows are then swept over the same row indices by
+// every lane, each loading and storing only its own rows, so that a warp's accesses to one
+// row index stay side by side (without it, a lane that has passed its last row loads that row
+// again, and each lane starts its back substitution at its own row).
+template <class T, bool kInStep = false>
 KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const int kept,
                                                          const T* const pa, const T* const pb,
                                                          T* const pc, T* const pd, const int ns,
-                                                         T* const sc, T* const sd,
-                                                         const int stride) {
+                                                         T* const sc, T* const sd, const int stride,
+                                                         const int steps = 0) {
   constexpr int kBatch = kThomasOnChipBatch;
   const int kr = rows < kept ? rows : kept;  // rows kept on chip: [0, kr)
   const int last = rows - 1;
+  // The kept rows' loop runs over [0, kr), or in step over [0, min(steps, kept)).
+  const int kept_steps = kInStep ? (steps < kept ? steps : kept) : kr;
   int bad_pivot = -1, bad_solution = -1;
   auto ask_l2 = [&](const int first) {  // the lines of rows first ... first + kBatch - 1
     HINESBATCH_DEVICE_UNROLL
     for (int q = 0; q < kBatch; ++q) {
+      if (kInStep && first + q > last) break;
       const int o = (first + q < last ? first + q : last) * ns;
       prefetch_to_l2(pa + o);
       prefetch_to_l2(pb + o);
@@ -60,10 +120,14 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   // requested together and waited for together while the next batch's are asked into L2.
   T cp = T(0), dp = T(0);
   HINESBATCH_DEVICE_NO_UNROLL
-  for (int low = 0; low < kr; low += kBatch) {
+  for (int low = 0; low < kept_steps; low += kBatch) {
     T ba[kBatch], bb[kBatch], bc[kBatch], bd[kBatch];
     HINESBATCH_DEVICE_UNROLL
     for (int q = 0; q < kBatch; ++q) {
+      if (kInStep && low + q >= kr) {  // not a row of this system: nothing loaded
+        ba[q] = bb[q] = bc[q] = bd[q] = T(0);
+        continue;
+      }
       const int o = (low + q < last ? low + q : last) * ns;  // past the end: the last row again
       ba[q] = pa[o];
       bb[q] = pb[o];
@@ -116,6 +180,8 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   // 3. Back substitution: x(last) = d'(last) (already checked), then the swept rows from
   // memory, then the kept rows from scratch, x written to d at once.
   T x = dp;
+  if (kInStep) return thomas_on_chip_back_in_step(rows, kr, kept_steps, pc, pd, ns, sc, sd, stride,
+                                                  x, bad_pivot, bad_solution);
   if (kr == rows) pd[last * ns] = x;  // a kept last row was not stored by step 2
   HINESBATCH_DEVICE_NO_UNROLL
   for (int i = last - 1; i >= kr; --i) {
