@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Summarises call A's Nsight Compute runs (ncu.tar beside this file): one line per profiled
 kernel launch with its launch shape, time, DRAM bytes and throughput, occupancy and what
-limits it, cache hit rates, and the warp-state rule's first sentence (the main stall).
+limits it, cache hit rates, and (call B) the warps' main stall reasons, cycles per issued instruction.
 
     docs/results/2026-12-06-session47/callA/ncu_table.py [name-regex]
 """
@@ -33,8 +33,9 @@ with tarfile.open(os.path.join(here, "ncu.tar")) as t:
             d = launches.setdefault(int(r[0]), {"k": short(r[4]), "grid": r[8], "block": r[7]})
             if r[12] in M:
                 d[M[r[12]]] = r[14].replace(",", "")
-            if r[15] == "CPIStall" or (r[11] == "WarpStateStats" and r[17]):
-                d.setdefault("stall", r[17].split(". ")[0][:170])
+            st = re.match(r"smsp__average_warps_issue_stalled_(\w+)_per_issue_active", r[12])
+            if st:
+                d.setdefault("stalls", {})[st[1]] = float(r[14].replace(",", ""))
         print(f"# {mem.name[4:-7]}")
         for i, d in sorted(launches.items()):
             b = (float(d.get("rd", 0)) + float(d.get("wr", 0))) / 1e6
@@ -44,5 +45,6 @@ with tarfile.open(os.path.join(here, "ncu.tar")) as t:
                   f"lim r/s/w {d.get('lim_reg', '?')}/{d.get('lim_smem', '?')}/{d.get('lim_warps', '?')} "
                   f"L1 {d.get('l1hit%', '?')} L2 {d.get('l2hit%', '?')} cyc/issue {d.get('cyc/issue', '?')} "
                   f"thr/warp {d.get('thr/warp', '?')}")
-            if "stall" in d:
-                print(f"        stall: {d['stall']}")
+            if "stalls" in d:  # warps' cycles stalled per issued instruction, by reason
+                top = sorted(d["stalls"].items(), key=lambda x: -x[1])[:4]
+                print("        stalled per issue: " + ", ".join(f"{k} {v:.2f}" for k, v in top))
