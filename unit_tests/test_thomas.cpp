@@ -168,9 +168,9 @@ TEST(ThomasInStep, OnChipSolvesEachLaneAsAloneWithoutTouchingThePadding) {
           const auto f = thomas_solve_on_chip<double, true>(
               rows[l], kept, a.data() + l, b.data() + l, c.data() + l, d.data() + l, lanes,
               sc.data() + l, sd.data() + l, lanes, steps);
-          const auto f1 =
-              thomas_solve_on_chip<double>(rows[l], kept, a.data() + l, b.data() + l, c1.data() + l,
-                                           d1.data() + l, lanes, sc1.data() + l, sd1.data() + l, lanes);
+          const auto f1 = thomas_solve_on_chip<double>(rows[l], kept, a.data() + l, b.data() + l,
+                                                       c1.data() + l, d1.data() + l, lanes,
+                                                       sc1.data() + l, sd1.data() + l, lanes);
           EXPECT_EQ(f.bad_pivot, f1.bad_pivot) << "lane " << l << " trial " << trial;
           EXPECT_EQ(f.bad_solution, f1.bad_solution) << "lane " << l << " trial " << trial;
           if (trial >= 0 && l == bad_lane)

@@ -34,13 +34,9 @@ constexpr int kThomasOnChipBatch = 8;
 // lane from memory, then the kept rows [0, kr) over the row indices [0, kept_steps) every
 // lane steps through, x(last) stored in its turn. x holds d'(last).
 template <class T>
-KOKKOS_INLINE_FUNCTION SolveFailure thomas_on_chip_back_in_step(const int rows, const int kr,
-                                                                const int kept_steps, T* const pc,
-                                                                T* const pd, const int ns,
-                                                                T* const sc, T* const sd,
-                                                                const int stride, T x,
-                                                                const int bad_pivot,
-                                                                int bad_solution) {
+KOKKOS_INLINE_FUNCTION SolveFailure thomas_on_chip_back_in_step(
+    const int rows, const int kr, const int kept_steps, T* const pc, T* const pd, const int ns,
+    T* const sc, T* const sd, const int stride, T x, const int bad_pivot, int bad_solution) {
   constexpr int kBatch = kThomasOnChipBatch;
   const int last = rows - 1;
   HINESBATCH_DEVICE_NO_UNROLL
@@ -180,8 +176,9 @@ KOKKOS_INLINE_FUNCTION SolveFailure thomas_solve_on_chip(const int rows, const i
   // 3. Back substitution: x(last) = d'(last) (already checked), then the swept rows from
   // memory, then the kept rows from scratch, x written to d at once.
   T x = dp;
-  if (kInStep) return thomas_on_chip_back_in_step(rows, kr, kept_steps, pc, pd, ns, sc, sd, stride,
-                                                  x, bad_pivot, bad_solution);
+  if (kInStep)
+    return thomas_on_chip_back_in_step(rows, kr, kept_steps, pc, pd, ns, sc, sd, stride, x,
+                                       bad_pivot, bad_solution);
   if (kr == rows) pd[last * ns] = x;  // a kept last row was not stored by step 2
   HINESBATCH_DEVICE_NO_UNROLL
   for (int i = last - 1; i >= kr; --i) {
